@@ -1,0 +1,49 @@
+// Builds the three bundles (extension host, CLI, webview) and the unit-test bundles with esbuild.
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { compileSchemas } from './compile-schemas.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  target: 'es2022',
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+function testEntries() {
+  const out = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) {
+        if (name !== 'e2e') walk(p);
+      } else if (name.endsWith('.test.ts')) out.push(relative(root, p));
+    }
+  };
+  walk(join(root, 'test'));
+  return out;
+}
+
+compileSchemas();
+const jobs = [];
+if (!only || only === 'extension')
+  jobs.push(esbuild.build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] }));
+if (!only || only === 'cli')
+  jobs.push(esbuild.build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } }));
+if (!only || only === 'webview')
+  jobs.push(esbuild.build({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' }));
+if (!only || only === 'test') {
+  rmSync(join(root, 'dist-test'), { recursive: true, force: true });
+  jobs.push(
+    esbuild.build({ ...common, sourcemap: 'inline', minify: false, entryPoints: testEntries(), outdir: 'dist-test', outbase: 'test', platform: 'node', format: 'cjs', external: ['vscode'] }),
+  );
+}
+await Promise.all(jobs);

@@ -1,0 +1,134 @@
+// Parse a YAML text into documents with spans, detect each document's format, resolve interpolations.
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { detectFormat } from './detect.js';
+import { resolveNode, UNRESOLVED, type ResolveContext, type Resolved } from './interpolate.js';
+import { readModeline, type Modeline } from './modeline.js';
+import { buildTree, DEFAULT_TREE_LIMITS, lookup, parsePath, type TreeLimits, type TreeNode } from './tree.js';
+import type { FormatId, KeyPath, Position, Range, Span } from './types.js';
+
+export interface ParseOptions {
+  /** Files longer than this (in UTF-16 code units) are not parsed. */
+  maxLength?: number;
+  limits?: TreeLimits;
+  /** Format forced by a setting (glob association); a modeline wins over it. */
+  forcedFormat?: FormatId | 'none';
+}
+export const DEFAULT_MAX_LENGTH = 5 * 1024 * 1024;
+
+export interface YamlProblem {
+  code: string;
+  message: string;
+  span: Span;
+  severity: 'error' | 'warning';
+}
+
+export interface RecipeDoc {
+  index: number;
+  format: FormatId | null;
+  root: TreeNode | undefined;
+  span: Span;
+  problems: YamlProblem[];
+  truncated?: { reason: 'aliases' | 'depth'; span: Span };
+  duplicateKeys: { key: string; span: Span; first: Span }[];
+  resolve: ResolveContext;
+}
+
+export interface ParsedFile {
+  text: string;
+  lines: LineCounter;
+  modeline?: Modeline;
+  docs: RecipeDoc[];
+  /** Set when the file was too large to parse. */
+  tooLarge?: boolean;
+}
+
+export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
+  const lines = new LineCounter();
+  const modeline = readModeline(text);
+  const maxLength = opts.maxLength ?? DEFAULT_MAX_LENGTH;
+  if (text.length > maxLength) {
+    for (let i = 0; i < text.length; i = text.indexOf('\n', i) + 1 || text.length) lines.addNewLine(i);
+    return { text, lines, modeline, docs: [], tooLarge: true };
+  }
+  let yamlDocs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(text, { lineCounter: lines, version: '1.1', prettyErrors: false, uniqueKeys: false, strict: false });
+    yamlDocs = Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    // The parser should never throw; if it does, report it where the file starts.
+    return {
+      text,
+      lines,
+      modeline,
+      docs: [
+        {
+          index: 0,
+          format: null,
+          root: undefined,
+          span: [0, 0],
+          problems: [{ code: 'RL-YAML', severity: 'error', message: `YAML parser failed: ${(e as Error).message}`, span: [0, 0] }],
+          duplicateKeys: [],
+          resolve: { root: undefined, rootAliases: [] },
+        },
+      ],
+    };
+  }
+  const forced = modeline?.format ?? opts.forcedFormat;
+  const docs = yamlDocs.map((d, index) => {
+    const built = buildTree(d, opts.limits ?? DEFAULT_TREE_LIMITS);
+    const format = forced === 'none' ? null : (forced ?? detectFormat(built.root));
+    const problems: YamlProblem[] = [];
+    for (const e of d.errors) problems.push({ code: 'RL-YAML', severity: 'error', message: yamlMessage(e.message), span: [e.pos[0], Math.max(e.pos[1], e.pos[0])] });
+    for (const w of d.warnings) problems.push({ code: 'RL-YAML', severity: 'warning', message: yamlMessage(w.message), span: [w.pos[0], w.pos[1]] });
+    const range = d.range ?? [0, 0, 0];
+    return {
+      index,
+      format,
+      root: built.root,
+      span: [range[0], range[1]] as Span,
+      problems,
+      truncated: built.truncated,
+      duplicateKeys: built.duplicateKeys,
+      resolve: { root: built.root, rootAliases: format === 'nemo-launcher' ? ['training'] : [] },
+    } satisfies RecipeDoc;
+  });
+  return { text, lines, modeline, docs };
+}
+
+function yamlMessage(m: string): string {
+  // The yaml library appends a source excerpt after a blank line; keep the first line.
+  return m.split('\n')[0]!.trim();
+}
+
+export function positionAt(lines: LineCounter, offset: number): Position {
+  const p = lines.linePos(offset);
+  return { line: p.line - 1, character: p.col - 1 };
+}
+export function rangeOf(lines: LineCounter, span: Span): Range {
+  return { start: positionAt(lines, span[0]), end: positionAt(lines, span[1]) };
+}
+
+/** The resolved value at a path: interpolations evaluated, `UNRESOLVED` where that is impossible. */
+export function valueAt(doc: RecipeDoc, path: KeyPath | string): Resolved | undefined {
+  const p = typeof path === 'string' ? parsePath(path) : path;
+  const hit = lookup(doc.root, p);
+  if (!hit) return undefined;
+  if (hit.node.kind !== 'scalar') return UNRESOLVED;
+  return resolveNode(doc.resolve, hit.node, p);
+}
+
+/** Plain JSON data for schema validation; interpolations resolved where possible, else left as text. */
+export function toData(doc: RecipeDoc): unknown {
+  const rec = (n: TreeNode, path: (string | number)[]): unknown => {
+    if (n.kind === 'scalar') {
+      const v = resolveNode(doc.resolve, n, path);
+      return v === UNRESOLVED ? n.value : v;
+    }
+    if (n.kind === 'seq') return n.items.map((it, i) => rec(it, [...path, i]));
+    const o: Record<string, unknown> = {};
+    // defineProperty: a key named `__proto__` must stay data, never reach the prototype.
+    for (const e of n.entries) Object.defineProperty(o, e.key, { value: rec(e.value, [...path, e.key]), enumerable: true, writable: true, configurable: true });
+    return o;
+  };
+  return doc.root ? rec(doc.root, []) : null;
+}

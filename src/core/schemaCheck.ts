@@ -1,0 +1,262 @@
+// Schema validation with the Ajv validators compiled at build time, and the mapping of every Ajv
+// error to the YAML node it is about, rewritten as a message a person can act on.
+import * as V from '../../gen/validators.js';
+import type { AjvError, ValidateFn } from '../../gen/validators.js';
+import { toData, type RecipeDoc } from './document.js';
+import { hasInterpolation } from './interpolate.js';
+import { keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
+import { closest } from './suggest.js';
+import { lookup, pathToString, type MapEntry, type TreeNode } from './tree.js';
+import type { Finding, FormatId, PathSeg } from './types.js';
+
+const VALIDATORS: Record<FormatId, ValidateFn> = {
+  nemo1: V.nemo1,
+  'nemo-launcher': V.nemoLauncher,
+  'nemo-launcher-main': V.nemoLauncherMain,
+  nemo2: V.nemo2,
+  'megatron-bridge': V.megatronBridge,
+  'trtllm-options': V.trtllmOptions,
+  'trtllm-disagg': V.trtllmDisagg,
+  'kv-retention': V.kvRetention,
+};
+
+function pointerToPath(ptr: string): PathSeg[] {
+  if (!ptr) return [];
+  return ptr
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+/** A scalar OmegaConf fills in later (`${…}` it could not resolve here, or `???`): never judged. */
+export function isDeferred(n: TreeNode | undefined): boolean {
+  if (!n || n.kind !== 'scalar' || typeof n.value !== 'string') return false;
+  return hasInterpolation(n.value) || n.value.trim() === '???';
+}
+
+const keyName = (path: readonly PathSeg[]) => {
+  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return pathToString(path.slice(i));
+  return pathToString(path) || 'the document';
+};
+
+export function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return String(v);
+}
+
+function typePhrase(types: readonly string[]): string {
+  const word: Record<string, string> = { integer: 'an integer', number: 'a number', string: 'a string', boolean: 'a boolean (true/false)', object: 'a mapping', array: 'a list', null: 'null' };
+  return types.map((t) => word[t] ?? t).join(' or ');
+}
+
+function valueKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'number') return Number.isInteger(v) ? `the integer ${v}` : `the number ${v}`;
+  if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+function boundPhrase(info: PropertyInfo | undefined, types: string[]): string {
+  const parts: string[] = [];
+  if (info?.minimum !== undefined) parts.push(`≥ ${info.minimum}`);
+  if (info?.exclusiveMinimum !== undefined) parts.push(`> ${info.exclusiveMinimum}`);
+  if (info?.maximum !== undefined) parts.push(`≤ ${info.maximum}`);
+  if (info?.exclusiveMaximum !== undefined) parts.push(`< ${info.exclusiveMaximum}`);
+  const t = types.filter((x) => x !== 'null');
+  return `${t.length ? typePhrase(t) + ' ' : ''}${parts.join(' and ')}`.trim();
+}
+
+/** Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys. */
+export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
+  const validate = VALIDATORS[format];
+  const findings: Finding[] = [];
+  if (!doc.root) return findings;
+  validate(toData(doc));
+  const errors: AjvError[] = validate.errors ?? [];
+  const seen = new Set<string>();
+  const infoCache = new Map<string, PropertyInfo | undefined>();
+  const infoAt = (path: PathSeg[]) => {
+    const k = JSON.stringify(path);
+    if (!infoCache.has(k)) {
+      let cur: Located[] = locateRoot(format);
+      for (const seg of path) cur = locateChild(cur, seg);
+      infoCache.set(k, mergeInfo(cur.map((l) => l.schema)));
+    }
+    return infoCache.get(k);
+  };
+  const byPath = new Map<string, AjvError[]>();
+  for (const e of errors) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
+
+  for (const e of errors) {
+    const path = pointerToPath(e.instancePath);
+    const hit = lookup(doc.root, path);
+    if (!hit) continue;
+    const { node, entry } = hit;
+    const dotted = pathToString(path);
+    if (e.keyword === 'additionalProperties') {
+      const key = String(e.params.additionalProperty);
+      const child = node.kind === 'map' ? node.entries.find((x) => x.key === key) : undefined;
+      if (!child) continue;
+      const id = `unknown:${dotted}:${key}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      findings.push(unknownKey(format, path, child, infoAt, true));
+      continue;
+    }
+    if (e.keyword === 'required') {
+      const missing = String(e.params.missingProperty);
+      const id = `required:${dotted}:${missing}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      findings.push({
+        code: 'RL-SCHEMA',
+        severity: 'error',
+        message: path.length ? `\`${keyName(path)}\` is missing the required key \`${missing}\`` : `the required top-level key \`${missing}\` is missing`,
+        path: dotted,
+        span: entry ? entry.keySpan : [node.span[0], node.span[0]],
+      });
+      continue;
+    }
+    // Umbrella errors add nothing a person can act on when a specific error sits at the same place.
+    if (['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword) && (byPath.get(e.instancePath)?.length ?? 0) > 1) continue;
+    if (isDeferred(node)) continue;
+    const id = `${e.keyword}:${dotted}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const value = node.kind === 'scalar' ? node.value : node.kind === 'seq' ? [] : {};
+    const info = infoAt(path);
+    const name = keyName(path);
+    const span = node.span;
+    // A field range that formats.md lists as a rule (K1, RT1…) reports under that rule's code.
+    const code = info?.rule ? `RL-${info.rule}` : 'RL-SCHEMA';
+    if (e.keyword === 'type') {
+      const allowed = ([] as string[]).concat(e.params.type as string | string[]).flatMap((t) => t.split(','));
+      if (typeof value === 'string' && /^(none|null|nil)$/i.test(value.trim()) && allowed.includes('null')) {
+        findings.push({
+          code: 'RL-NONE-STRING',
+          severity: 'warning',
+          message: `\`${name}: ${value}\` is the string ${JSON.stringify(value)} in YAML, not null; write \`null\` (or leave the key out) for "not set"`,
+          path: dotted,
+          span,
+          fixes: [{ title: `Replace ${value} with null`, edits: [{ span, newText: 'null' }] }],
+        });
+        continue;
+      }
+      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${typePhrase(allowed)}, got ${valueKind(value)}`, path: dotted, span });
+      continue;
+    }
+    if (e.keyword === 'enum') {
+      const allowed = (e.params.allowedValues as unknown[]) ?? info?.enum ?? [];
+      const ci = typeof value === 'string' ? allowed.find((a) => typeof a === 'string' && a.toLowerCase() === value.toLowerCase()) : undefined;
+      if (typeof ci === 'string') {
+        findings.push({
+          code: 'RL-ENUM-CASE',
+          severity: 'warning',
+          message: `\`${name}: ${String(value)}\` differs in case from the listed value \`${ci}\`; current TensorRT-LLM / NeMo spell it \`${ci}\``,
+          path: dotted,
+          span,
+          fixes: [{ title: `Change to ${ci}`, edits: [{ span, newText: ci }] }],
+        });
+        continue;
+      }
+      const fix = typeof value === 'string' ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
+      findings.push({
+        code,
+        severity: 'error',
+        message: `\`${name}\` must be one of ${allowed.map((a) => show(a)).join(', ')}; got ${show(value)}${fix ? ` (did you mean ${show(fix)}?)` : ''}`,
+        path: dotted,
+        span,
+        fixes: fix ? [{ title: `Change to ${fix}`, edits: [{ span, newText: fix }] }] : undefined,
+      });
+      continue;
+    }
+    if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword)) {
+      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}`, path: dotted, span });
+      continue;
+    }
+    findings.push({ code, severity: 'error', message: `\`${name}\` ${e.message ?? 'is not valid'}, got ${show(value)}`, path: dotted, span });
+  }
+
+  typosAndDeprecations(doc, format, findings, seen, infoAt);
+  return findings;
+}
+
+function unknownKey(
+  format: FormatId,
+  parentPath: PathSeg[],
+  entry: MapEntry,
+  infoAt: (p: PathSeg[]) => PropertyInfo | undefined,
+  closed: boolean,
+  suggestion?: string,
+): Finding {
+  const full = [...parentPath, entry.key];
+  const dotted = pathToString(full);
+  const alias = rootAliases(format)[dotted];
+  let hint = '';
+  let fixes: Finding['fixes'];
+  if (alias) hint = `; did you mean \`${alias}\`?`;
+  else {
+    let cur: Located[] = locateRoot(format);
+    for (const seg of parentPath) cur = locateChild(cur, seg);
+    const s = suggestion ?? closest(entry.key, keysOf(cur.map((l) => l.schema)).keys.keys());
+    if (s) {
+      hint = `; did you mean \`${s}\`?`;
+      fixes = [{ title: `Rename to ${s}`, edits: [{ span: entry.keySpan, newText: s }] }];
+    }
+  }
+  void infoAt;
+  const where = parentPath.length ? ` in \`${pathToString(parentPath)}\`` : '';
+  const consequence = closed ? ' (the loader rejects unknown keys here)' : ' (it is ignored)';
+  return {
+    code: 'RL-UNKNOWN-KEY',
+    severity: 'warning',
+    message: `unknown key \`${entry.key}\`${where}${hint}${hint ? '' : consequence}`,
+    path: dotted,
+    span: entry.keySpan,
+    fixes,
+  };
+}
+
+/** In open sections (NeMo model, Bridge sections) unknown keys are legal, but a near-miss of a known key is a typo. */
+function typosAndDeprecations(
+  doc: RecipeDoc,
+  format: FormatId,
+  findings: Finding[],
+  seen: Set<string>,
+  infoAt: (p: PathSeg[]) => PropertyInfo | undefined,
+): void {
+  const rec = (n: TreeNode, path: PathSeg[], locs: Located[]) => {
+    if (!locs.length) return;
+    if (n.kind === 'seq') {
+      n.items.forEach((it, i) => rec(it, [...path, i], locateChild(locs, i)));
+      return;
+    }
+    if (n.kind !== 'map') return;
+    const { keys, closed } = keysOf(locs.map((l) => l.schema));
+    for (const e of n.entries) {
+      const childPath = [...path, e.key];
+      const child = locateChild(locs, e.key);
+      if (!keys.has(e.key) && !closed && keys.size) {
+        const s = closest(e.key, keys.keys());
+        if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`)) findings.push(unknownKey(format, path, e, infoAt, false, s));
+      }
+      const info = child.length ? mergeInfo(child.map((l) => l.schema)) : undefined;
+      if (info?.deprecated)
+        findings.push({
+          code: 'RL-DEPRECATED',
+          severity: 'warning',
+          message: `\`${e.key}\` is deprecated: ${info.deprecated}`,
+          path: pathToString(childPath),
+          span: e.keySpan,
+        });
+      rec(e.value, childPath, child);
+    }
+  };
+  if (doc.root) rec(doc.root, [], locateRoot(format));
+}

@@ -1,0 +1,46 @@
+// "Did you mean" suggestions for misspelled keys.
+
+/** Levenshtein distance, capped: returns `cap + 1` as soon as the distance exceeds `cap`. */
+export function editDistance(a: string, b: string, cap = 3): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > cap) return cap + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** How far a key may be from a known key to count as a typo of it. */
+function allowance(key: string): number {
+  if (key.length < 5) return 0;
+  if (key.length < 10) return 1;
+  return 2;
+}
+
+/** The closest candidate within the typo allowance, if exactly one is closest. */
+export function closest(key: string, candidates: Iterable<string>): string | undefined {
+  const cap = allowance(key);
+  if (cap === 0) return undefined;
+  let best: string | undefined;
+  let bestD = cap + 1;
+  let tie = false;
+  const lower = key.toLowerCase();
+  for (const c of candidates) {
+    if (c === key) return undefined;
+    const d = c.toLowerCase() === lower ? 0.5 : editDistance(lower, c.toLowerCase(), cap);
+    if (d < bestD) {
+      best = c;
+      bestD = d;
+      tie = false;
+    } else if (d === bestD) tie = true;
+  }
+  return bestD <= cap && !tie ? best : undefined;
+}

@@ -1,0 +1,30 @@
+// Extension entry point: wires the core to VS Code. Activation does no validation work of its own
+// beyond the open YAML documents.
+import * as vscode from 'vscode';
+import { FORMAT_LABELS } from '../core/types.js';
+import { AnalysisCache } from './analysis.js';
+import { DiagnosticsController } from './diagnostics.js';
+import { RecipeCodeActionProvider, RecipeCompletionProvider, RecipeHoverProvider } from './providers.js';
+
+const YAML: vscode.DocumentSelector = [{ language: 'yaml' }];
+
+export function activate(context: vscode.ExtensionContext): void {
+  const cache = new AnalysisCache();
+  const diagnostics = new DiagnosticsController(cache);
+  context.subscriptions.push(
+    diagnostics,
+    vscode.languages.registerHoverProvider(YAML, new RecipeHoverProvider(cache)),
+    vscode.languages.registerCompletionItemProvider(YAML, new RecipeCompletionProvider(cache), ':', ' '),
+    vscode.languages.registerCodeActionsProvider(YAML, new RecipeCodeActionProvider(cache), { providedCodeActionKinds: RecipeCodeActionProvider.kinds }),
+    vscode.commands.registerCommand('recipeLens.revalidate', () => diagnostics.refreshAll()),
+    vscode.commands.registerCommand('recipeLens.showFormat', () => {
+      const ed = vscode.window.activeTextEditor;
+      const a = ed ? cache.get(ed.document) : undefined;
+      const f = a?.result.format;
+      void vscode.window.showInformationMessage(f ? `Recipe Lens: ${FORMAT_LABELS[f]} (${f})` : 'Recipe Lens: this file is not a recognised recipe format');
+      return f ?? null;
+    }),
+  );
+}
+
+export function deactivate(): void {}

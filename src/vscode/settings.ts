@@ -1,0 +1,31 @@
+// Reads the recipeLens.* settings for one document.
+import * as vscode from 'vscode';
+import { isFormatId, type FormatId } from '../core/types.js';
+
+export interface DocSettings {
+  enable: boolean;
+  forcedFormat?: FormatId | 'none';
+  worldSize?: number;
+  debounceMs: number;
+  maxLength: number;
+}
+
+export function settingsFor(doc: vscode.TextDocument): DocSettings {
+  const c = vscode.workspace.getConfiguration('recipeLens', doc.uri);
+  const assoc = c.get<Record<string, string>>('formatAssociations', {}) ?? {};
+  let forcedFormat: DocSettings['forcedFormat'];
+  for (const [glob, fmt] of Object.entries(assoc)) {
+    if ((fmt === 'none' || isFormatId(fmt)) && vscode.languages.match({ pattern: glob }, doc) > 0) {
+      forcedFormat = fmt;
+      break;
+    }
+  }
+  const ws = c.get<number | null>('worldSize', null);
+  return {
+    enable: c.get<boolean>('enable', true),
+    forcedFormat,
+    worldSize: typeof ws === 'number' && ws >= 1 ? ws : undefined,
+    debounceMs: c.get<number>('debounceMs', 150),
+    maxLength: c.get<number>('maxFileSizeKb', 5120) * 1024,
+  };
+}

@@ -1,0 +1,95 @@
+// The CLI: exit codes, JSON shape, SARIF, globs, and no stack traces.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CORPUS, REPO } from '../helpers.js';
+
+const CLI = join(REPO, 'dist', 'cli.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: REPO });
+
+const dir = mkdtempSync(join(tmpdir(), 'recipe-lens-cli-'));
+const BAD = join(dir, 'cp3.yaml');
+writeFileSync(
+  BAD,
+  'name: x\ntrainer:\n  devices: 8\n  num_nodes: 8\nmodel:\n  encoder_seq_length: 131072\n  tensor_model_parallel_size: 4\n  pipeline_model_parallel_size: 2\n  context_parallel_size: 3\n',
+);
+const GOOD = join(dir, 'good.yaml');
+writeFileSync(GOOD, 'kv_cache_config:\n  free_gpu_memory_fraction: 0.9\n');
+const OTHER = join(dir, 'compose.yaml');
+writeFileSync(OTHER, 'services:\n  web:\n    image: nginx\n');
+
+test('exit 1 with errors; JSON has the documented shape with 0-based positions', () => {
+  const r = run('check', '--format', 'json', BAD);
+  assert.equal(r.status, 1);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.files.length, 1);
+  const f = out.files[0];
+  assert.equal(f.path, BAD);
+  assert.equal(f.format, 'nemo1');
+  const r3 = f.diagnostics.filter((d: { code: string }) => d.code === 'RL-R3');
+  assert.deepEqual(
+    r3.map((d: { path: string; severity: string; range: unknown }) => [d.path, d.severity, d.range]),
+    [
+      ['model.encoder_seq_length', 'error', { start: { line: 5, character: 22 }, end: { line: 5, character: 28 } }],
+      ['model.context_parallel_size', 'error', { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } }],
+    ],
+  );
+  assert.equal(r3[0].message, 'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)');
+  for (const d of f.diagnostics) assert.deepEqual(Object.keys(d).slice(0, 5), ['code', 'severity', 'message', 'path', 'range']);
+});
+
+test('exit 0 without errors; non-recipes have format null and no diagnostics', () => {
+  const r = run('check', '--format', 'json', GOOD, OTHER);
+  assert.equal(r.status, 0);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.files.map((f: { format: string | null; diagnostics: unknown[] }) => [f.format, f.diagnostics.length]), [
+    ['trtllm-options', 0],
+    [null, 0],
+  ]);
+});
+
+test('text output is path:line:col: severity code: message (1-based)', () => {
+  const r = run('check', BAD);
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, new RegExp(`${BAD.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:23: error RL-R3: seq 131072 is not a multiple of 2·CP = 6`));
+  assert.match(r.stdout, /1 file checked \(1 recipes\): \d+ errors/);
+});
+
+test('SARIF 2.1.0 with rules and 1-based regions', () => {
+  const r = run('check', '--format', 'sarif', BAD);
+  assert.equal(r.status, 1);
+  const s = JSON.parse(r.stdout);
+  assert.equal(s.version, '2.1.0');
+  const res = s.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'RL-R3');
+  assert.deepEqual(res.locations[0].physicalLocation.region, { startLine: 6, startColumn: 23, endLine: 6, endColumn: 29 });
+  assert.ok(s.runs[0].tool.driver.rules.some((x: { id: string }) => x.id === 'RL-R3'));
+});
+
+test('usage errors and unreadable files exit 2 with a message and no stack trace', () => {
+  for (const args of [[], ['check'], ['check', '--format', 'xml', GOOD], ['frobnicate'], ['check', join(dir, 'missing.yaml')]]) {
+    const r = run(...args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr + r.stdout, /recipe-lens|usage/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  }
+});
+
+test('an unexpanded glob is expanded by the CLI; the whole corpus has no error', () => {
+  const r = run('check', '--format', 'json', `${CORPUS}/**/*.yaml`);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.files.length, 25);
+  assert.equal(out.files.flatMap((f: { diagnostics: { severity: string }[] }) => f.diagnostics.filter((d) => d.severity === 'error')).length, 0);
+});
+
+test('--world-size feeds R1 for files without a world size', () => {
+  const bridge = join(dir, 'bridge.yaml');
+  writeFileSync(bridge, 'train:\n  global_batch_size: 8\nmodel:\n  tensor_model_parallel_size: 4\n  context_parallel_size: 2\n  seq_length: 8192\n');
+  assert.equal(run('check', bridge).status, 0);
+  const r = run('check', '--format', 'json', '--world-size', '12', bridge);
+  assert.equal(r.status, 1);
+  assert.ok(JSON.parse(r.stdout).files[0].diagnostics.some((d: { code: string }) => d.code === 'RL-R1'));
+});

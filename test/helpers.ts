@@ -1,0 +1,54 @@
+// Shared helpers of the unit tests.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { sortFindings, toDiagnostics, validateText, type ValidateOptions } from '../src/core/validate.js';
+import type { Diagnostic } from '../src/core/types.js';
+
+export const REPO = process.cwd();
+/** CI and developers have the shared material beside the checkout. */
+export const SHARED = resolve(REPO, '..', 'shared');
+export const CORPUS = join(SHARED, 'corpus');
+export const EXAMPLES = join(REPO, 'examples');
+
+export function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d).sort()) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(n)) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+export const rel = (base: string, p: string) => relative(base, p).split('\\').join('/');
+
+export function diagnose(text: string, opts: ValidateOptions = {}): Diagnostic[] {
+  const r = validateText(text, opts);
+  return toDiagnostics(r.parsed, sortFindings(r.findings));
+}
+
+export function diagnoseFile(path: string, opts: ValidateOptions = {}): Diagnostic[] {
+  return diagnose(readFileSync(path, 'utf8'), opts);
+}
+
+export const codes = (ds: Diagnostic[]) => ds.map((d) => d.code);
+export const bySeverity = (ds: Diagnostic[], s: Diagnostic['severity']) => ds.filter((d) => d.severity === s);
+
+/** Position helper: the 0-based line and character of the first occurrence of `needle` in `text`. */
+export function posOf(text: string, needle: string, nth = 0): { line: number; character: number } {
+  let idx = -1;
+  for (let i = 0; i <= nth; i++) idx = text.indexOf(needle, idx + 1);
+  if (idx < 0) throw new Error(`${needle} not in text`);
+  const before = text.slice(0, idx);
+  const line = before.split('\n').length - 1;
+  return { line, character: idx - (before.lastIndexOf('\n') + 1) };
+}
+
+/** Range of the `nth` occurrence of `needle`. */
+export function rangeOf(text: string, needle: string, nth = 0) {
+  const start = posOf(text, needle, nth);
+  return { start, end: { line: start.line, character: start.character + needle.length } };
+}

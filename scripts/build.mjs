@@ -40,7 +40,7 @@ if (!only || only === 'cli')
   jobs.push(esbuild.build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } }));
 if (!only || only === 'webview')
   jobs.push(esbuild.build({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' }));
-if (!only || only === 'test') {
+if ((!only && !production) || only === 'test') {
   rmSync(join(root, 'dist-test'), { recursive: true, force: true });
   jobs.push(
     esbuild.build({ ...common, sourcemap: 'inline', minify: false, entryPoints: testEntries(), outdir: 'dist-test', outbase: 'test', platform: 'node', format: 'cjs', external: ['vscode'] }),

@@ -25,6 +25,8 @@ function locateLoose(format: FormatId, path: readonly PathSeg[]): Located[] {
   return cur;
 }
 
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
 const typeText = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.join(' | ') : s.type);
 
 export function completions(format: FormatId, ctx: CompletionContext, existingKeys: ReadonlySet<string> = new Set()): CompletionItem[] {
@@ -50,6 +52,8 @@ export function completions(format: FormatId, ctx: CompletionContext, existingKe
   const info = mergeInfo(locs.map((l) => l.schema));
   if (!info) return [];
   const values: unknown[] = info.enum ? [...info.enum] : [];
+  // An open string field (TRT-LLM `dtype`, `backend`…) has no enum, but the schema lists typical values.
+  if (!info.enum) for (const l of locs) for (const x of Array.isArray(l.schema.examples) ? l.schema.examples : []) if (isScalar(x) && !values.includes(x)) values.push(x);
   if (!info.enum && info.types.includes('boolean')) values.push(true, false);
   if (info.types.includes('null') && !values.includes(null)) values.push(null);
   return values.map((v) => ({

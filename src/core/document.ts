@@ -1,10 +1,11 @@
 // Parse a YAML text into documents with spans, detect each document's format, resolve interpolations.
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { parseAllDocuments, type Document } from 'yaml';
 import { detectFormat } from './detect.js';
 import { resolveNode, UNRESOLVED, type ResolveContext, type Resolved } from './interpolate.js';
 import { readModeline, type Modeline } from './modeline.js';
 import { buildTree, DEFAULT_TREE_LIMITS, lookup, parsePath, type TreeLimits, type TreeNode } from './tree.js';
-import type { FormatId, KeyPath, Position, Range, Span } from './types.js';
+import { LineIndex } from './lines.js';
+import type { FormatId, KeyPath, Span } from './types.js';
 
 export interface ParseOptions {
   /** Files longer than this (in UTF-16 code units) are not parsed. */
@@ -35,7 +36,7 @@ export interface RecipeDoc {
 
 export interface ParsedFile {
   text: string;
-  lines: LineCounter;
+  lines: LineIndex;
   modeline?: Modeline;
   docs: RecipeDoc[];
   /** Set when the file was too large to parse. */
@@ -43,16 +44,15 @@ export interface ParsedFile {
 }
 
 export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
-  const lines = new LineCounter();
+  const lines = new LineIndex(text);
   const modeline = readModeline(text);
   const maxLength = opts.maxLength ?? DEFAULT_MAX_LENGTH;
   if (text.length > maxLength) {
-    for (let i = 0; i < text.length; i = text.indexOf('\n', i) + 1 || text.length) lines.addNewLine(i);
     return { text, lines, modeline, docs: [], tooLarge: true };
   }
   let yamlDocs: Document.Parsed[];
   try {
-    const parsed = parseAllDocuments(text, { lineCounter: lines, version: '1.1', prettyErrors: false, uniqueKeys: false, strict: false });
+    const parsed = parseAllDocuments(text, { version: '1.1', prettyErrors: false, uniqueKeys: false, strict: false });
     yamlDocs = Array.isArray(parsed) ? parsed : [];
   } catch (e) {
     // The parser should never throw; if it does, report it where the file starts.
@@ -100,13 +100,6 @@ function yamlMessage(m: string): string {
   return m.split('\n')[0]!.trim();
 }
 
-export function positionAt(lines: LineCounter, offset: number): Position {
-  const p = lines.linePos(offset);
-  return { line: p.line - 1, character: p.col - 1 };
-}
-export function rangeOf(lines: LineCounter, span: Span): Range {
-  return { start: positionAt(lines, span[0]), end: positionAt(lines, span[1]) };
-}
 
 /** The resolved value at a path: interpolations evaluated, `UNRESOLVED` where that is impossible. */
 export function valueAt(doc: RecipeDoc, path: KeyPath | string): Resolved | undefined {

@@ -3,7 +3,7 @@
 import * as V from '../../gen/validators.js';
 import type { AjvError, ValidateFn } from '../../gen/validators.js';
 import { toData, type RecipeDoc } from './document.js';
-import { hasInterpolation } from './interpolate.js';
+import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
 import { keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
 import { closest } from './suggest.js';
 import { lookup, pathToString, type MapEntry, type TreeNode } from './tree.js';
@@ -125,11 +125,17 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
     }
     // Umbrella errors add nothing a person can act on when a specific error sits at the same place.
     if (['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword) && (byPath.get(e.instancePath)?.length ?? 0) > 1) continue;
-    if (isDeferred(node)) continue;
+    // An interpolation is judged by what it resolves to (toData gave Ajv that value); one that cannot be
+    // resolved here, or `???`, is filled in at launch and never reported.
+    const resolved = isDeferred(node) && node.kind === 'scalar' && String(node.value).trim() !== '???' ? resolveNode(doc.resolve, node, path) : UNRESOLVED;
+    if (isDeferred(node) && resolved === UNRESOLVED) continue;
+    const interpolated = resolved !== UNRESOLVED;
     const id = `${e.keyword}:${dotted}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const value = node.kind === 'scalar' ? node.value : node.kind === 'seq' ? [] : {};
+    const value = interpolated ? resolved : node.kind === 'scalar' ? node.value : node.kind === 'seq' ? [] : {};
+    // Say where a value the file does not spell out came from; never offer an edit that would overwrite the `${…}`.
+    const from = interpolated && node.kind === 'scalar' ? ` (resolved from \`${String(node.value)}\`)` : '';
     const info = infoAt(path);
     const name = keyName(path);
     const span = node.span;
@@ -141,14 +147,14 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
         findings.push({
           code: 'RL-NONE-STRING',
           severity: 'warning',
-          message: `\`${name}: ${value}\` is the string ${JSON.stringify(value)} in YAML, not null; write \`null\` (or leave the key out) for "not set"`,
+          message: `\`${name}: ${value}\` is the string ${JSON.stringify(value)} in YAML, not null; write \`null\` (or leave the key out) for "not set"${from}`,
           path: dotted,
           span,
-          fixes: [{ title: `Replace ${value} with null`, edits: [{ span, newText: 'null' }] }],
+          fixes: interpolated ? undefined : [{ title: `Replace ${value} with null`, edits: [{ span, newText: 'null' }] }],
         });
         continue;
       }
-      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${typePhrase(allowed)}, got ${valueKind(value)}`, path: dotted, span });
+      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${typePhrase(allowed)}, got ${valueKind(value)}${from}`, path: dotted, span });
       continue;
     }
     if (e.keyword === 'enum') {
@@ -158,18 +164,18 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
         findings.push({
           code: 'RL-ENUM-CASE',
           severity: 'warning',
-          message: `\`${name}: ${String(value)}\` differs in case from the listed value \`${ci}\`; current TensorRT-LLM / NeMo spell it \`${ci}\``,
+          message: `\`${name}: ${String(value)}\` differs in case from the listed value \`${ci}\`; current TensorRT-LLM / NeMo spell it \`${ci}\`${from}`,
           path: dotted,
           span,
-          fixes: [{ title: `Change to ${ci}`, edits: [{ span, newText: ci }] }],
+          fixes: interpolated ? undefined : [{ title: `Change to ${ci}`, edits: [{ span, newText: ci }] }],
         });
         continue;
       }
-      const fix = typeof value === 'string' ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
+      const fix = typeof value === 'string' && !interpolated ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
       findings.push({
         code,
         severity: 'error',
-        message: `\`${name}\` must be one of ${allowed.map((a) => show(a)).join(', ')}; got ${show(value)}${fix ? ` (did you mean ${show(fix)}?)` : ''}`,
+        message: `\`${name}\` must be one of ${allowed.map((a) => show(a)).join(', ')}; got ${show(value)}${from}${fix ? ` (did you mean ${show(fix)}?)` : ''}`,
         path: dotted,
         span,
         fixes: fix ? [{ title: `Change to ${fix}`, edits: [{ span, newText: fix }] }] : undefined,
@@ -177,10 +183,10 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       continue;
     }
     if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword)) {
-      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}`, path: dotted, span });
+      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}${from}`, path: dotted, span });
       continue;
     }
-    findings.push({ code, severity: 'error', message: `\`${name}\` ${e.message ?? 'is not valid'}, got ${show(value)}`, path: dotted, span });
+    findings.push({ code, severity: 'error', message: `\`${name}\` ${e.message ?? 'is not valid'}, got ${show(value)}${from}`, path: dotted, span });
   }
 
   typosAndDeprecations(doc, format, findings, seen, infoAt);
@@ -251,7 +257,7 @@ function typosAndDeprecations(
         findings.push({
           code: 'RL-DEPRECATED',
           severity: 'warning',
-          message: `\`${e.key}\` is deprecated: ${info.deprecated}`,
+          message: deprecationMessage(e.key, info.deprecated),
           path: pathToString(childPath),
           span: e.keySpan,
         });
@@ -259,4 +265,16 @@ function typosAndDeprecations(
     }
   };
   if (doc.root) rec(doc.root, [], locateRoot(format));
+}
+
+/**
+ * Most schema notes already name the key ("kv_cache_dtype was replaced by kv_cache_config.dtype."):
+ * quote it rather than repeat it after "`kv_cache_dtype` is deprecated:".
+ */
+export function deprecationMessage(key: string, note: string): string {
+  const text = note.trim().replace(/\.$/, '');
+  if (!text || text === 'deprecated') return `\`${key}\` is deprecated`;
+  const first = /^[A-Za-z0-9_.]+/.exec(text)?.[0];
+  if (first && (first === key || first.endsWith(`.${key}`))) return `\`${first}\`${text.slice(first.length)}`;
+  return `\`${key}\` is deprecated: ${text}`;
 }

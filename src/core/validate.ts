@@ -1,5 +1,5 @@
 // The validation pipeline: text → documents → format → schema findings + cross-field rule findings.
-import { parseFile, rangeOf, type ParsedFile, type ParseOptions, type RecipeDoc } from './document.js';
+import { parseFile, type ParsedFile, type ParseOptions, type RecipeDoc } from './document.js';
 import { Facts } from './rules/facts.js';
 import { kvCacheRules } from './rules/kvcache.js';
 import { retentionRules } from './rules/retention.js';
@@ -92,7 +92,7 @@ function docFindings(doc: RecipeDoc, opts: ValidateOptions): Finding[] {
 }
 
 export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]): Diagnostic[] {
-  const r = (s: readonly [number, number]) => rangeOf(parsed.lines, s);
+  const r = (s: readonly [number, number]) => parsed.lines.rangeOf(s);
   return findings.map((f) => ({
     code: f.code,
     severity: f.severity,

@@ -186,6 +186,11 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       findings.push({ code, severity: 'error', message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}${from}`, path: dotted, span });
       continue;
     }
+    if (e.keyword === 'minItems' && node.kind === 'seq') {
+      const limit = Number(e.params.limit);
+      findings.push({ code, severity: 'error', message: `\`${name}\` must list at least ${limit} ${limit === 1 ? 'entry' : 'entries'}, got ${node.items.length}`, path: dotted, span });
+      continue;
+    }
     findings.push({ code, severity: 'error', message: `\`${name}\` ${e.message ?? 'is not valid'}, got ${show(value)}${from}`, path: dotted, span });
   }
 

@@ -18,7 +18,8 @@ export type TrainingField =
   | 'recomputeLayers' | 'cpuOffloading' | 'offloadLayers' | 'fgOffload' | 'tpCommOverlap' | 'fsdp' | 'fp8'
   | 'precision' | 'ampO2' | 'gradAccFusion' | 'splitRank' | 'hcp' | 'cpCommType' | 'pipelineDtype'
   | 'fp16' | 'bf16' | 'trainIters' | 'trainSamples' | 'numEpochs' | 'perTokenLoss' | 'avgInCollective'
-  | 'finetune' | 'peft' | 'useTpPpDpMapping';
+  | 'finetune' | 'peft' | 'useTpPpDpMapping' | 'embedInSplit' | 'lossInSplit' | 'firstStageLayers' | 'lastStageLayers'
+  | 'ppLayout' | 'optimName';
 
 const NEMO1: Partial<Record<TrainingField, string[]>> = {
   tp: ['model.tensor_model_parallel_size'],
@@ -54,6 +55,12 @@ const NEMO1: Partial<Record<TrainingField, string[]>> = {
   hcp: ['model.hierarchical_context_parallel_sizes'],
   cpCommType: ['model.cp_comm_type'],
   useTpPpDpMapping: ['model.use_tp_pp_dp_mapping'],
+  optimName: ['model.optim.name'],
+  embedInSplit: ['model.account_for_embedding_in_pipeline_split'],
+  lossInSplit: ['model.account_for_loss_in_pipeline_split'],
+  firstStageLayers: ['model.num_layers_in_first_pipeline_stage'],
+  lastStageLayers: ['model.num_layers_in_last_pipeline_stage'],
+  ppLayout: ['model.pipeline_model_parallel_layout'],
 };
 
 const BRIDGE: Partial<Record<TrainingField, string[]>> = {
@@ -92,6 +99,11 @@ const BRIDGE: Partial<Record<TrainingField, string[]>> = {
   avgInCollective: ['ddp.average_in_collective'],
   finetune: ['checkpoint.finetune'],
   peft: ['peft'],
+  embedInSplit: ['model.account_for_embedding_in_pipeline_split'],
+  lossInSplit: ['model.account_for_loss_in_pipeline_split'],
+  firstStageLayers: ['model.num_layers_in_first_pipeline_stage'],
+  lastStageLayers: ['model.num_layers_in_last_pipeline_stage'],
+  ppLayout: ['model.pipeline_model_parallel_layout'],
 };
 
 /** NeMo 2.0 serializations nest kwargs under `_target_` nodes: look the key up anywhere. */
@@ -104,6 +116,9 @@ const NEMO2_KEYS: Partial<Record<TrainingField, string>> = {
   cpuOffloading: 'cpu_offloading', offloadLayers: 'cpu_offloading_num_layers', fgOffload: 'fine_grained_activation_offloading',
   pipelineDtype: 'pipeline_dtype', fp16: 'fp16', bf16: 'bf16', hcp: 'hierarchical_context_parallel_sizes', cpCommType: 'cp_comm_type',
   overlapP2p: 'overlap_p2p_comm', fp8: 'fp8',
+  embedInSplit: 'account_for_embedding_in_pipeline_split', lossInSplit: 'account_for_loss_in_pipeline_split',
+  firstStageLayers: 'num_layers_in_first_pipeline_stage', lastStageLayers: 'num_layers_in_last_pipeline_stage',
+  ppLayout: 'pipeline_model_parallel_layout',
 };
 
 export function factAt(doc: RecipeDoc, path: readonly PathSeg[]): Fact | undefined {

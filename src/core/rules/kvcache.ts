@@ -1,9 +1,9 @@
 // KV-cache rules K1–K17 for TensorRT-LLM options and disaggregated configs (formats.md §6.2).
-// K1, K3, K8 and the per-item half of K9 are field ranges: the schema carries them (`x-rule`).
+// K1, the type of K3, the length of K8 and the per-item half of K9 are field ranges: the schema carries them (`x-rule`).
 import type { RecipeDoc } from '../document.js';
 import { lookup } from '../tree.js';
 import type { Finding, PathSeg } from '../types.js';
-import { emit } from './emit.js';
+import { emit, fmt } from './emit.js';
 import { factAt, type Fact } from './facts.js';
 
 /** Each place a KvCacheConfig can sit: the root of an options file, each server role of a disagg file. */
@@ -25,7 +25,7 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     // K2: cross_kv_cache_fraction is for encoder-decoder models only — llm_args.py field description.
     const cross = kv('cross_kv_cache_fraction');
     if (cross && cross.value !== null)
-      out.push(...emit('RL-K2', 'warning', 'cross_kv_cache_fraction is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models', [cross]));
+      out.push(...emit('RL-K2', 'warning', `cross_kv_cache_fraction ${fmt(cross.value)} is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models`, [cross]));
     // K3: the dtype is one TensorRT-LLM knows — llm_args.py validate_dtype (lower-cased; torch dtype names pass).
     const dtypeFact = kv('dtype');
     if (typeof dtypeFact?.value === 'string' && !KV_DTYPES.has(dtypeFact.value.toLowerCase()))
@@ -33,8 +33,8 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     // K4: fp8_ds_mla excludes pool rebalancing — llm_args.py reject_fp8_ds_mla_pool_rebalance.
     const dtype = kv('dtype');
     const rebalance = kv('enable_kv_pool_rebalance');
-    if (dtype?.value === 'fp8_ds_mla' && rebalance?.value === true)
-      out.push(...emit('RL-K4', 'error', 'kv_cache_config.dtype fp8_ds_mla cannot be used with enable_kv_pool_rebalance: true', [rebalance, dtype]));
+    if (typeof dtype?.value === 'string' && dtype.value.toLowerCase() === 'fp8_ds_mla' && rebalance?.value === true)
+      out.push(...emit('RL-K4', 'error', `kv_cache_config.dtype ${dtype.value} cannot be used with enable_kv_pool_rebalance: true`, [rebalance, dtype]));
     // K5: a disk tier needs a path — llm_args.py validate_disk_cache_config.
     const disk = kv('disk_cache_size');
     const diskPath = kv('disk_cache_path');
@@ -53,7 +53,17 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     const legacy = kv('mamba_state_cache_interval');
     const periodic = kv('mamba_state_config', 'periodic_snapshot_interval');
     if (legacy && legacy.value !== null && periodic && periodic.value !== null)
-      out.push(...emit('RL-K7', 'error', 'set mamba_state_config.periodic_snapshot_interval or the deprecated mamba_state_cache_interval, not both', [legacy, periodic]));
+      out.push(
+        ...emit('RL-K7', 'error', `set mamba_state_config.periodic_snapshot_interval (${fmt(periodic.value)}) or the deprecated mamba_state_cache_interval (${fmt(legacy.value)}), not both`, [legacy, periodic]),
+      );
+    // K8: every window is positive (-1 is TensorRT-LLM's recurrent-state sentinel) — llm_args.py validate_max_attention_window.
+    const windows = kv('max_attention_window');
+    if (Array.isArray(windows?.value))
+      windows.value.forEach((w, i) => {
+        const item = kv('max_attention_window', i);
+        if (item && typeof w === 'number' && Number.isInteger(w) && w <= 0 && w !== -1)
+          out.push(...emit('RL-K8', 'error', `max_attention_window[${i}] is ${w}; attention windows must be positive`, [item]));
+      });
     // K9: pool_ratio sums to 1 — llm_args.py validate_pool_ratio.
     const ratio = kv('pool_ratio');
     if (Array.isArray(ratio?.value) && ratio.value.length && ratio.value.every((x) => typeof x === 'number')) {
@@ -73,13 +83,15 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     const minPrio = kv('secondary_offload_min_priority');
     const host = kv('host_cache_size');
     if (minPrio && minPrio.value !== null && !(typeof host?.value === 'number' && host.value > 0))
-      out.push(...emit('RL-K12', 'warning', 'secondary_offload_min_priority has no effect without a host tier (set host_cache_size > 0)', [minPrio, host]));
+      out.push(
+        ...emit('RL-K12', 'warning', `secondary_offload_min_priority ${fmt(minPrio.value)} has no effect without a host tier (host_cache_size is ${host ? fmt(host.value) : 'not set'}; set it > 0)`, [minPrio, host]),
+      );
     // K13: several capacity limits: the smallest wins — llm_args.py field descriptions.
     const caps = [kv('max_tokens'), kv('free_gpu_memory_fraction'), kv('max_gpu_total_bytes')].filter(
       (f): f is Fact => !!f && f.value !== null && f.value !== 0,
     );
     if (caps.length > 1)
-      out.push(...emit('RL-K13', 'info', `${caps.map((c) => c.path.split('.').pop()).join(', ')} all limit the KV cache; the smallest resulting pool wins`, caps));
+      out.push(...emit('RL-K13', 'info', `${caps.map((c) => `${c.path.split('.').pop()} ${fmt(c.value)}`).join(', ')} all limit the KV cache; the smallest resulting pool wins`, caps));
     // K14: the streaming KV-events path is rejected at startup — kvcache.md "Streaming path (unsupported)".
     const stream = kv('kv_events_config');
     if (stream && stream.value !== null)

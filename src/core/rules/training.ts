@@ -1,7 +1,7 @@
 // Cross-field rules R1–R22 for training configs (formats.md §5). Each rule names its upstream source.
 import type { Finding, FormatId } from '../types.js';
 import { emit, fmt, type RuleContext } from './emit.js';
-import type { Fact, Facts } from './facts.js';
+import type { Fact, Facts, TrainingField } from './facts.js';
 
 const nemo1Like = (f: FormatId) => f === 'nemo1' || f === 'nemo-launcher';
 
@@ -32,6 +32,8 @@ export function trainingRules(facts: Facts, ctx: RuleContext): Finding[] {
   const S = facts.int('seq');
   const g = (k: Parameters<Facts['get']>[0]) => facts.get(k);
   const world = worldSize(facts, ctx);
+  // A Bridge override is merged onto its recipe: a size it leaves out is unknown there, not the core default.
+  const written = (k: TrainingField) => fmtId !== 'megatron-bridge' || facts.present(k);
 
   // R1: WS % (TP·PP·CP) == 0 — NeMo megatron_init.py, Megatron-LM arguments.py, Bridge config.py.
   let dp: number | undefined;
@@ -53,35 +55,53 @@ export function trainingRules(facts: Facts, ctx: RuleContext): Finding[] {
   }
   // R1b: with EP, WS % (ETP·EP·PP) == 0, ETP defaults to TP — NeMo megatron_init.py.
   if (world && pos(ep) && ep > 1 && pos(pp)) {
-    const etp = facts.intOr('etp', tp ?? 1);
+    const etp = tp === undefined ? facts.int('etp') : facts.intOr('etp', tp);
     if (pos(etp) && world.ws % (etp * ep * pp) !== 0)
       out.push(...emit('RL-R1b', 'error', `world size ${world.ws} is not divisible by ETP·EP·PP = ${etp}·${ep}·${pp} = ${etp * ep * pp}`, [g('ep')], undefined, [g('etp') ?? g('tp'), g('pp'), ...world.from]));
   }
   // R2: GBS % (MBS·DP) == 0 — megatron/core/num_microbatches_calculator.py.
   const mbs = facts.int('mbs');
   const gbs = facts.int('gbs');
-  if (dp !== undefined && pos(mbs) && pos(gbs) && gbs % (mbs * dp) !== 0)
+  if (dp !== undefined && written('tp') && written('pp') && written('cp') && pos(mbs) && pos(gbs) && gbs % (mbs * dp) !== 0)
     out.push(...emit('RL-R2', 'error', `global batch size ${gbs} is not divisible by micro batch size ${mbs} × data-parallel size ${dp} = ${mbs * dp}`, [g('gbs'), g('mbs')]));
   // R3: S % (2·CP) == 0 when CP > 1 — Megatron-LM arguments.py, Bridge config.py.
   if (pos(cp) && cp > 1 && pos(S) && S % (2 * cp) !== 0)
     out.push(...emit('RL-R3', 'error', `seq ${S} is not a multiple of 2·CP = ${2 * cp} (context parallelism splits the sequence into 2·CP load-balanced chunks)`, [g('seq'), g('cp')]));
-  // R4: L % PP == 0 — Megatron-LM arguments.py (NeMo 1.x allows uneven stages: warning there).
-  if (pos(L) && pos(pp) && pp > 1 && L % pp !== 0)
-    out.push(...emit('RL-R4', soft ? 'warning' : 'error', `num_layers ${L} is not divisible by pipeline size PP = ${pp}`, [g('layers'), g('pp')]));
-  // R5: (L/PP) % VPP == 0 — NeMo megatron_base_model.py, Megatron-LM arguments.py.
-  if (pos(L) && pos(pp) && vpp !== undefined && vpp > 1 && Math.floor(L / pp) % vpp !== 0)
+  // R4: (L + account_for_embedding + account_for_loss) % PP == 0 unless stages are uneven — Megatron-LM arguments.py (NeMo 1.x allows uneven stages: warning there).
+  const flag = (k: 'embedInSplit' | 'lossInSplit') => (facts.present(k) && !g(k) ? undefined : facts.bool(k) === true);
+  const embed = flag('embedInSplit');
+  const loss = flag('lossInSplit');
+  const uneven = (['firstStageLayers', 'lastStageLayers', 'ppLayout'] as const).some((k) => facts.present(k) && g(k)?.value !== null);
+  if (pos(L) && embed !== undefined && loss !== undefined && !uneven && pos(pp) && pp > 1) {
+    const extra = +embed + +loss;
+    if ((L + extra) % pp !== 0)
+      out.push(
+        ...emit(
+          'RL-R4',
+          soft ? 'warning' : 'error',
+          `num_layers ${L}${extra ? ` + ${extra} (embedding/loss counted in the pipeline split) = ${L + extra}` : ''} is not divisible by pipeline size PP = ${pp}`,
+          [g('layers'), g('pp')],
+          undefined,
+          [embed ? g('embedInSplit') : undefined, loss ? g('lossInSplit') : undefined],
+        ),
+      );
+  }
+  // R5: (L/PP) % VPP == 0 — NeMo megatron_base_model.py (skipped when both account_for_* are set), NeMo 2.0 / Bridge GPT provider (skipped for any uneven split).
+  const flexible = soft ? embed !== false && loss !== false : embed !== false || loss !== false || uneven;
+  if (pos(L) && pos(pp) && written('pp') && !flexible && vpp !== undefined && vpp > 1 && Math.floor(L / pp) % vpp !== 0)
     out.push(...emit('RL-R5', 'error', `layers per pipeline stage ${Math.floor(L / pp)} (= ${L}/${pp}) is not divisible by virtual pipeline size VPP = ${vpp}`, [g('vpp'), g('layers'), g('pp')]));
   // R5b: VPP needs PP > 2, or PP > 1 with overlap_p2p_comm — Megatron-LM arguments.py.
-  if (vpp !== undefined && vpp > 1 && pos(pp)) {
+  if (vpp !== undefined && vpp > 1 && pos(pp) && written('pp')) {
     const overlap = facts.bool('overlapP2p') === true;
     const need = overlap ? 1 : 2;
     if (pp <= need)
-      out.push(...emit('RL-R5b', soft ? 'warning' : 'error', `virtual pipeline size ${vpp} needs pipeline size PP > ${need}${overlap ? '' : ' (or > 1 with overlap_p2p_comm)'}, got PP = ${pp}`, [g('vpp'), g('pp')]));
+      // Only Megatron-LM's arguments.py checks this; NeMo and Megatron-Bridge loaders do not (Bridge enables overlap_p2p_comm itself): warn.
+      out.push(...emit('RL-R5b', 'warning', `virtual pipeline size ${vpp} needs pipeline size PP > ${need}${overlap ? '' : ' (or > 1 with overlap_p2p_comm)'}, got PP = ${pp}`, [g('vpp'), g('pp')]));
   }
   // R5c: VPP == 1 is normalised to null — NeMo megatron_base_model.py.
   if (vpp === 1) out.push(...emit('RL-R5c', 'info', 'virtual_pipeline_model_parallel_size 1 means no interleaving; NeMo rewrites it to null', [g('vpp')]));
   // R6: sequence_parallel needs TP > 1 — NeMo resets it (warning); megatron-core raises.
-  if (facts.bool('sp') === true && tp === 1) {
+  if (facts.bool('sp') === true && tp === 1 && written('tp')) {
     const sp = g('sp')!;
     out.push(
       ...emit(
@@ -89,7 +109,7 @@ export function trainingRules(facts: Facts, ctx: RuleContext): Finding[] {
         soft ? 'warning' : 'error',
         soft
           ? 'sequence_parallel is true but tensor_model_parallel_size is 1; NeMo silently resets sequence_parallel to false'
-          : 'sequence_parallel requires tensor_model_parallel_size > 1 ("Cannot use sequence parallelism without tensor parallelism")',
+          : 'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")',
         [sp, g('tp')],
         [{ title: 'Set sequence_parallel: false', edits: [{ span: sp.valueSpan, newText: 'false' }] }],
       ),
@@ -112,8 +132,8 @@ export function trainingRules(facts: Facts, ctx: RuleContext): Finding[] {
         'RL-R9',
         soft ? 'warning' : 'error',
         soft
-          ? 'ub_tp_comm_overlap needs sequence_parallel: true; NeMo turns the overlap off'
-          : 'tp_comm_overlap requires sequence_parallel: true',
+          ? `ub_tp_comm_overlap is true but sequence_parallel is ${spSet === false ? 'false' : 'not set (NeMo default false)'}; NeMo turns the overlap off`
+          : 'tp_comm_overlap is true but sequence_parallel is false; tensor-parallel communication overlap requires sequence_parallel: true',
         [g('tpCommOverlap'), g('sp')],
       ),
     );
@@ -130,16 +150,17 @@ export function trainingRules(facts: Facts, ctx: RuleContext): Finding[] {
     if (gran) out.push(...emit('RL-R11', 'error', `CPU offloading does not work when activation recomputation is enabled (${gran})`, [g('cpuOffloading'), g('recomputeGranularity')]));
     // R11b: fine-grained offloading and cpu_offloading are mutually exclusive.
     if (facts.bool('fgOffload') === true)
-      out.push(...emit('RL-R11b', 'error', 'fine_grained_activation_offloading and cpu_offloading are mutually exclusive', [g('fgOffload'), g('cpuOffloading')]));
+      out.push(...emit('RL-R11b', 'error', 'fine_grained_activation_offloading and cpu_offloading are mutually exclusive (both are true)', [g('fgOffload'), g('cpuOffloading')]));
   }
   // R12: the model and data sequence lengths agree — Bridge config.py (error); NeMo interpolates them.
   const dataSeq = facts.int('dataSeq');
   if (pos(S) && pos(dataSeq) && S !== dataSeq)
     out.push(...emit('RL-R12', fmtId === 'megatron-bridge' ? 'error' : 'warning', `model sequence length ${S} differs from the dataset sequence length ${dataSeq}`, [g('seq'), g('dataSeq')]));
   // R13: hierarchical CP sizes and cp_comm_type — Bridge _validate_cp_comm_type, megatron-core.
-  out.push(...cpCommRules(facts, cp, L));
+  out.push(...cpCommRules(facts, written('cp') ? cp : undefined, L));
   // R14: finetuning with CP > 1 needs per-token loss — Bridge config.py.
-  if (fmtId === 'megatron-bridge' && pos(cp) && cp > 1 && (facts.bool('finetune') === true || facts.present('peft'))) {
+  const peft = g('peft');
+  if (fmtId === 'megatron-bridge' && pos(cp) && cp > 1 && (facts.bool('finetune') === true || (peft !== undefined && peft.value !== null))) {
     if (facts.bool('perTokenLoss') === false)
       out.push(...emit('RL-R14', 'error', `finetuning with CP = ${cp} requires model.calculate_per_token_loss: true`, [g('perTokenLoss'), g('cp')]));
     if (facts.bool('avgInCollective') === true)
@@ -151,7 +172,7 @@ export function trainingRules(facts: Facts, ctx: RuleContext): Finding[] {
   // R16: at most one of train_iters / train_samples / num_epochs — Bridge TrainingConfig.finalize.
   const budget = (['trainIters', 'trainSamples', 'numEpochs'] as const).filter((k) => g(k) && g(k)!.value !== null);
   if (budget.length > 1)
-    out.push(...emit('RL-R16', 'error', `set only one of train_iters, train_samples, num_epochs (found ${budget.map((k) => g(k)!.path.split('.').pop()).join(', ')})`, budget.map((k) => g(k))));
+    out.push(...emit('RL-R16', 'error', `set only one of train_iters, train_samples, num_epochs (found ${budget.map((k) => `${g(k)!.path.split('.').pop()} ${fmt(g(k)!.value)}`).join(', ')})`, budget.map((k) => g(k))));
   // R17: fp16 and bf16 are exclusive — megatron-core transformer_config.py.
   if (facts.bool('fp16') === true && facts.bool('bf16') === true)
     out.push(...emit('RL-R17', 'error', 'fp16 and bf16 cannot both be true', [g('fp16'), g('bf16')]));
@@ -164,13 +185,18 @@ export function trainingRules(facts: Facts, ctx: RuleContext): Finding[] {
     const fp16 = precision === 16 || (typeof precision === 'string' && ['16', '16-mixed'].includes(precision));
     if (facts.bool('ampO2') === true && fp16)
       out.push(...emit('RL-R19', 'error', `fp16 training is not supported with megatron_amp_O2 (trainer.precision = ${fmt(precision)})`, [g('ampO2'), g('precision')]));
-    // R20: gradient_accumulation_fusion needs megatron_amp_O2 — NeMo _validate_and_override_config turns it off.
+    // R20: gradient_accumulation_fusion needs megatron_amp_O2, and a distributed optimizer when DP > 1 and PP == 1 — NeMo _validate_and_override_config turns it off.
     if (facts.bool('gradAccFusion') === true && facts.bool('ampO2') === false)
-      out.push(...emit('RL-R20', 'warning', 'gradient_accumulation_fusion needs megatron_amp_O2: true; NeMo turns the fusion off', [g('gradAccFusion'), g('ampO2')]));
+      out.push(...emit('RL-R20', 'warning', 'gradient_accumulation_fusion is true but megatron_amp_O2 is false; NeMo turns the fusion off', [g('gradAccFusion'), g('ampO2')]));
+    const optim = facts.str('optimName');
+    if (facts.bool('gradAccFusion') === true && dp !== undefined && dp > 1 && pp === 1 && optim !== undefined && !['distributed_fused_adam', 'mcore_distributed_optim'].includes(optim))
+      out.push(
+        ...emit('RL-R20', 'warning', `gradient_accumulation_fusion with data-parallel size ${dp} and PP = 1 needs a distributed optimizer, got optim.name ${optim}; NeMo turns the fusion off`, [g('gradAccFusion'), g('optimName')], undefined, [g('pp'), ...(world?.from ?? [])]),
+      );
     // R22: pipeline_model_parallel_split_rank is deprecated — NeMo megatron_init.py asserts it is None.
     const split = g('splitRank');
     if (split && split.value !== null)
-      out.push(...emit('RL-R22', 'error', 'pipeline_model_parallel_split_rank is deprecated and must be null', [split], [{ title: 'Set pipeline_model_parallel_split_rank: null', edits: [{ span: split.valueSpan, newText: 'null' }] }]));
+      out.push(...emit('RL-R22', 'error', `pipeline_model_parallel_split_rank is deprecated and must be null, got ${fmt(split.value)}`, [split], [{ title: 'Set pipeline_model_parallel_split_rank: null', edits: [{ span: split.valueSpan, newText: 'null' }] }]));
   }
   // R21: EP > 1 with TP > 1 needs sequence parallelism — megatron-core model_parallel_config.py.
   if (pos(ep) && ep > 1 && pos(tp) && tp > 1 && facts.bool('sp') === false)
@@ -186,9 +212,9 @@ function recomputeRules(facts: Facts, pp: number | undefined, L: number | undefi
   const n = g('recomputeLayers')?.value;
   if (gran === 'full') {
     if (method === null || method === undefined)
-      out.push(...emit('RL-R10', 'error', 'full recompute needs a recompute method (uniform or block)', [g('recomputeGranularity'), g('recomputeMethod')]));
+      out.push(...emit('RL-R10', 'error', `full recompute needs a recompute method (uniform or block), got ${method === null ? 'null' : 'none'}`, [g('recomputeGranularity'), g('recomputeMethod')]));
     if (n === null || n === undefined)
-      out.push(...emit('RL-R10', 'error', 'full recompute needs the number of layers to recompute (activations_checkpoint_num_layers / recompute_num_layers)', [g('recomputeGranularity'), g('recomputeLayers')]));
+      out.push(...emit('RL-R10', 'error', `full recompute needs the number of layers to recompute (activations_checkpoint_num_layers / recompute_num_layers), got ${n === null ? 'null' : 'none'}`, [g('recomputeGranularity'), g('recomputeLayers')]));
     else if (typeof n === 'number' && L !== undefined && pp !== undefined && pp >= 1) {
       const perStage = Math.floor(L / pp);
       if (n < 1 || n > perStage)

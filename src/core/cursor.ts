@@ -102,3 +102,23 @@ export function completionContext(text: string, offset: number): CompletionConte
   if (mode === 'value') path.push(own!);
   return { path, mode, prefix, wordStart: offset - prefix.length };
 }
+
+/**
+ * The node for a completion path, which the text scanner builds without sequence indices:
+ * inside a list, the item that contains `offset` (or the last one before it) is taken.
+ */
+export function lookupLoose(root: TreeNode | undefined, path: readonly PathSeg[], offset: number): TreeNode | undefined {
+  let cur = root;
+  const into = (n: TreeNode | undefined): TreeNode | undefined => {
+    if (n?.kind !== 'seq') return n;
+    let pick: TreeNode | undefined;
+    for (const it of n.items) if (it.span[0] <= offset) pick = it;
+    return pick;
+  };
+  for (const seg of path) {
+    cur = into(cur);
+    if (!cur || cur.kind !== 'map') return undefined;
+    cur = cur.entries.find((e) => e.key === seg)?.value;
+  }
+  return into(cur);
+}

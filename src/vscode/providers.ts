@@ -1,10 +1,8 @@
 // Hover, completion and quick-fix providers: thin adapters over src/core.
 import * as vscode from 'vscode';
-import { completionContext } from '../core/cursor.js';
 import { completions } from '../core/complete.js';
-import { pathAtOffset } from '../core/cursor.js';
+import { completionContext, lookupLoose, pathAtOffset } from '../core/cursor.js';
 import { hoverMarkdown } from '../core/hoverText.js';
-import { lookup } from '../core/tree.js';
 import type { AnalysisCache } from './analysis.js';
 import { toRange } from './convert.js';
 
@@ -40,7 +38,7 @@ export class RecipeCompletionProvider implements vscode.CompletionItemProvider {
     const ctx = completionContext(document.getText(), offset);
     if (!ctx) return undefined;
     const doc = a.result.parsed.docs.find((d) => d.format) ?? a.result.parsed.docs[0];
-    const parent = ctx.mode === 'key' ? lookup(doc?.root, ctx.path)?.node : undefined;
+    const parent = ctx.mode === 'key' ? lookupLoose(doc?.root, ctx.path, offset) : undefined;
     const existing = new Set(parent?.kind === 'map' ? parent.entries.map((e) => e.key) : []);
     const range = new vscode.Range(document.positionAt(ctx.wordStart), position);
     return completions(format, ctx, existing).map((c) => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { completions } from '../../src/core/complete.js';
-import { completionContext, pathAtOffset, type CompletionContext } from '../../src/core/cursor.js';
+import { completionContext, lookupLoose, pathAtOffset, type CompletionContext } from '../../src/core/cursor.js';
 import { parseFile } from '../../src/core/document.js';
 import { hoverMarkdown } from '../../src/core/hoverText.js';
 import { lookup } from '../../src/core/tree.js';
@@ -276,4 +276,12 @@ test('hover lists enum values and marks deprecated keys', () => {
 
 test('hover on a key the schema does not describe: none', () => {
   assert.equal(hoverMarkdown(llamaDoc, 'nemo-launcher', ['model', 'no_such_key']), undefined);
+});
+
+test('lookupLoose finds the list item at the cursor for a path without indices', () => {
+  const text = 'token_range_retention_configs:\n  - token_start: 0\n    priority: 100\n  - token_start: 64\n    \n';
+  const doc = parseFile(text).docs[0]!;
+  const node = lookupLoose(doc.root, ['token_range_retention_configs'], text.indexOf('    \n') + 4);
+  assert.equal(node?.kind, 'map');
+  assert.deepEqual(node?.kind === 'map' ? node.entries.map((e) => e.key) : [], ['token_start']);
 });

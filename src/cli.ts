@@ -2,15 +2,28 @@
 import { readFileSync } from 'node:fs';
 import { expandArg } from './cli/files.js';
 import { toSarif, type FileReport } from './cli/sarif.js';
+import { parseFile } from './core/document.js';
+import type { Attention, Profile } from './core/memory/config.js';
+import { estimateDoc, estimateJson } from './core/memory/estimate.js';
+import { GPUS, findGpu } from './core/memory/gpus.js';
+import { MODEL_PRESETS, findPreset } from './core/memory/presets.js';
+import { estimateText } from './core/memory/report.js';
 import { isFormatId, type FormatId } from './core/types.js';
 import { sortFindings, toDiagnostics, validateText } from './core/validate.js';
 
 const VERSION = '0.1.0';
 
-const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT] [--world-size N] FILE...
+const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT] [--world-size N] [--gpu NAME] FILE...
+       recipe-lens estimate [--gpu NAME] [--model PRESET] [--profile megatron|hf] [--attention flash|eager]
+                            [--world-size N] [--format text|json] FILE
 
   check         validate NeMo / Megatron-Bridge / TensorRT-LLM YAML files (globs allowed)
-  --format      text (default), json, or sarif (SARIF 2.1.0 for code scanning)
+  estimate      per-GPU memory of the most-loaded rank (training) or the KV cache pool (TensorRT-LLM)
+  --format      text (default), json, or sarif (SARIF 2.1.0 for code scanning; check only)
+  --gpu         GPU preset (h100, h200, b200, gb200, gb300, b300, a100-40gb, a100-80gb, l40s, h20, h100-nvl) or custom:<GiB>
+  --model       model preset for files that carry no shape (llama3-8b, llama3-70b, mixtral-8x7b, deepseek-v3, …)
+  --profile     megatron (Megatron-Core + Transformer Engine, default) or hf (Hugging Face transformers)
+  --attention   flash (default) or eager (materialised attention scores)
   --as          force the format of every file (${['nemo1', 'nemo-launcher', 'nemo-launcher-main', 'nemo2', 'megatron-bridge', 'trtllm-options', 'trtllm-disagg', 'kv-retention'].join(', ')})
   --world-size  GPU count for files that do not state one (Megatron-Bridge overrides)
 
@@ -18,15 +31,19 @@ exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file`;
 
 class UsageError extends Error {}
 
-interface CheckArgs {
+interface Args {
   format: 'text' | 'json' | 'sarif';
   as?: FormatId;
   worldSize?: number;
+  gpu?: string;
+  model?: string;
+  profile?: Profile;
+  attention?: Attention;
   files: string[];
 }
 
-function parseCheckArgs(argv: string[]): CheckArgs {
-  const out: CheckArgs = { format: 'text', files: [] };
+function parseArgs(argv: string[], command: 'check' | 'estimate'): Args {
+  const out: Args = { format: 'text', files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -37,16 +54,32 @@ function parseCheckArgs(argv: string[]): CheckArgs {
     };
     if (flag === '--format') {
       const v = value();
-      if (v !== 'text' && v !== 'json' && v !== 'sarif') throw new UsageError(`unknown --format ${v} (text, json or sarif)`);
+      if (v !== 'text' && v !== 'json' && (v !== 'sarif' || command !== 'check')) throw new UsageError(`unknown --format ${v} (${command === 'check' ? 'text, json or sarif' : 'text or json'})`);
       out.format = v;
     } else if (flag === '--as') {
       const v = value();
       if (!isFormatId(v)) throw new UsageError(`unknown format ${v}`);
       out.as = v;
-    } else if (flag === '--world-size') {
+    } else if (flag === '--world-size' || flag === '--gpus') {
       const v = Number(value());
-      if (!Number.isInteger(v) || v < 1) throw new UsageError('--world-size must be a positive integer');
+      if (!Number.isInteger(v) || v < 1) throw new UsageError(`${flag} must be a positive integer`);
       out.worldSize = v;
+    } else if (flag === '--gpu') {
+      const v = value();
+      if (!findGpu(v)) throw new UsageError(`unknown GPU ${v} (${GPUS.map((g) => g.id).join(', ')}, or custom:<GiB>)`);
+      out.gpu = v;
+    } else if (flag === '--model') {
+      const v = value();
+      if (!findPreset(v)) throw new UsageError(`unknown model preset ${v} (${Object.keys(MODEL_PRESETS).join(', ')})`);
+      out.model = findPreset(v);
+    } else if (flag === '--profile') {
+      const v = value();
+      if (v !== 'megatron' && v !== 'hf') throw new UsageError('--profile is megatron or hf');
+      out.profile = v;
+    } else if (flag === '--attention') {
+      const v = value();
+      if (v !== 'flash' && v !== 'eager') throw new UsageError('--attention is flash or eager');
+      out.attention = v;
     } else if (flag === '--') {
       out.files.push(...argv.slice(i + 1));
       break;
@@ -57,7 +90,16 @@ function parseCheckArgs(argv: string[]): CheckArgs {
   return out;
 }
 
-function check(args: CheckArgs, write: (s: string) => void, warn: (s: string) => void): number {
+function readOrWarn(path: string, warn: (s: string) => void): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    warn(`recipe-lens: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return undefined;
+  }
+}
+
+function check(args: Args, write: (s: string) => void, warn: (s: string) => void): number {
   const reports: FileReport[] = [];
   let unreadable = false;
   for (const arg of args.files) {
@@ -67,15 +109,12 @@ function check(args: CheckArgs, write: (s: string) => void, warn: (s: string) =>
       unreadable = true;
     }
     for (const path of paths) {
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (e) {
-        warn(`recipe-lens: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const text = readOrWarn(path, warn);
+      if (text === undefined) {
         unreadable = true;
         continue;
       }
-      const res = validateText(text, { forcedFormat: args.as, worldSize: args.worldSize });
+      const res = validateText(text, { forcedFormat: args.as, worldSize: args.worldSize, memory: args.gpu ? { gpu: args.gpu, model: args.model, profile: args.profile, attention: args.attention } : undefined });
       reports.push({ path, format: res.format, diagnostics: toDiagnostics(res.parsed, sortFindings(res.findings)) });
     }
   }
@@ -93,6 +132,27 @@ function check(args: CheckArgs, write: (s: string) => void, warn: (s: string) =>
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
+function estimate(args: Args, write: (s: string) => void, warn: (s: string) => void): number {
+  if (args.files.length !== 1) throw new UsageError('estimate takes exactly one FILE');
+  const path = args.files[0]!;
+  const text = readOrWarn(path, warn);
+  if (text === undefined) return 2;
+  const parsed = parseFile(text, { forcedFormat: args.as });
+  const doc = parsed.docs.find((d) => d.format);
+  if (!doc) {
+    warn(`recipe-lens: ${path} is not a recognised recipe format`);
+    return 2;
+  }
+  const e = estimateDoc(doc, parsed.modeline?.values ?? {}, { gpu: args.gpu, model: args.model, profile: args.profile, attention: args.attention, worldSize: args.worldSize });
+  if (e.kind === 'none') {
+    warn(`recipe-lens: no estimate for ${path}: ${e.reason}`);
+    return 2;
+  }
+  if (args.format === 'json') write(JSON.stringify(estimateJson(e), null, 2));
+  else write(estimateText(e));
+  return 0;
+}
+
 export function main(argv: string[], write = (s: string) => void process.stdout.write(s + '\n'), warn = (s: string) => void process.stderr.write(s + '\n')): number {
   try {
     const [cmd, ...rest] = argv;
@@ -104,7 +164,8 @@ export function main(argv: string[], write = (s: string) => void process.stdout.
       write(USAGE);
       return cmd ? 0 : 2;
     }
-    if (cmd === 'check') return check(parseCheckArgs(rest), write, warn);
+    if (cmd === 'check') return check(parseArgs(rest, 'check'), write, warn);
+    if (cmd === 'estimate') return estimate(parseArgs(rest, 'estimate'), write, warn);
     throw new UsageError(`unknown command ${cmd}`);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -5,10 +5,15 @@ import { kvCacheRules } from './rules/kvcache.js';
 import { retentionRules } from './rules/retention.js';
 import { trainingRules } from './rules/training.js';
 import type { RuleContext } from './rules/emit.js';
+import { memoryFindings } from './memory/diagnostics.js';
+import type { EstimateOptions } from './memory/estimate.js';
 import { schemaFindings } from './schemaCheck.js';
 import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
 
-export interface ValidateOptions extends ParseOptions, RuleContext {}
+export interface ValidateOptions extends ParseOptions, RuleContext {
+  /** When set, training files also get the memory-fit check (RL-MEM) against this GPU and model setting. */
+  memory?: EstimateOptions;
+}
 
 export interface ValidationResult {
   /** Format of the first recipe document, or null when the file is not a recipe. */
@@ -46,7 +51,7 @@ export function validateText(text: string, opts: ValidateOptions = {}): Validati
   for (const doc of parsed.docs) {
     // YAML syntax errors matter in any file Recipe Lens validates; in other files it stays silent.
     if (!doc.format && !looksForced(opts, parsed)) continue;
-    findings.push(...docFindings(doc, opts));
+    findings.push(...docFindings(doc, opts, parsed.modeline?.values ?? {}));
   }
   // A file that does not parse at all cannot be detected: report its syntax errors when forced only.
   return { format: recipeDocs[0]?.format ?? null, parsed, findings };
@@ -57,7 +62,7 @@ function looksForced(opts: ValidateOptions, parsed: ParsedFile): boolean {
   return !!f && f !== 'none';
 }
 
-function docFindings(doc: RecipeDoc, opts: ValidateOptions): Finding[] {
+function docFindings(doc: RecipeDoc, opts: ValidateOptions, modeline: Record<string, string>): Finding[] {
   const out: Finding[] = [];
   for (const p of doc.problems) out.push({ code: p.code, severity: p.severity, message: p.message, path: '', span: p.span });
   if (doc.truncated)
@@ -85,8 +90,18 @@ function docFindings(doc: RecipeDoc, opts: ValidateOptions): Finding[] {
   // A document with syntax errors is partial: schema and rule findings on it would be noise until it parses.
   if (doc.problems.some((p) => p.severity === 'error')) return out;
   out.push(...schemaFindings(doc, format));
-  if (TRAINING.has(format)) out.push(...trainingRules(new Facts(doc, format), opts));
-  if (format === 'trtllm-options' || format === 'trtllm-disagg') out.push(...kvCacheRules(doc, format === 'trtllm-disagg'));
+  if (TRAINING.has(format)) {
+    // A `world_size=` modeline speaks for this file and wins over the setting.
+    const mlWorld = Number(modeline.world_size);
+    const worldSize = Number.isInteger(mlWorld) && mlWorld >= 1 ? mlWorld : opts.worldSize;
+    out.push(...trainingRules(new Facts(doc, format), { ...opts, worldSize }));
+    // The memory check only makes sense on a configuration the launcher would accept.
+    if (opts.memory && !out.some((f) => f.severity === 'error')) out.push(...memoryFindings(doc, modeline, { worldSize, ...opts.memory }));
+  }
+  if (format === 'trtllm-options' || format === 'trtllm-disagg') {
+    out.push(...kvCacheRules(doc, format === 'trtllm-disagg'));
+    if (opts.memory && !out.some((f) => f.severity === 'error')) out.push(...memoryFindings(doc, modeline, { worldSize: opts.worldSize, ...opts.memory }));
+  }
   if (format === 'kv-retention') out.push(...retentionRules(doc));
   return out;
 }

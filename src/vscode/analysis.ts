@@ -1,13 +1,28 @@
 // One validation per document version, shared by diagnostics, hover, completion and quick fixes.
 import * as vscode from 'vscode';
+import type { RecipeDoc } from '../core/document.js';
+import { estimateDoc, type DocEstimate } from '../core/memory/estimate.js';
 import { sortFindings, toDiagnostics, validateText, type ValidationResult } from '../core/validate.js';
 import type { Diagnostic } from '../core/types.js';
-import { settingsFor } from './settings.js';
+import { settingsFor, type DocSettings } from './settings.js';
 
 export interface Analysis {
   version: number;
   result: ValidationResult;
   diagnostics: Diagnostic[];
+  settings: DocSettings;
+  /** Memory estimates per document index, computed on first use. */
+  estimates: Map<number, DocEstimate>;
+}
+
+/** The estimate of one YAML document of an analysed file (cached with the analysis). */
+export function estimateOf(a: Analysis, doc: RecipeDoc): DocEstimate {
+  let e = a.estimates.get(doc.index);
+  if (!e) {
+    e = estimateDoc(doc, a.result.parsed.modeline?.values ?? {}, { ...a.settings.memory, worldSize: a.settings.worldSize });
+    a.estimates.set(doc.index, e);
+  }
+  return e;
 }
 
 export class AnalysisCache {
@@ -24,13 +39,18 @@ export class AnalysisCache {
     }
     let result: ValidationResult;
     try {
-      result = validateText(doc.getText(), { forcedFormat: s.forcedFormat, worldSize: s.worldSize, maxLength: s.maxLength });
+      result = validateText(doc.getText(), {
+        forcedFormat: s.forcedFormat,
+        worldSize: s.worldSize,
+        maxLength: s.maxLength,
+        memory: s.memoryWarnings ? s.memory : undefined,
+      });
     } catch (e) {
       // The core is meant never to throw; if it does, this file gets no diagnostics, the editor keeps working.
       console.error(`recipe-lens: validation failed for ${doc.uri.fsPath}:`, e);
       return undefined;
     }
-    const a: Analysis = { version: doc.version, result, diagnostics: toDiagnostics(result.parsed, sortFindings(result.findings)) };
+    const a: Analysis = { version: doc.version, result, diagnostics: toDiagnostics(result.parsed, sortFindings(result.findings)), settings: s, estimates: new Map() };
     this.byUri.set(key, a);
     return a;
   }

@@ -2,9 +2,11 @@
 // beyond the open YAML documents.
 import * as vscode from 'vscode';
 import { FORMAT_LABELS } from '../core/types.js';
-import { AnalysisCache } from './analysis.js';
+import { estimateText } from '../core/memory/report.js';
+import { AnalysisCache, estimateOf } from './analysis.js';
 import { DiagnosticsController } from './diagnostics.js';
 import { RecipeCodeActionProvider, RecipeCompletionProvider, RecipeHoverProvider } from './providers.js';
+import { EstimateStatusBar } from './statusBar.js';
 
 const YAML: vscode.DocumentSelector = [{ language: 'yaml' }];
 
@@ -17,6 +19,20 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerCompletionItemProvider(YAML, new RecipeCompletionProvider(cache), ':', ' '),
     vscode.languages.registerCodeActionsProvider(YAML, new RecipeCodeActionProvider(cache), { providedCodeActionKinds: RecipeCodeActionProvider.kinds }),
     vscode.commands.registerCommand('recipeLens.revalidate', () => diagnostics.refreshAll()),
+    new EstimateStatusBar(cache, 'recipeLens.showEstimate'),
+    vscode.commands.registerCommand('recipeLens.showEstimate', async () => {
+      const ed = vscode.window.activeTextEditor;
+      const a = ed ? cache.get(ed.document) : undefined;
+      const doc = a?.result.parsed.docs.find((d) => d.format);
+      const e = a && doc ? estimateOf(a, doc) : undefined;
+      if (!e || e.kind !== 'training') {
+        void vscode.window.showInformationMessage(`Recipe Lens: no memory estimate for this file${e?.kind === 'none' ? ` (${e.reason})` : ''}`);
+        return undefined;
+      }
+      const report = await vscode.workspace.openTextDocument({ content: estimateText(e), language: 'plaintext' });
+      await vscode.window.showTextDocument(report, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      return e.estimate.perGpu.total;
+    }),
     vscode.commands.registerCommand('recipeLens.showFormat', () => {
       const ed = vscode.window.activeTextEditor;
       const a = ed ? cache.get(ed.document) : undefined;

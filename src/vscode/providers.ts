@@ -3,14 +3,16 @@ import * as vscode from 'vscode';
 import { completions } from '../core/complete.js';
 import { completionContext, lookupLoose, pathAtOffset } from '../core/cursor.js';
 import { hoverMarkdown } from '../core/hoverText.js';
-import type { AnalysisCache } from './analysis.js';
+import { KV_KEYS, memoryHoverMarkdown, retentionHoverMarkdown, servingHoverMarkdown } from '../core/memory/hover.js';
+import { LEVER_KEYS } from '../core/memory/whatIf.js';
+import { estimateOf, type AnalysisCache } from './analysis.js';
 import { toRange } from './convert.js';
 
 function docAt(cache: AnalysisCache, document: vscode.TextDocument, offset: number) {
   const a = cache.get(document);
   if (!a) return undefined;
   const doc = a.result.parsed.docs.find((d) => offset >= d.span[0] && offset <= d.span[1] && d.format) ?? a.result.parsed.docs.find((d) => d.format);
-  return doc?.format ? { doc, format: doc.format } : undefined;
+  return doc?.format ? { doc, format: doc.format, analysis: a } : undefined;
 }
 
 export class RecipeHoverProvider implements vscode.HoverProvider {
@@ -21,10 +23,24 @@ export class RecipeHoverProvider implements vscode.HoverProvider {
     if (!hit) return undefined;
     const where = pathAtOffset(hit.doc.root, offset);
     if (!where?.entry) return undefined;
+    const key = where.path[where.path.length - 1];
+    const lever = typeof key === 'string' ? LEVER_KEYS[key] : undefined;
+    const parts: string[] = [];
+    if (typeof key === 'string') {
+      const e = estimateOf(hit.analysis, hit.doc);
+      if (e.kind === 'training' && lever) parts.push(memoryHoverMarkdown(e, lever));
+      if (e.kind === 'serving' && (KV_KEYS.has(key) || where.path[0] === 'kv_cache_config' || where.path[1] === 'kv_cache_config'))
+        parts.push(servingHoverMarkdown(e, typeof where.path[0] === 'string' && where.path[0].endsWith('_servers') ? where.path[0] : undefined));
+      if (e.kind === 'retention') parts.push(retentionHoverMarkdown(e));
+    }
     const md = hoverMarkdown(hit.doc, hit.format, where.path);
-    if (!md) return undefined;
+    if (md) parts.push(md);
+    if (!parts.length) return undefined;
     const s = where.entry.keySpan;
-    return new vscode.Hover(new vscode.MarkdownString(md), new vscode.Range(document.positionAt(s[0]), document.positionAt(s[1])));
+    return new vscode.Hover(
+      parts.map((p) => new vscode.MarkdownString(p)),
+      new vscode.Range(document.positionAt(s[0]), document.positionAt(s[1])),
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 // Reads the recipeLens.* settings for one document.
 import * as vscode from 'vscode';
+import type { EstimateOptions } from '../core/memory/estimate.js';
 import { isFormatId, type FormatId } from '../core/types.js';
 
 export interface DocSettings {
@@ -8,6 +9,9 @@ export interface DocSettings {
   worldSize?: number;
   debounceMs: number;
   maxLength: number;
+  /** Memory-model settings; undefined when memory warnings are off. */
+  memory: EstimateOptions;
+  memoryWarnings: boolean;
 }
 
 export function settingsFor(doc: vscode.TextDocument): DocSettings {
@@ -27,5 +31,12 @@ export function settingsFor(doc: vscode.TextDocument): DocSettings {
     worldSize: typeof ws === 'number' && ws >= 1 ? ws : undefined,
     debounceMs: c.get<number>('debounceMs', 150),
     maxLength: c.get<number>('maxFileSizeKb', 5120) * 1024,
+    memory: {
+      gpu: c.get<string>('gpu', 'h100') || 'h100',
+      model: c.get<string>('model', '') || undefined,
+      profile: c.get<string>('profile', 'megatron') === 'hf' ? 'hf' : 'megatron',
+      attention: c.get<string>('attention', 'flash') === 'eager' ? 'eager' : 'flash',
+    },
+    memoryWarnings: c.get<boolean>('memoryWarnings', true),
   };
 }

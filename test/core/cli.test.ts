@@ -93,3 +93,39 @@ test('--world-size feeds R1 for files without a world size', () => {
   assert.equal(r.status, 1);
   assert.ok(JSON.parse(r.stdout).files[0].diagnostics.some((d: { code: string }) => d.code === 'RL-R1'));
 });
+
+test('estimate --format json prints the documented shape with byte counts', () => {
+  const r = run('estimate', '--format', 'json', '--gpu', 'h100', join(REPO, 'examples', 'llama3_8b_128k.yaml'));
+  assert.equal(r.status, 0, r.stderr);
+  const e = JSON.parse(r.stdout);
+  assert.equal(e.format, 'nemo1');
+  assert.equal(e.gpu.name, 'NVIDIA H100 80GB HBM3 (SXM)');
+  assert.equal(typeof e.gpu.bytes, 'number');
+  assert.deepEqual(Object.keys(e.parallel), ['tp', 'pp', 'vpp', 'cp', 'ep', 'dp', 'worldSize', 'sp']);
+  assert.deepEqual([e.parallel.tp, e.parallel.pp, e.parallel.cp, e.parallel.dp, e.parallel.worldSize], [4, 2, 8, 1, 64]);
+  for (const k of ['weights', 'gradients', 'optimizer', 'activations', 'overhead', 'total']) assert.equal(typeof e.perGpu[k], 'number', k);
+  const p = e.perGpu;
+  assert.equal(p.total, p.weights + p.gradients + p.optimizer + p.activations + p.transient + p.overhead);
+  assert.ok(Array.isArray(e.breakdown) && e.breakdown.every((l: { bytes: number; source: string }) => typeof l.bytes === 'number' && l.source));
+  assert.ok(Array.isArray(e.assumptions));
+});
+
+test('estimate: TRT-LLM file gives kvCache; unknown GPU or preset is a usage error; --profile hf changes activations', () => {
+  const trt = JSON.parse(run('estimate', '--format', 'json', join(REPO, 'examples', 'trtllm_llama3_70b_serve.yaml')).stdout);
+  assert.equal(trt.kvCache.bytesPerToken, 40960);
+  assert.equal(trt.kvCache.tokensPerBlock, 32);
+  assert.equal(run('estimate', '--gpu', 'tpu-v5', GOOD).status, 2);
+  assert.equal(run('estimate', '--model', 'gpt-9', GOOD).status, 2);
+  const file = join(REPO, 'examples', 'llama3_8b_16k.yaml');
+  const mg = JSON.parse(run('estimate', '--format', 'json', file).stdout);
+  const hf = JSON.parse(run('estimate', '--format', 'json', '--profile', 'hf', '--attention', 'eager', file).stdout);
+  assert.equal(hf.profile, 'hf');
+  assert.ok(hf.perGpu.activations > mg.perGpu.activations);
+});
+
+test('check --gpu adds the memory-fit warning (RL-MEM)', () => {
+  const r = run('check', '--format', 'json', '--gpu', 'custom:16', join(REPO, 'examples', 'llama3_8b_16k.yaml'));
+  assert.equal(r.status, 0);
+  const ds = JSON.parse(r.stdout).files[0].diagnostics;
+  assert.deepEqual(ds.map((d: { code: string; path: string }) => [d.code, d.path]), [['RL-MEM', 'model.encoder_seq_length']]);
+});

@@ -1,0 +1,78 @@
+// RL-MEM: the estimate for the most-loaded rank exceeds the GPU — a warning on the sequence-length key,
+// with the breakdown in the message and related locations on the biggest contributors.
+import type { RecipeDoc } from '../document.js';
+import { Facts, type TrainingField } from '../rules/facts.js';
+import type { Finding, RelatedInfo } from '../types.js';
+import { lookup } from '../tree.js';
+import { estimateDoc, type DocEstimate, type EstimateOptions } from './estimate.js';
+import { GIB } from './overheads.js';
+
+const g = (b: number) => `${(b / GIB).toFixed(1)} GiB`;
+
+/** The keys that drive each component, for related locations. */
+const DRIVERS: Record<'activations' | 'weights' | 'optimizer', TrainingField[]> = {
+  activations: ['cp', 'mbs', 'recomputeGranularity', 'tp', 'pp'],
+  weights: ['tp', 'pp'],
+  optimizer: ['tp', 'pp', 'cp'],
+};
+
+export function memoryFindings(doc: RecipeDoc, modeline: Record<string, string>, opts: EstimateOptions): Finding[] {
+  const e = estimateDoc(doc, modeline, opts);
+  if (e.kind === 'serving') return servingFindings(doc, e);
+  if (e.kind !== 'training' || e.estimate.fit.verdict !== 'does-not-fit') return [];
+  const facts = new Facts(doc, e.format);
+  const seq = facts.get('seq');
+  if (!seq) return [];
+  const p = e.estimate.perGpu;
+  const parts: [keyof typeof DRIVERS, number][] = [
+    ['activations', p.activations + p.transient],
+    ['weights', p.weights + p.gradients],
+    ['optimizer', p.optimizer],
+  ];
+  parts.sort((a, b) => b[1] - a[1]);
+  const related: RelatedInfo[] = [];
+  for (const [part] of parts.slice(0, 2))
+    for (const k of DRIVERS[part]) {
+      const f = facts.get(k);
+      if (f && !related.some((r) => r.path === f.path)) related.push({ path: f.path, span: f.keySpan, message: `${f.path} = ${String(f.value)} drives ${part}` });
+    }
+  const stage = e.estimate.stages.length > 1 ? ` (PP stage ${e.estimate.stage})` : '';
+  return [
+    {
+      code: 'RL-MEM',
+      severity: 'warning',
+      message:
+        `estimated ${g(p.total)} per GPU${stage} exceeds the ${e.gpu.name} (${g(e.gpu.bytes)}): ` +
+        `activations ${g(p.activations)}, transient ${g(p.transient)}, weights ${g(p.weights)}, gradients ${g(p.gradients)}, optimizer ${g(p.optimizer)}, overheads ${g(p.overhead)}`,
+      path: seq.path,
+      span: seq.valueSpan,
+      related,
+    },
+  ];
+}
+
+/**
+ * A TensorRT-LLM role whose free memory (after weights and the non-KV runtime) cannot hold one request of
+ * max_seq_len. A pool capped on purpose by max_tokens or max_gpu_total_bytes is the user's choice, not a finding.
+ */
+function servingFindings(doc: RecipeDoc, e: Extract<DocEstimate, { kind: 'serving' }>): Finding[] {
+  const out: Finding[] = [];
+  for (const r of e.roles) {
+    const k = r.kv;
+    if (k.limit !== 'free_gpu_memory_fraction' || k.requestsAtMaxSeqLen >= 1) continue;
+    const base = r.role ? [r.role] : [];
+    const at = lookup(doc.root, [...base, 'max_seq_len']) ?? lookup(doc.root, [...base, 'tensor_parallel_size']) ?? lookup(doc.root, [...base, 'kv_cache_config']);
+    if (!at?.entry) continue;
+    const need = k.blocksPerSequence * k.bytesPerBlock;
+    out.push({
+      code: 'RL-MEM',
+      severity: 'warning',
+      message:
+        `${r.role ? `${r.role}: ` : ''}the KV pool (${g(k.allocatedBytes)}) cannot hold one request of ${r.maxSeqLen} tokens (${g(need)}) on the ${e.gpu.name}: ` +
+        `weights ${g(k.weightBytes)} + non-KV runtime ${g(k.runtimeBytes)} of ${g(e.gpu.bytes)}`,
+      path: [...base, at.entry.key].join('.'),
+      span: at.entry.value.span,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,196 @@
+// The estimate for one document: training memory for NeMo / Megatron files, KV cache for TensorRT-LLM files.
+import { valueAt, type RecipeDoc } from '../document.js';
+import { retentionRanges } from '../rules/retention.js';
+import { lookup } from '../tree.js';
+import type { FormatId } from '../types.js';
+import type { TrainingConfig } from './config.js';
+import { extractTraining, type ExtractOptions } from './extract.js';
+import { findGpu } from './gpus.js';
+import { estimateKvCache, retentionCoverage, type KvCacheEstimate, type RetentionCoverage, type WeightDtype } from './kvcache.js';
+import { findPreset, MODEL_PRESETS } from './presets.js';
+import { estimateTraining, type TrainingEstimate } from './training.js';
+import type { Assumption, GpuSpec, ModelShape } from './types.js';
+
+export interface EstimateOptions extends ExtractOptions {
+  /** GPU preset id or `custom:<GiB>` from a setting or `--gpu`; a modeline `gpu=` wins. */
+  gpu?: string;
+}
+
+export const DEFAULT_GPU = 'h100';
+
+export interface ServingRole {
+  /** '' for a plain options file, else context_servers / generation_servers. */
+  role: '' | 'context_servers' | 'generation_servers';
+  tp: number;
+  pp: number;
+  attentionDp: boolean;
+  maxSeqLen: number;
+  kv: KvCacheEstimate;
+}
+
+export type DocEstimate =
+  | { kind: 'training'; format: FormatId; shape: ModelShape; config: TrainingConfig; gpu: GpuSpec; estimate: TrainingEstimate }
+  | { kind: 'serving'; format: FormatId; shape: ModelShape; gpu: GpuSpec; roles: ServingRole[]; assumptions: Assumption[] }
+  | { kind: 'retention'; format: FormatId; coverage: RetentionCoverage; assumptions: Assumption[] }
+  | { kind: 'none'; format: FormatId | null; reason: string };
+
+export function resolveGpu(modeline: Record<string, string>, opts: EstimateOptions): GpuSpec | { error: string } {
+  const name = modeline.gpu ?? opts.gpu ?? DEFAULT_GPU;
+  return findGpu(name) ?? { error: `unknown GPU "${name}"` };
+}
+
+export function estimateDoc(doc: RecipeDoc, modeline: Record<string, string>, opts: EstimateOptions = {}): DocEstimate {
+  const format = doc.format;
+  if (!format) return { kind: 'none', format, reason: 'not a recipe' };
+  const gpu = resolveGpu(modeline, opts);
+  if ('error' in gpu) return { kind: 'none', format, reason: gpu.error };
+  if (format === 'kv-retention') return retentionEstimate(doc, modeline);
+  if (format === 'trtllm-options' || format === 'trtllm-disagg') {
+    try {
+      return servingEstimate(doc, format, modeline, opts, gpu);
+    } catch (err) {
+      // kvPerToken rejects a KV dtype it cannot size (RL-K3 reports it); no estimate then.
+      return { kind: 'none', format, reason: (err as Error).message };
+    }
+  }
+  const ex = extractTraining(doc, format, modeline, opts);
+  if (!ex.ok) return { kind: 'none', format, reason: ex.reason };
+  return { kind: 'training', format, shape: ex.shape, config: ex.config, gpu, estimate: estimateTraining(ex.shape, ex.config, gpu, ex.assumptions) };
+}
+
+/** Re-run the estimate with another configuration (what-if). */
+export function reestimate(e: Extract<DocEstimate, { kind: 'training' }>, config: TrainingConfig, gpu: GpuSpec = e.gpu): TrainingEstimate {
+  return estimateTraining(e.shape, config, gpu, e.estimate.assumptions);
+}
+
+/** The JSON the CLI prints (`recipe-lens estimate --format json`). */
+export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object {
+  if (e.kind === 'serving') {
+    const main = e.roles.find((r) => r.role === 'generation_servers') ?? e.roles[0]!;
+    const k = main.kv;
+    return {
+      format: e.format,
+      model: { name: e.shape.name, layers: e.shape.layers, kvHeads: e.shape.kvHeads, headDim: e.shape.headDim },
+      gpu: { name: e.gpu.name, bytes: e.gpu.bytes },
+      parallel: { tp: main.tp, pp: main.pp, attentionDp: main.attentionDp },
+      perGpu: { weights: k.weightBytes, kvCache: k.allocatedBytes, overhead: k.runtimeBytes, total: k.weightBytes + k.allocatedBytes + k.runtimeBytes },
+      kvCache: kvJson(main),
+      ...(e.roles.length > 1 ? { roles: e.roles.map((r) => ({ role: r.role, ...kvJson(r) })) } : {}),
+      assumptions: [...e.assumptions, ...k.assumptions].map((a) => ({ what: a.what, source: a.source, provenance: a.provenance })),
+    };
+  }
+  if (e.kind === 'retention') return { format: e.format, retention: e.coverage, assumptions: e.assumptions };
+  const t = e.estimate;
+  return {
+    format: e.format,
+    model: { name: e.shape.name, layers: e.shape.layers, hidden: e.shape.hidden, heads: e.shape.heads, kvHeads: e.shape.kvHeads, vocab: e.shape.vocab, paddedVocab: t.model.paddedVocab, paramsPerGpu: t.model.paramsPerGpu },
+    gpu: { name: e.gpu.name, bytes: e.gpu.bytes },
+    profile: e.config.profile,
+    attention: e.config.attention,
+    parallel: t.parallel,
+    perGpu: t.perGpu,
+    stage: t.stage,
+    stages: t.stages,
+    fit: t.fit,
+    breakdown: t.breakdown,
+    assumptions: t.assumptions.map((a: Assumption) => ({ what: a.what, source: a.source, provenance: a.provenance })),
+  };
+}
+
+const num = (doc: RecipeDoc, path: (string | number)[]): number | undefined => {
+  const v = valueAt(doc, path);
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+};
+
+/** Weight dtype from the checkpoint name (FP8 / NVFP4 / gpt-oss MXFP4), else BF16. */
+function weightDtypeOf(name: string): { dtype: WeightDtype; why: string } {
+  if (/nvfp4|fp4/i.test(name)) return { dtype: 'nvfp4', why: `checkpoint name "${name}" says FP4` };
+  if (/fp8/i.test(name)) return { dtype: 'fp8', why: `checkpoint name "${name}" says FP8` };
+  if (/gpt-oss/i.test(name)) return { dtype: 'mxfp4', why: 'gpt-oss checkpoints ship MXFP4 experts' };
+  return { dtype: 'bf16', why: 'no quantization in the model name' };
+}
+
+function servingEstimate(doc: RecipeDoc, format: FormatId, modeline: Record<string, string>, opts: EstimateOptions, gpu: GpuSpec): DocEstimate {
+  const fileModel = valueAt(doc, ['model']);
+  const modelName = typeof fileModel === 'string' ? fileModel : undefined;
+  const presetId = findPreset(modeline.model ?? '') ?? findPreset(opts.model ?? '') ?? findPreset(modelName ?? '');
+  if (!presetId)
+    return {
+      kind: 'none',
+      format,
+      reason: modeline.model || opts.model ? `unknown model preset "${modeline.model ?? opts.model}"` : `TensorRT-LLM options carry no model shape${modelName ? ` and "${modelName}" is no known preset` : ''}; name one with \`# recipe-lens: model=llama3-70b\` or the recipeLens.model setting`,
+    };
+  const shape = MODEL_PRESETS[presetId]!;
+  const assumptions: Assumption[] = [{ what: `model shape of ${shape.name}`, source: modeline.model ? 'recipe-lens modeline' : opts.model ? 'recipeLens.model setting' : `the file's model "${modelName}"`, provenance: modeline.model ? 'modeline' : opts.model ? 'setting' : 'file' }];
+  const wd = weightDtypeOf(modeline.model ?? modelName ?? opts.model ?? '');
+  assumptions.push({ what: `weights stored as ${wd.dtype}`, source: wd.why, provenance: 'default' });
+  const roles: ServingRole[] = [];
+  const bases: ServingRole['role'][] = format === 'trtllm-disagg' ? ['context_servers', 'generation_servers'] : [''];
+  for (const role of bases) {
+    if (role && !lookup(doc.root, [role])) continue;
+    const at = (...p: string[]) => (role ? num(doc, [role, ...p]) ?? num(doc, p) : num(doc, p));
+    const str = (...p: string[]) => {
+      const v = valueAt(doc, role ? [role, ...p] : p) ?? (role ? valueAt(doc, p) : undefined);
+      return typeof v === 'string' ? v : undefined;
+    };
+    const bool = (...p: string[]) => valueAt(doc, role ? [role, ...p] : p) === true;
+    const tp = at('tensor_parallel_size') ?? 1;
+    const pp = at('pipeline_parallel_size') ?? 1;
+    const maxNumTokens = at('max_num_tokens');
+    let maxSeqLen = at('max_seq_len');
+    if (maxSeqLen === undefined) {
+      maxSeqLen = maxNumTokens ?? 8192;
+      assumptions.push({ what: `max_seq_len = ${maxSeqLen}${role ? ` (${role})` : ''}`, source: maxNumTokens ? 'max_num_tokens (no max_seq_len in the file)' : 'no max_seq_len or max_num_tokens in the file', provenance: 'default' });
+    }
+    const fraction = valueAt(doc, role ? [role, 'kv_cache_config', 'free_gpu_memory_fraction'] : ['kv_cache_config', 'free_gpu_memory_fraction']);
+    const kv = estimateKvCache({
+      shape,
+      gpu,
+      tp,
+      pp,
+      attentionDp: bool('enable_attention_dp'),
+      kvDtype: str('kv_cache_config', 'dtype'),
+      weightDtype: wd.dtype,
+      maxNumTokens,
+      maxSeqLen,
+      maxBeamWidth: at('max_beam_width'),
+      tokensPerBlock: at('kv_cache_config', 'tokens_per_block'),
+      freeGpuMemoryFraction: typeof fraction === 'number' ? fraction : fraction === null ? null : (at('free_gpu_memory_fraction') ?? undefined),
+      maxTokens: at('kv_cache_config', 'max_tokens'),
+      maxGpuTotalBytes: at('kv_cache_config', 'max_gpu_total_bytes') || undefined,
+      hostCacheSize: at('kv_cache_config', 'host_cache_size'),
+    });
+    roles.push({ role, tp, pp, attentionDp: bool('enable_attention_dp'), maxSeqLen, kv });
+  }
+  return { kind: 'serving', format, shape, gpu, roles, assumptions };
+}
+
+function retentionEstimate(doc: RecipeDoc, modeline: Record<string, string>): DocEstimate {
+  const ranges = retentionRanges(doc).map((r) => ({ tokenStart: r.start, tokenEnd: r.end, priority: r.priority ?? 35, durationMs: r.durationMs ?? null }));
+  const assumptions: Assumption[] = [];
+  const tpb = Number(modeline.tokens_per_block) || 32;
+  if (!modeline.tokens_per_block) assumptions.push({ what: 'tokens_per_block = 32', source: 'TensorRT-LLM KvCacheConfig default (set the serving file\'s value with a `tokens_per_block=` modeline)', provenance: 'default' });
+  const decode = num(doc, ['decode_retention_priority']);
+  const coverage = retentionCoverage(ranges, tpb, undefined, { decodeRetentionPriority: decode, decodeDurationMs: num(doc, ['decode_duration_ms']) ?? null });
+  return { kind: 'retention', format: 'kv-retention', coverage, assumptions };
+}
+
+function kvJson(r: ServingRole): object {
+  const k = r.kv;
+  return {
+    bytesPerToken: k.bytesPerToken,
+    dtype: k.perToken.dtype,
+    tokensPerBlock: k.tokensPerBlock,
+    bytesPerBlock: k.bytesPerBlock,
+    maxSeqLen: r.maxSeqLen,
+    blocksPerSequence: k.blocksPerSequence,
+    limit: k.limit,
+    budgets: k.budgets,
+    poolBytes: k.allocatedBytes,
+    poolTokens: k.poolTokens,
+    poolBlocks: k.poolBlocks,
+    requestsAtMaxSeqLen: k.requestsAtMaxSeqLen,
+    host: k.host,
+    ...(k.windowPools ? { windowPools: k.windowPools } : {}),
+  };
+}

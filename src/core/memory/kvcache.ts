@@ -1,0 +1,403 @@
+// TensorRT-LLM KV cache model (memory.md §3): bytes per token, the paged block pool sized from free GPU memory,
+// the host tier, sliding-window pools, and which blocks a KV retention config protects (formats.md §7).
+import { CUDA_CONTEXT_BYTES, GIB, NCCL_DENSE_BYTES as NCCL_BYTES, NCCL_EP_BYTES } from './overheads.js';
+import { countParams } from './presets.js';
+import type { Assumption, GpuSpec, ModelShape } from './types.js';
+
+
+export type KvDtype = 'bf16' | 'fp16' | 'fp32' | 'fp8' | 'int8' | 'nvfp4';
+export type ModelDtype = 'bf16' | 'fp16' | 'fp32';
+export type WeightDtype = 'bf16' | 'fp16' | 'fp8' | 'nvfp4' | 'mxfp4';
+
+/** kv_cache_config.tokens_per_block default [TRT-KVC llm_args.py `Field(default=32)`]. */
+export const DEFAULT_TOKENS_PER_BLOCK = 32;
+/** kv_cache_config.free_gpu_memory_fraction default [TRT-KVC; TRT-RM calculate_max_num_blocks `else 0.9`]. */
+export const DEFAULT_FREE_GPU_MEMORY_FRACTION = 0.9;
+/** max_num_tokens the profiling dry run uses by default [TRT-RM KVCacheManager.__init__ `max_num_tokens: int = 8192`]. */
+export const DEFAULT_MAX_NUM_TOKENS = 8192;
+
+export interface KvLayout {
+  tp?: number;
+  pp?: number;
+  /** enable_attention_dp: attention runs with TP 1, so each rank caches every KV head. */
+  attentionDp?: boolean;
+  /** kv_cache_config.dtype; 'auto' (default) is the model dtype. */
+  dtype?: string;
+  modelDtype?: ModelDtype;
+  /** PP rank (default 0: with an uneven split it holds the most layers, so it binds the all-reduced minimum). */
+  ppRank?: number;
+}
+
+const KV_DTYPES: Record<string, KvDtype> = {
+  bf16: 'bf16', bfloat16: 'bf16', fp16: 'fp16', float16: 'fp16', half: 'fp16', fp32: 'fp32', float32: 'fp32', float: 'fp32',
+  fp8: 'fp8', fp8_ds_mla: 'fp8', int8: 'int8', nvfp4: 'nvfp4',
+};
+
+/** The cache element type a kv_cache_config.dtype stands for ('auto' = model dtype [TRT-KVC]); undefined if unknown. */
+export function resolveKvDtype(dtype: string | undefined, modelDtype: ModelDtype = 'bf16'): KvDtype | undefined {
+  const d = (dtype ?? 'auto').trim().toLowerCase();
+  if (d === 'auto') return modelDtype;
+  return Object.hasOwn(KV_DTYPES, d) ? KV_DTYPES[d] : undefined;
+}
+
+/** Bytes of n cache elements: fp16/bf16 2, fp8/int8 1, fp32 4; nvfp4 = ceil(n/2) FP4 bytes + ceil(n/16) FP8 scales [TRT-RM get_cache_size_per_token]. */
+export function kvBytesForElements(n: number, dtype: KvDtype): number {
+  if (dtype === 'nvfp4') return Math.ceil(n / 2) + Math.ceil(n / 16);
+  return n * { bf16: 2, fp16: 2, fp32: 4, fp8: 1, int8: 1 }[dtype];
+}
+
+/** Layers on PP rank `rank`: the first L mod PP ranks get one extra layer [TRT-LLM mapping.py pp_layers, torch.tensor_split]. */
+export function ppLayers(layers: number, pp: number, rank = 0): number[] {
+  const base = Math.floor(layers / pp);
+  const extra = layers % pp;
+  const start = rank * base + Math.min(rank, extra);
+  return Array.from({ length: base + (rank < extra ? 1 : 0) }, (_, i) => start + i);
+}
+
+export interface KvPerToken {
+  dtype: KvDtype;
+  /** 2 (K and V) or 1 (MLA caches one compressed latent) [TRT-RM `kv_factor`]. */
+  kvFactor: 1 | 2;
+  layers: number[];
+  kvHeads: number;
+  headDim: number;
+  elements: number;
+  bytes: number;
+}
+
+/** Cache elements and bytes one token occupies on one rank. Throws on an unknown dtype. */
+export function kvPerToken(shape: ModelShape, layout: KvLayout = {}): KvPerToken {
+  const dtype = resolveKvDtype(layout.dtype, layout.modelDtype);
+  if (!dtype) throw new Error(`unknown KV cache dtype "${layout.dtype}"`);
+  const layers = ppLayers(shape.layers, layout.pp ?? 1, layout.ppRank ?? 0);
+  const tp = layout.attentionDp ? 1 : (layout.tp ?? 1); // attention DP: tp_size = 1 for the cache [TRT-RM __init__]
+  // MLA caches kv_lora_rank + qk_rope_head_dim per token and layer, one "head", K only [TRT-RM get_cache_size_per_token `mla`].
+  const kvFactor = shape.mla ? 1 : 2;
+  const headDim = shape.mla ? shape.mla.kvLoraRank + shape.mla.qkRopeHeadDim : shape.headDim;
+  // KV heads split over TP, rounded up: with kvHeads < TP each rank keeps a replicated head [TRT-RM `(num_kv_heads + tp_size - 1) // tp_size`].
+  const kvHeads = shape.mla ? 1 : Math.ceil(shape.kvHeads / tp);
+  const elements = kvFactor * layers.length * kvHeads * headDim; // [TRT-RM get_cache_bytes_per_token]
+  return { dtype, kvFactor, layers, kvHeads, headDim, elements, bytes: kvBytesForElements(elements, dtype) };
+}
+
+/** KV bytes per token on one rank: 2 · local layers · ceil(kvHeads/TP) · head_dim · bytes per element (memory.md §3). */
+export function kvBytesPerToken(shape: ModelShape, layout: KvLayout = {}): number {
+  return kvPerToken(shape, layout).bytes;
+}
+
+/** The per-layer windows a model declares (gpt-oss: layers 0, 2, 4, … use 128 tokens), as kv_cache_config.max_attention_window would list them. */
+export function modelAttentionWindows(shape: ModelShape, maxSeqLen: number): number[] {
+  const sw = shape.slidingWindow;
+  return Array.from({ length: shape.layers }, (_, i) => (sw && (!sw.everyOther || i % 2 === 0) ? Math.min(sw.window, maxSeqLen) : maxSeqLen));
+}
+
+/** Bytes of one stored weight: bf16 2, FP8 1, NVFP4 4 bits + E4M3 scale per 16, MXFP4 4 bits + E8M0 scale per 32 (memory.md §1.3). */
+export const WEIGHT_BYTES: Record<WeightDtype, number> = { bf16: 2, fp16: 2, fp8: 1, nvfp4: 4.5 / 8, mxfp4: 4.25 / 8 };
+
+export interface ServingLayout {
+  tp?: number;
+  pp?: number;
+  attentionDp?: boolean;
+  weightDtype?: WeightDtype;
+}
+
+/**
+ * Weight bytes per GPU when serving: non-expert weights / (TP·PP) (replicated over TP with attention DP), routed experts
+ * / (TP·PP) (EP × MoE-TP = TP), norms and router replicated. Quantized checkpoints (FP8, NVFP4) quantize the block
+ * linears and keep embeddings, LM head, norms and router in 16 bits; MXFP4 (gpt-oss) quantizes only the routed experts.
+ */
+export function servingWeightBytes(shape: ModelShape, layout: ServingLayout = {}): number {
+  const c = countParams(shape);
+  const tp = layout.tp ?? 1;
+  const pp = layout.pp ?? 1;
+  const q = WEIGHT_BYTES[layout.weightDtype ?? 'bf16'];
+  const linear = layout.weightDtype === 'mxfp4' ? 2 : q;
+  const denseShard = layout.attentionDp ? 1 : tp; // attention DP: non-expert weights on every rank, an upper bound [UNVERIFIED]
+  // weights / (TP·PP) × bytes per weight (memory.md §1.3); PP split evenly, embedding and LM head averaged over stages.
+  const perStage =
+    (c.embedding * 2 + (c.attention + c.denseMlp + c.sharedExperts) * linear) / denseShard + (c.routedExperts * q) / tp + (c.norms + c.router) * 2;
+  return Math.ceil(perStage / pp);
+}
+
+export interface RuntimeEstimate {
+  bytes: number;
+  assumptions: Assumption[];
+}
+
+/**
+ * Non-KV memory at the profiled peak besides weights: CUDA context, NCCL buffers and the activations of a forward over
+ * max_num_tokens tokens. TRT-LLM measures this in a dry run ("peak memory … torch + non-torch") [TRT-UTIL]; this is
+ * the estimate used when no measured figure is given.
+ */
+export function defaultRuntimeBytes(shape: ModelShape, layout: ServingLayout & { maxNumTokens?: number } = {}): RuntimeEstimate {
+  const tp = layout.tp ?? 1;
+  const world = tp * (layout.pp ?? 1);
+  const tokens = layout.maxNumTokens ?? DEFAULT_MAX_NUM_TOKENS;
+  const dense = shape.experts > 0 && shape.denseLayersBeforeMoe === 0 ? 0 : shape.ffn;
+  const moe = shape.experts > 0 ? shape.topK * shape.moeFfn + shape.sharedExpertFfn : 0;
+  // Live bf16 tensors in one layer's MLP: residual, normed input, attention output, down-proj output (4h) + gate/up and act (3·ffn/TP) [UNVERIFIED derivation].
+  const activations = tokens * (4 * shape.hidden + (3 * Math.max(dense, moe)) / tp) * 2;
+  const comm = world > 1 ? (shape.experts > 0 ? NCCL_EP_BYTES : NCCL_BYTES) : 0;
+  const bytes = Math.ceil(CUDA_CONTEXT_BYTES + comm + activations);
+  const gib = (b: number) => `${(b / GIB).toFixed(2)} GiB`;
+  return {
+    bytes,
+    assumptions: [
+      {
+        what: `non-KV runtime memory = ${gib(bytes)} (CUDA context ${gib(CUDA_CONTEXT_BYTES)} + NCCL ${gib(comm)} + activations of ${tokens} tokens ${gib(activations)})`,
+        source: 'memory.md §7 (context 0.3–0.45 GB with lazy loading; NCCL 0.5–2 GiB, 2–5 GiB with all-to-all); activations tokens·(4h + 3·ffn/TP)·2 B [UNVERIFIED]; TRT-LLM measures the real peak in a dry run',
+        provenance: 'default',
+      },
+    ],
+  };
+}
+
+export interface KvCacheInput {
+  shape: ModelShape;
+  gpu: GpuSpec;
+  tp?: number;
+  pp?: number;
+  attentionDp?: boolean;
+  /** kv_cache_config.dtype (default 'auto'). */
+  kvDtype?: string;
+  modelDtype?: ModelDtype;
+  weightDtype?: WeightDtype;
+  /** Measured or known weight bytes per GPU (else `servingWeightBytes`). */
+  weightBytes?: number;
+  /** Measured non-KV peak (activations, NCCL, CUDA graphs, context) per GPU (else `defaultRuntimeBytes`). */
+  runtimeBytes?: number;
+  maxNumTokens?: number;
+  maxSeqLen: number;
+  maxBeamWidth?: number;
+  tokensPerBlock?: number;
+  /** kv_cache_config.free_gpu_memory_fraction; null = explicitly unset. */
+  freeGpuMemoryFraction?: number | null;
+  maxTokens?: number;
+  maxGpuTotalBytes?: number;
+  hostCacheSize?: number;
+  /** kv_cache_config.max_attention_window (repeated over the layers, each clamped to max_seq_len). */
+  maxAttentionWindow?: number[];
+}
+
+export type KvLimit = 'free_gpu_memory_fraction' | 'max_tokens' | 'max_gpu_total_bytes';
+
+export interface WindowPool {
+  window: number;
+  layers: number;
+  bytesPerToken: number;
+  share: number;
+  bytes: number;
+  tokens: number;
+  blocks: number;
+  blocksPerSequence: number;
+  /** Requests of max_seq_len this pool holds. */
+  requests: number;
+}
+
+export interface KvCacheEstimate {
+  perToken: KvPerToken;
+  bytesPerToken: number;
+  tokensPerBlock: number;
+  bytesPerBlock: number;
+  /** Blocks one request of max_seq_len needs, × beam width. */
+  blocksPerSequence: number;
+  weightBytes: number;
+  runtimeBytes: number;
+  fraction: number | null;
+  /** GPU bytes − weights − non-KV runtime (≥ 0). */
+  freeBytes: number;
+  /** The byte budget of each limit that is set. */
+  budgets: Partial<Record<KvLimit, number>>;
+  limit: KvLimit;
+  /** The pool budget in bytes (the smallest budget), then whole tokens, then whole blocks. */
+  poolBytes: number;
+  poolTokens: number;
+  poolBlocks: number;
+  /** Bytes the primary pool really allocates (whole blocks). */
+  allocatedBytes: number;
+  /** Requests of max_seq_len the pool holds (with window pools: the smallest over the pools). */
+  requestsAtMaxSeqLen: number;
+  host: { bytes: number; tokens: number; blocks: number };
+  /** Per-window pools when layers use different attention windows (VSWA). */
+  windowPools?: WindowPool[];
+  assumptions: Assumption[];
+}
+
+export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
+  const { shape, gpu } = input;
+  const assumptions: Assumption[] = [];
+  const layout = { tp: input.tp, pp: input.pp, attentionDp: input.attentionDp, dtype: input.kvDtype, modelDtype: input.modelDtype };
+  const perToken = kvPerToken(shape, layout);
+  const bpt = perToken.bytes;
+  const tpb = input.tokensPerBlock ?? DEFAULT_TOKENS_PER_BLOCK;
+  const beam = input.maxBeamWidth ?? 1;
+  if ((input.kvDtype ?? 'auto').toLowerCase() === 'auto')
+    assumptions.push({ what: `KV cache dtype = ${perToken.dtype}`, source: "kv_cache_config.dtype 'auto' follows the model dtype", provenance: 'default' });
+  if (input.kvDtype?.toLowerCase() === 'fp8_ds_mla')
+    assumptions.push({ what: 'fp8_ds_mla counted as 1 byte per element', source: 'its scale and rope layout is not modelled [UNVERIFIED]', provenance: 'default' });
+  if ((input.pp ?? 1) > 1)
+    assumptions.push({ what: `PP rank 0 with ${perToken.layers.length} of ${shape.layers} layers`, source: 'max_tokens is all-reduced to the minimum over ranks; rank 0 holds the most layers [TRT-RM calculate_max_num_blocks]', provenance: 'default' });
+
+  let weightBytes = input.weightBytes;
+  if (weightBytes === undefined) {
+    weightBytes = servingWeightBytes(shape, { tp: input.tp, pp: input.pp, attentionDp: input.attentionDp, weightDtype: input.weightDtype });
+    assumptions.push({ what: `weights = ${weightBytes} B per GPU (${input.weightDtype ?? 'bf16'})`, source: 'countParams / (TP·PP) × bytes per weight', provenance: 'preset' });
+  }
+  let runtimeBytes = input.runtimeBytes;
+  if (runtimeBytes === undefined) {
+    const r = defaultRuntimeBytes(shape, { tp: input.tp, pp: input.pp, attentionDp: input.attentionDp, maxNumTokens: input.maxNumTokens });
+    runtimeBytes = r.bytes;
+    assumptions.push(...r.assumptions);
+  }
+
+  // available = (total − peak) · fraction, the peak being weights + activations + non-torch memory [TRT-UTIL _cal_max_memory].
+  const freeBytes = Math.max(0, gpu.bytes - weightBytes - runtimeBytes);
+  const fractionSet = input.freeGpuMemoryFraction !== null || input.maxTokens === undefined;
+  const fraction = fractionSet ? (input.freeGpuMemoryFraction ?? DEFAULT_FREE_GPU_MEMORY_FRACTION) : null;
+  const budgets: Partial<Record<KvLimit, number>> = {};
+  if (fraction !== null) budgets.free_gpu_memory_fraction = Math.floor(freeBytes * fraction);
+  // max_tokens and max_gpu_total_bytes cap the pool; the minimum wins (formats.md K13; TRT-UTIL configure_kv_cache_capacity).
+  if (input.maxTokens !== undefined) budgets.max_tokens = input.maxTokens * bpt;
+  if (input.maxGpuTotalBytes !== undefined && input.maxGpuTotalBytes > 0) budgets.max_gpu_total_bytes = input.maxGpuTotalBytes;
+  let limit: KvLimit = 'free_gpu_memory_fraction';
+  let poolBytes = Infinity;
+  for (const [k, v] of Object.entries(budgets) as [KvLimit, number][]) if (v < poolBytes) [limit, poolBytes] = [k, v];
+  const poolTokens = Math.floor(poolBytes / bpt);
+  const poolBlocks = Math.floor(poolTokens / tpb); // blocks_in_primary_pool = max_tokens // tokens_per_block [TRT-RM]
+  const blocksPerSequence = Math.ceil(input.maxSeqLen / tpb) * beam;
+  const hostBytes = input.hostCacheSize ?? 0;
+  const hostTokens = Math.floor(hostBytes / bpt); // host_cache_size // bytes per token // tokens_per_block [TRT-RM]
+
+  const windows = input.maxAttentionWindow;
+  if (!windows && shape.slidingWindow)
+    assumptions.push({
+      what: 'all layers cached at full length',
+      source: `${shape.name} declares ${shape.slidingWindow.window}-token windows, but without kv_cache_config.max_attention_window TRT-LLM sizes every layer for max_seq_len [TRT-RM: max_attention_window_vec = [max_seq_len]] [UNVERIFIED whether the model code sets it]`,
+      provenance: 'default',
+    });
+  const pools = windows ? windowPools(perToken, windows, input.maxSeqLen, poolBytes, tpb, beam) : undefined;
+  return {
+    perToken, bytesPerToken: bpt, tokensPerBlock: tpb, bytesPerBlock: bpt * tpb, blocksPerSequence,
+    weightBytes, runtimeBytes, fraction, freeBytes, budgets, limit, poolBytes, poolTokens, poolBlocks,
+    allocatedBytes: poolBlocks * tpb * bpt,
+    requestsAtMaxSeqLen: pools ? Math.min(...pools.map((p) => p.requests)) : Math.floor(poolBlocks / blocksPerSequence),
+    host: { bytes: hostBytes, tokens: hostTokens, blocks: Math.floor(hostTokens / tpb) },
+    windowPools: pools,
+    assumptions,
+  };
+}
+
+/**
+ * VSWA: one pool per distinct window; a window's share of the budget is proportional to window × its bytes per token
+ * [kvCacheManager.cpp BlockManager::calculateWindowSizeToShare]. A windowed layer needs ceil(window/tpb) + 1 blocks per
+ * sequence (the extra block being written) [UNVERIFIED]. Which releases apply the split is not traced [UNVERIFIED].
+ */
+function windowPools(perToken: KvPerToken, windows: number[], maxSeqLen: number, poolBytes: number, tpb: number, beam: number): WindowPool[] {
+  const perLayer = perToken.elements / Math.max(1, perToken.layers.length);
+  const groups = new Map<number, number>();
+  for (const layer of perToken.layers) {
+    const w = Math.min(windows[layer % windows.length] ?? maxSeqLen, maxSeqLen);
+    groups.set(w, (groups.get(w) ?? 0) + 1);
+  }
+  const weights = [...groups].map(([w, n]) => ({ w, n, bpt: kvBytesForElements(perLayer * n, perToken.dtype) }));
+  const total = weights.reduce((s, g) => s + g.w * g.bpt, 0);
+  return weights.map(({ w, n, bpt }) => {
+    const share = (w * bpt) / total;
+    const bytes = Math.floor(poolBytes * share);
+    const tokens = Math.floor(bytes / bpt);
+    const blocks = Math.floor(tokens / tpb);
+    const perSeq = (Math.ceil(w / tpb) + (w < maxSeqLen ? 1 : 0)) * beam;
+    return { window: w, layers: n, bytesPerToken: bpt, share, bytes, tokens, blocks, blocksPerSequence: perSeq, requests: Math.floor(blocks / perSeq) };
+  });
+}
+
+// ---- KV retention (formats.md §7) ----
+
+/** kDefaultRetentionPriority: blocks outside every range, and expired ranges, have priority 35 (executor.h). */
+export const DEFAULT_RETENTION_PRIORITY = 35;
+/**
+ * secondary_offload_min_priority default: 30 in cpp/tensorrt_llm/batch_manager/evictionPolicy.cpp
+ * (kDefaultSecondaryOffloadMinPriority) and the V2 retention doc; docs/source/features/kvcache.md says 35.
+ * formats.md §9 item 5 records the conflict; the engine's 30 is used.
+ */
+export const DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY = 30;
+
+export interface TokenRange {
+  tokenStart: number;
+  /** Exclusive; null/undefined = to the end of the prompt. */
+  tokenEnd?: number | null;
+  priority: number;
+  durationMs?: number | null;
+}
+
+export interface RetentionOptions {
+  decodeRetentionPriority?: number;
+  decodeDurationMs?: number | null;
+  secondaryOffloadMinPriority?: number;
+}
+
+export interface RetentionBlock {
+  index: number;
+  firstToken: number;
+  endToken: number;
+  priority: number;
+  durationMs: number | null;
+  /** Index into the ranges as given; null = no range (default priority). */
+  range: number | null;
+}
+
+export interface RetentionCoverage {
+  tokensPerBlock: number;
+  /** Prompt blocks, known when the prompt length is given or every range is closed. */
+  blocks: RetentionBlock[];
+  perRange: { range: number; priority: number; firstBlock: number; endBlock: number | null; blocks: number | null }[];
+  /** Prompt blocks per priority, lowest priority first. */
+  perPriority: { priority: number; blocks: number }[];
+  decodePriority: number;
+  decodeDurationMs: number | null;
+  /** Eviction order, lowest priority first (least recently used first within a level); expiring blocks revert to 35. */
+  evictionOrder: { priority: number; blocks: number[]; decode: boolean; revertsAfterMs: number | null }[];
+  secondaryOffloadMinPriority: number;
+  /** Prompt blocks evicted without a host copy (priority below secondary_offload_min_priority). */
+  notOffloaded: number[];
+  decodeNotOffloaded: boolean;
+}
+
+/** Which blocks each retention range covers: a block belongs to the range holding its first token (formats.md RT8). */
+export function retentionCoverage(ranges: TokenRange[], tokensPerBlock: number, promptTokens?: number, opts: RetentionOptions = {}): RetentionCoverage {
+  const tpb = tokensPerBlock;
+  const threshold = opts.secondaryOffloadMinPriority ?? DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY;
+  const decodePriority = opts.decodeRetentionPriority ?? DEFAULT_RETENTION_PRIORITY;
+  const perRange = ranges.map((r, i) => {
+    const firstBlock = Math.ceil(r.tokenStart / tpb);
+    const end = r.tokenEnd ?? promptTokens;
+    const endBlock = end === undefined ? null : Math.max(firstBlock, Math.ceil(end / tpb));
+    return { range: i, priority: r.priority, firstBlock, endBlock, blocks: endBlock === null ? null : endBlock - firstBlock };
+  });
+  // Without a prompt length, blocks are listed up to the last closed range (or the start of an open-ended one).
+  const open = perRange.filter((r) => r.endBlock === null).map((r) => r.firstBlock);
+  const closed = perRange.map((r) => r.endBlock ?? 0);
+  const count = promptTokens !== undefined ? Math.ceil(promptTokens / tpb) : open.length > 0 ? Math.min(...open) : Math.max(0, ...closed);
+  const blocks: RetentionBlock[] = Array.from({ length: count }, (_, index) => {
+    const first = index * tpb;
+    const i = ranges.findIndex((r) => first >= r.tokenStart && first < (r.tokenEnd ?? Infinity));
+    const r = i >= 0 ? ranges[i] : undefined;
+    return { index, firstToken: first, endToken: promptTokens !== undefined ? Math.min(first + tpb, promptTokens) : first + tpb, priority: r?.priority ?? DEFAULT_RETENTION_PRIORITY, durationMs: r?.durationMs ?? null, range: i >= 0 ? i : null };
+  });
+  const levels = new Map<string, { priority: number; blocks: number[]; decode: boolean; revertsAfterMs: number | null }>();
+  const level = (priority: number, revertsAfterMs: number | null) => {
+    const key = `${priority}/${revertsAfterMs}`;
+    if (!levels.has(key)) levels.set(key, { priority, blocks: [], decode: false, revertsAfterMs });
+    return levels.get(key)!;
+  };
+  for (const b of blocks) level(b.priority, b.durationMs).blocks.push(b.index);
+  level(decodePriority, opts.decodeDurationMs ?? null).decode = true;
+  const evictionOrder = [...levels.values()].sort((a, b) => a.priority - b.priority);
+  const perPriority = [...new Set(blocks.map((b) => b.priority))].sort((a, b) => a - b).map((p) => ({ priority: p, blocks: blocks.filter((b) => b.priority === p).length }));
+  return {
+    tokensPerBlock: tpb, blocks, perRange, perPriority, decodePriority, decodeDurationMs: opts.decodeDurationMs ?? null, evictionOrder,
+    secondaryOffloadMinPriority: threshold,
+    notOffloaded: blocks.filter((b) => b.priority < threshold).map((b) => b.index),
+    decodeNotOffloaded: decodePriority < threshold,
+  };
+}

@@ -1,0 +1,49 @@
+// Status-bar item with the estimate for the active editor ("61.2 / 79.2 GiB H100"); click for details.
+import * as vscode from 'vscode';
+import { GIB } from '../core/memory/overheads.js';
+import { estimateOf, type AnalysisCache } from './analysis.js';
+
+export class EstimateStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('recipeLens.estimate', vscode.StatusBarAlignment.Right, 100);
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly cache: AnalysisCache,
+    command: string,
+  ) {
+    this.item.name = 'Recipe Lens memory estimate';
+    this.item.command = command;
+    this.subs.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === vscode.window.activeTextEditor?.document) this.update();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('recipeLens')) this.update();
+      }),
+    );
+    this.update();
+  }
+
+  update(): void {
+    const ed = vscode.window.activeTextEditor;
+    const a = ed && ed.document.languageId === 'yaml' ? this.cache.get(ed.document) : undefined;
+    const doc = a?.result.parsed.docs.find((d) => d.format);
+    const e = a && doc ? estimateOf(a, doc) : undefined;
+    if (!e || e.kind !== 'training') {
+      this.item.hide();
+      return;
+    }
+    const t = e.estimate;
+    const icon = t.fit.verdict === 'fits' ? '$(check)' : t.fit.verdict === 'tight' ? '$(warning)' : '$(error)';
+    this.item.text = `${icon} ${(t.perGpu.total / GIB).toFixed(1)} / ${(e.gpu.bytes / GIB).toFixed(1)} GiB`;
+    this.item.tooltip = `Recipe Lens: most-loaded rank needs ${(t.perGpu.total / GIB).toFixed(2)} GiB on ${e.gpu.name} (${t.fit.verdict}). Click for the breakdown.`;
+    this.item.backgroundColor = t.fit.verdict === 'does-not-fit' ? new vscode.ThemeColor('statusBarItem.errorBackground') : t.fit.verdict === 'tight' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}

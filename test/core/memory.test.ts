@@ -1,0 +1,195 @@
+// The training-memory model: monotonic properties, recompute and offload, precision bytes, the HF profile
+// against the measured inventory, per-stage loads, hover and diagnostics on real files.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { hfLayer } from '../../src/core/memory/activations.js';
+import type { TrainingConfig } from '../../src/core/memory/config.js';
+import { estimateDoc } from '../../src/core/memory/estimate.js';
+import { memoryHoverMarkdown } from '../../src/core/memory/hover.js';
+import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
+import { PRECISIONS } from '../../src/core/memory/precision.js';
+import { estimateTraining } from '../../src/core/memory/training.js';
+import { paddedVocab, perParamBytes } from '../../src/core/memory/weights.js';
+import { parseFile } from '../../src/core/document.js';
+import { validateText } from '../../src/core/validate.js';
+import { CORPUS, EXAMPLES } from '../helpers.js';
+
+const llama8b = MODEL_PRESETS['llama3-8b']!;
+const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
+const base: TrainingConfig = {
+  seq: 65536, microBatch: 1, globalBatch: 512, tp: 4, pp: 1, vpp: null, cp: 2, ep: 1, etp: 4, sp: true, worldSize: 64,
+  recompute: { granularity: null, method: null, numLayers: null, modules: [] }, offloadLayers: 0, params: 'bf16', fp8: null, fp4: null,
+  quantizedParams: false, distributedOptimizer: true, gradReduceInFp32: true, hiddenDropout: 0, attentionDropout: 0, profile: 'megatron', attention: 'flash',
+};
+const est = (patch: Partial<TrainingConfig>) => estimateTraining(llama8b, { ...base, ...patch }, H100);
+const act = (patch: Partial<TrainingConfig>) => est(patch).perGpu.activations;
+
+test('more CP or TP never raises activations', () => {
+  for (const cp of [1, 2, 4, 8]) assert.ok(act({ cp: cp * 2, worldSize: 128 }) <= act({ cp, worldSize: 128 }), `CP ${cp}`);
+  for (const tp of [1, 2, 4]) assert.ok(act({ tp: tp * 2, etp: tp * 2, worldSize: 64 }) <= act({ tp, etp: tp, worldSize: 64 }), `TP ${tp}`);
+});
+
+test('full recompute < selective < none (eager attention); selective = none with flash', () => {
+  const none = { granularity: null, method: null, numLayers: null, modules: [] };
+  const selective = { granularity: 'selective' as const, method: null, numLayers: null, modules: ['core_attn'] };
+  const full = { granularity: 'full' as const, method: 'uniform' as const, numLayers: 1, modules: [] };
+  for (const attention of ['eager', 'flash'] as const) {
+    const [a, b, c] = [full, selective, none].map((recompute) => act({ recompute, attention }));
+    assert.ok(a! < b!, `${attention}: full ${a} < selective ${b}`);
+    if (attention === 'eager') assert.ok(b! < c!, `eager: selective ${b} < none ${c}`);
+    else assert.equal(b, c);
+  }
+});
+
+test('full recompute keeps one input per chunk and rematerialises one chunk in backward', () => {
+  const one = est({ recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] } });
+  const four = est({ recompute: { granularity: 'full', method: 'uniform', numLayers: 4, modules: [] } });
+  const layerInput = 2 * (65536 / 2) * 4096 / 4; // 2·s·b·h/t with SP, s = seq/CP
+  const layersLine = (e: typeof one) => e.breakdown.find((l) => l.label.startsWith('transformer layers'))!.bytes;
+  assert.equal(layersLine(one), 32 * layerInput);
+  assert.equal(layersLine(four), 8 * layerInput);
+  const remat = (e: typeof one) => e.breakdown.find((l) => l.label.startsWith('recompute'))!.bytes;
+  assert.equal(remat(four), 4 * remat(one));
+});
+
+test('CPU offload of n layers keeps L − n layers on the GPU', () => {
+  const layers = (n: number) => est({ offloadLayers: n }).breakdown.find((l) => l.label.startsWith('transformer layers'))!.bytes;
+  assert.equal(layers(16), layers(0) / 2);
+});
+
+test('bytes per parameter: 18, or 6 + 12/d with the distributed optimizer (d = DP×CP)', () => {
+  const sum = (b: { weights: number; gradients: number; optimizer: number }) => b.weights + b.gradients + b.optimizer;
+  assert.equal(sum(perParamBytes({ ...base, distributedOptimizer: false }, 8)), 18);
+  assert.equal(sum(perParamBytes(base, 8)), 6 + 12 / 8);
+  assert.equal(sum(perParamBytes({ ...base, params: 'fp32', distributedOptimizer: false }, 1)), 16);
+  assert.equal(sum(perParamBytes({ ...base, params: 'fp16', distributedOptimizer: false }, 1)), 20);
+  const e = est({});
+  assert.equal(e.parallel.dp, 8);
+  assert.match(e.breakdown.find((l) => l.category === 'optimizer')!.label, /DP×CP = 16/);
+});
+
+test('precision bytes per value: NVFP4 4.5 bits, MXFP4 4.25, MXFP8 8.25, BF16 16', () => {
+  assert.equal(PRECISIONS.nvfp4.bitsPerValue, 4.5);
+  assert.equal(PRECISIONS.mxfp4.bitsPerValue, 4.25);
+  assert.equal(PRECISIONS['fp8-mxfp8'].bitsPerValue, 8.25);
+  assert.equal(PRECISIONS.bf16.bitsPerValue, 16);
+  assert.equal(PRECISIONS.nvfp4.savedInputBytes, 0.5625);
+});
+
+test('FP8 and NVFP4 shrink activations but add quantized weight copies; fp8_param drops the BF16 copy', () => {
+  const bf16 = est({});
+  const fp8 = est({ fp8: 'delayed' });
+  const nvfp4 = est({ fp4: 'nvfp4' });
+  assert.ok(fp8.perGpu.activations < bf16.perGpu.activations);
+  assert.ok(nvfp4.perGpu.activations < fp8.perGpu.activations);
+  assert.ok(fp8.perGpu.weights > bf16.perGpu.weights);
+  assert.ok(est({ fp8: 'delayed', quantizedParams: true }).perGpu.weights < bf16.perGpu.weights);
+});
+
+test('Megatron pads the vocabulary to a multiple of 128·TP', () => {
+  assert.equal(paddedVocab(128256, 1), 128256);
+  assert.equal(paddedVocab(128256, 4), 128512);
+  assert.equal(paddedVocab(32000, 8), 32768);
+});
+
+test('HF profile reproduces the measured per-layer inventory (hf-activations.md, modern PyTorch)', () => {
+  const hf = { ...base, profile: 'hf' as const, tp: 1, sp: false, cp: 1 };
+  const [s, b, h, i, a, g] = [2048, 8, 4096, 14336, 32, 8];
+  assert.equal(hfLayer(llama8b, { ...hf, attention: 'eager' }, b, s).dense, 24 * s * b * h + 8 * s * b * i + 6 * a * s * s * b + 8 * s * b);
+  assert.equal(hfLayer(llama8b, { ...hf, attention: 'flash' }, b, s).dense, (20 + (4 * g) / a) * s * b * h + 8 * s * b * i + 4 * a * s * b + 8 * s * b);
+});
+
+test('pipeline: the first stage holds PP micro-batches; interleaving adds (PP−1)/(PP·VPP)', () => {
+  const pp = est({ pp: 2, worldSize: 64 });
+  const layers = (e: typeof pp, st: number) => e.stages[st]!.activations;
+  assert.equal(pp.stages.length, 2);
+  assert.ok(layers(pp, 0) > layers(pp, 1));
+  const inter = est({ pp: 4, vpp: 2, worldSize: 128 });
+  assert.match(inter.breakdown.find((l) => l.label.startsWith('transformer layers'))!.label, /× 5.5 micro-batches in flight/);
+});
+
+test('estimates of real files: launcher Llama 3 8B fits an H100, and the fit verdict follows the GPU', () => {
+  const text = readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8');
+  const p = parseFile(text);
+  const e = estimateDoc(p.docs[0]!, {}, { gpu: 'h100' });
+  assert.equal(e.kind, 'training');
+  if (e.kind !== 'training') return;
+  assert.equal(e.estimate.parallel.dp, 64);
+  assert.equal(e.shape.vocab, 128256);
+  assert.notEqual(e.estimate.fit.verdict, 'does-not-fit');
+  const small = estimateDoc(p.docs[0]!, {}, { gpu: 'custom:40' });
+  assert.equal(small.kind === 'training' && small.estimate.fit.verdict, 'does-not-fit');
+});
+
+test('RL-MEM: a warning on the sequence-length key when the estimate exceeds the GPU', () => {
+  const text = readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8');
+  const r = validateText(text, { memory: { gpu: 'custom:40' } });
+  const mem = r.findings.filter((f) => f.code === 'RL-MEM');
+  assert.equal(mem.length, 1);
+  assert.equal(mem[0]!.severity, 'warning');
+  assert.equal(mem[0]!.path, 'model.encoder_seq_length');
+  assert.match(mem[0]!.message, /^estimated \d+\.\d GiB per GPU exceeds the Custom 40 GiB \(40\.0 GiB\): activations/);
+  assert.ok(mem[0]!.related!.some((x) => x.path === 'model.context_parallel_size'));
+  assert.deepEqual(validateText(text, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'), []);
+});
+
+test('hover on context_parallel_size shows the total, the breakdown and the CP what-ifs', () => {
+  const text = readFileSync(join(EXAMPLES, 'llama3_8b_128k.yaml'), 'utf8');
+  const e = estimateDoc(parseFile(text).docs[0]!, {}, { gpu: 'h100' });
+  assert.equal(e.kind, 'training');
+  if (e.kind !== 'training') return;
+  const md = memoryHoverMarkdown(e, 'cp');
+  assert.match(md, /^\*\*Per-GPU memory\*\* \(most-loaded rank, PP stage 0\): \*\*\d+\.\d GiB\*\* of \d+\.\d GiB .* — fits/);
+  assert.match(md, /\| activations \| \d+\.\d \|/);
+  assert.match(md, /- CP 8 → 16: activations (\d+\.\d) → (\d+\.\d) GiB/);
+  const [, before, after] = /CP 8 → 16: activations (\d+\.\d) → (\d+\.\d)/.exec(md)!;
+  assert.ok(Number(after) < Number(before));
+});
+
+test('TensorRT-LLM options: KV pool from the modeline model, fp8 KV, host tier', () => {
+  const text = readFileSync(join(EXAMPLES, 'trtllm_llama3_70b_serve.yaml'), 'utf8');
+  const p = parseFile(text);
+  const e = estimateDoc(p.docs[0]!, p.modeline?.values ?? {}, {});
+  assert.equal(e.kind, 'serving');
+  if (e.kind !== 'serving') return;
+  const k = e.roles[0]!.kv;
+  assert.equal(k.bytesPerToken, 2 * 80 * 2 * 128 * 1); // 8 KV heads / TP 4, fp8
+  assert.equal(k.tokensPerBlock, 32);
+  assert.equal(k.blocksPerSequence, 131072 / 32);
+  assert.equal(k.poolBlocks * k.bytesPerBlock, k.allocatedBytes);
+  assert.equal(k.requestsAtMaxSeqLen, Math.floor(k.poolBlocks / k.blocksPerSequence));
+  assert.equal(k.host.bytes, 48 * 2 ** 30);
+});
+
+test('TensorRT-LLM options without a model shape: no estimate, with the reason', () => {
+  const text = readFileSync(join(CORPUS, 'TensorRT-LLM', 'deepseek-r1-throughput.yaml'), 'utf8');
+  const e = estimateDoc(parseFile(text).docs[0]!, {}, {});
+  assert.equal(e.kind, 'none');
+  assert.match(e.kind === 'none' ? e.reason : '', /carry no model shape/);
+  const withModel = estimateDoc(parseFile(text).docs[0]!, { model: 'deepseek-r1' }, {});
+  assert.equal(withModel.kind, 'serving');
+});
+
+test('a serving role whose weights leave no room for one request warns on max_seq_len; a max_tokens cap does not', () => {
+  const text = 'model: meta-llama/Llama-3.3-70B-Instruct\nmax_seq_len: 131072\ntensor_parallel_size: 1\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n';
+  const mem = validateText(text, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM');
+  assert.deepEqual(mem.map((f) => [f.path, f.severity]), [['max_seq_len', 'warning']]);
+  assert.match(mem[0]!.message, /^the KV pool \(0\.0 GiB\) cannot hold one request of 131072 tokens/);
+  const gptoss = readFileSync(join(CORPUS, 'TensorRT-LLM', 'disagg_config_ctxtp1_gentp1_gptoss_host_offload.yaml'), 'utf8');
+  assert.deepEqual(validateText(gptoss, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'), []);
+});
+
+test('retention config: blocks per range and eviction order', () => {
+  const text = readFileSync(join(EXAMPLES, 'retention_system_prompt.yaml'), 'utf8');
+  const e = estimateDoc(parseFile(text).docs[0]!, {}, {});
+  assert.equal(e.kind, 'retention');
+  if (e.kind !== 'retention') return;
+  assert.deepEqual(e.coverage.perRange.map((r) => [r.priority, r.firstBlock, r.endBlock]), [
+    [100, 0, 32],
+    [35, 32, null],
+  ]);
+  assert.equal(e.coverage.decodePriority, 20);
+  assert.equal(e.coverage.evictionOrder[0]!.decode, true);
+});

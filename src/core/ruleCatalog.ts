@@ -8,6 +8,7 @@ export const RULES: Record<string, RuleInfo> = {
   'RL-YAML': { title: 'YAML syntax error' },
   'RL-LIMIT': { title: 'Alias expansion or nesting limit reached (hostile input guard)' },
   'RL-SIZE': { title: 'File too large to validate' },
+  'RL-MEM': { title: 'Estimated memory exceeds the GPU (training) or the KV pool cannot hold one request (serving)' },
   'RL-MODELINE': { title: 'Unknown setting in a `# recipe-lens:` modeline' },
   'RL-DUPLICATE-KEY': { title: 'Duplicate mapping key' },
   'RL-SCHEMA': { title: 'Value does not match the format schema (type, enum, range, required key)' },

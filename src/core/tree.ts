@@ -205,3 +205,24 @@ export function visit(
   };
   if (root) rec(root, []);
 }
+
+/** Path of the first mapping key named `key` anywhere in the tree (depth-first), e.g. in NeMo 2.0 `_target_` trees. */
+export function findKeyPath(root: TreeNode | undefined, key: string): PathSeg[] | undefined {
+  let found: PathSeg[] | undefined;
+  visit(root, (_n, path, e) => {
+    if (found) return false;
+    if (e?.key === key) {
+      found = path;
+      return false;
+    }
+    return undefined;
+  });
+  return found;
+}
+
+/** The plain JS value of a node as written (no interpolation). */
+export function plainValue(n: TreeNode): unknown {
+  if (n.kind === 'scalar') return n.value;
+  if (n.kind === 'seq') return n.items.map(plainValue);
+  return Object.fromEntries(n.entries.map((e) => [e.key, plainValue(e.value)]));
+}

@@ -5,7 +5,7 @@ import { valueAt, type RecipeDoc } from '../document.js';
 import { UNRESOLVED } from '../interpolate.js';
 import { Facts } from '../rules/facts.js';
 import { worldSize } from '../rules/training.js';
-import { lookup, parsePath, visit, type TreeNode } from '../tree.js';
+import { findKeyPath, lookup, parsePath, plainValue, visit } from '../tree.js';
 import type { FormatId, PathSeg } from '../types.js';
 import type { Attention, Profile, TrainingConfig } from './config.js';
 import type { Fp4Recipe, Fp8Recipe } from './precision.js';
@@ -58,18 +58,6 @@ const NEMO2: Partial<Record<Field, string>> = {
   gradFp32: 'grad_reduce_in_fp32', hiddenDropout: 'hidden_dropout', attnDropout: 'attention_dropout',
 };
 
-function findKey(root: TreeNode | undefined, key: string): PathSeg[] | undefined {
-  let found: PathSeg[] | undefined;
-  visit(root, (_n, path, e) => {
-    if (found) return false;
-    if (e?.key === key) {
-      found = path;
-      return false;
-    }
-    return undefined;
-  });
-  return found;
-}
 
 class Reader {
   constructor(
@@ -77,12 +65,12 @@ class Reader {
     readonly format: FormatId,
   ) {}
   raw(f: Field): unknown {
-    const paths = this.format === 'nemo2' ? [NEMO2[f] ? findKey(this.doc.root, NEMO2[f]!) : undefined] : ((this.format === 'megatron-bridge' ? BRIDGE : NEMO1)[f] ?? []).map(parsePath);
+    const paths = this.format === 'nemo2' ? [NEMO2[f] ? findKeyPath(this.doc.root, NEMO2[f]!) : undefined] : ((this.format === 'megatron-bridge' ? BRIDGE : NEMO1)[f] ?? []).map(parsePath);
     for (const p of paths) {
       if (!p) continue;
       const hit = lookup(this.doc.root, p);
       if (!hit) continue;
-      if (hit.node.kind !== 'scalar') return plain(hit.node);
+      if (hit.node.kind !== 'scalar') return plainValue(hit.node);
       const v = valueAt(this.doc, p);
       if (v === UNRESOLVED || (typeof v === 'string' && v.trim() === '???')) continue;
       return v;
@@ -103,11 +91,6 @@ class Reader {
   }
 }
 
-function plain(n: TreeNode): unknown {
-  if (n.kind === 'scalar') return n.value;
-  if (n.kind === 'seq') return n.items.map(plain);
-  return Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)]));
-}
 
 const GATED = /swiglu|geglu|reglu|glu$/i;
 

@@ -1,7 +1,7 @@
 // Reads the values the cross-field rules need, per format, with the spans of every key involved.
 import { valueAt, type RecipeDoc } from '../document.js';
 import { UNRESOLVED } from '../interpolate.js';
-import { lookup, parsePath, pathToString, visit, type TreeNode } from '../tree.js';
+import { findKeyPath, lookup, parsePath, pathToString, plainValue } from '../tree.js';
 import type { FormatId, PathSeg, Span } from '../types.js';
 
 export interface Fact<T = unknown> {
@@ -124,7 +124,7 @@ const NEMO2_KEYS: Partial<Record<TrainingField, string>> = {
 export function factAt(doc: RecipeDoc, path: readonly PathSeg[]): Fact | undefined {
   const hit = lookup(doc.root, path);
   if (!hit) return undefined;
-  const value = hit.node.kind === 'scalar' ? valueAt(doc, path) : plain(hit.node);
+  const value = hit.node.kind === 'scalar' ? valueAt(doc, path) : plainValue(hit.node);
   if (value === UNRESOLVED || value === undefined) return undefined;
   if (typeof value === 'string' && value.trim() === '???') return undefined;
   return {
@@ -135,24 +135,7 @@ export function factAt(doc: RecipeDoc, path: readonly PathSeg[]): Fact | undefin
   };
 }
 
-function plain(n: TreeNode): unknown {
-  if (n.kind === 'scalar') return n.value;
-  if (n.kind === 'seq') return n.items.map(plain);
-  return Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)]));
-}
 
-function findKey(root: TreeNode | undefined, key: string): PathSeg[] | undefined {
-  let found: PathSeg[] | undefined;
-  visit(root, (_n, path, e) => {
-    if (found) return false;
-    if (e?.key === key) {
-      found = path;
-      return false;
-    }
-    return undefined;
-  });
-  return found;
-}
 
 export class Facts {
   private cache = new Map<TrainingField, Fact | undefined>();
@@ -166,7 +149,7 @@ export class Facts {
     let f: Fact | undefined;
     if (this.format === 'nemo2') {
       const key = NEMO2_KEYS[field];
-      const p = key ? findKey(this.doc.root, key) : undefined;
+      const p = key ? findKeyPath(this.doc.root, key) : undefined;
       f = p ? factAt(this.doc, p) : undefined;
     } else {
       const table = this.format === 'megatron-bridge' ? BRIDGE : NEMO1;
@@ -203,7 +186,7 @@ export class Facts {
   present(field: TrainingField): boolean {
     if (this.format === 'nemo2') {
       const key = NEMO2_KEYS[field];
-      return !!key && !!findKey(this.doc.root, key);
+      return !!key && !!findKeyPath(this.doc.root, key);
     }
     const table = this.format === 'megatron-bridge' ? BRIDGE : NEMO1;
     return (table[field] ?? []).some((p) => !!lookup(this.doc.root, parsePath(p)));

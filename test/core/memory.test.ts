@@ -193,3 +193,16 @@ test('retention config: blocks per range and eviction order', () => {
   assert.equal(e.coverage.decodePriority, 20);
   assert.equal(e.coverage.evictionOrder[0]!.decode, true);
 });
+
+test('hover on a corpus launcher recipe: CP what-ifs and the schema hover side by side', () => {
+  const text = readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8');
+  const e = estimateDoc(parseFile(text).docs[0]!, {}, { gpu: 'h100' });
+  assert.equal(e.kind, 'training');
+  if (e.kind !== 'training') return;
+  const md = memoryHoverMarkdown(e, 'cp');
+  // TP 1 PP 1 CP 2 at 8K: one stage, CP 2 → 4 halves the per-rank sequence.
+  assert.match(md, /^\*\*Per-GPU memory\*\* \(most-loaded rank\): \*\*\d+\.\d GiB\*\* of 79\.2 GiB NVIDIA H100 80GB HBM3 \(SXM\) — tight \(over 90%\)/);
+  const [, before, after] = /- CP 2 → 4: activations (\d+\.\d) → (\d+\.\d) GiB/.exec(md)!;
+  assert.ok(Math.abs(Number(after) - Number(before) / 2) < 0.2, `${before} → ${after}`);
+  assert.match(md, /- CP 2 → 1: activations/);
+});

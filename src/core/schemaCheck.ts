@@ -183,7 +183,14 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       continue;
     }
     if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword)) {
-      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}${from}`, path: dotted, span });
+      // A value outside a closed scale (priority 0–100, a fraction 0–1) has one obvious repair: clamp to the bound.
+      const limit = e.params.limit;
+      const scale = info?.minimum !== undefined && info?.maximum !== undefined;
+      const clamp =
+        scale && !from && typeof value === 'number' && typeof limit === 'number' && (e.keyword === 'minimum' || e.keyword === 'maximum')
+          ? [{ title: `Clamp to ${limit}`, edits: [{ span, newText: String(limit) }] }]
+          : undefined;
+      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}${from}`, path: dotted, span, fixes: clamp });
       continue;
     }
     if (e.keyword === 'minItems' && node.kind === 'seq') {

@@ -792,9 +792,15 @@ test('RL-K1: free_gpu_memory_fraction in [0, 1] (schema range)', () => {
   expectFindings(
     text,
     'RL-K1',
-    onEach(text, 'RL-K1', 'error', '`free_gpu_memory_fraction` must be a number ≥ 0 and ≤ 1, got 1.5', [
-      at('kv_cache_config.free_gpu_memory_fraction', 'free_gpu_memory_fraction: 1.5'),
-    ]),
+    onEach(
+      text,
+      'RL-K1',
+      'error',
+      '`free_gpu_memory_fraction` must be a number ≥ 0 and ≤ 1, got 1.5',
+      [at('kv_cache_config.free_gpu_memory_fraction', 'free_gpu_memory_fraction: 1.5')],
+      [],
+      [{ title: 'Clamp to 1', edits: [{ range: val(text, 'free_gpu_memory_fraction: 1.5'), newText: '1' }] }],
+    ),
   );
   clean(trt('  free_gpu_memory_fraction: 1'));
   clean(trt('  free_gpu_memory_fraction: 0'));
@@ -804,7 +810,9 @@ test('RL-K2: cross_kv_cache_fraction is in [0, 1] (error) and for encoder-decode
   const text = trt('  cross_kv_cache_fraction: 1.5');
   const c = at('kv_cache_config.cross_kv_cache_fraction', 'cross_kv_cache_fraction: 1.5');
   expectFindings(text, 'RL-K2', [
-    ...onEach(text, 'RL-K2', 'error', '`cross_kv_cache_fraction` must be a number ≥ 0 and ≤ 1, got 1.5', [c]),
+    ...onEach(text, 'RL-K2', 'error', '`cross_kv_cache_fraction` must be a number ≥ 0 and ≤ 1, got 1.5', [c], [], [
+      { title: 'Clamp to 1', edits: [{ range: val(text, 'cross_kv_cache_fraction: 1.5'), newText: '1' }] },
+    ]),
     ...onEach(text, 'RL-K2', 'warning', 'cross_kv_cache_fraction 1.5 is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models', [c]),
   ]);
   const half = trt('  cross_kv_cache_fraction: 0.5');
@@ -1107,7 +1115,9 @@ test('RL-RT1: range priority in [0, 100] (schema range)', () => {
   expectFindings(
     text,
     'RL-RT1',
-    onEach(text, 'RL-RT1', 'error', '`priority` must be an integer ≥ 0 and ≤ 100, got 101', [at('token_range_retention_configs[0].priority', 'priority: 101')]),
+    onEach(text, 'RL-RT1', 'error', '`priority` must be an integer ≥ 0 and ≤ 100, got 101', [at('token_range_retention_configs[0].priority', 'priority: 101')], [], [
+      { title: 'Clamp to 100', edits: [{ range: val(text, 'priority: 101'), newText: '100' }] },
+    ]),
   );
   clean(ranges(['token_start: 0', 'token_end: 64', 'priority: 100']));
 });
@@ -1171,7 +1181,9 @@ test('RL-RT6: decode_retention_priority in [0, 100] (schema range)', () => {
   expectFindings(
     text,
     'RL-RT6',
-    onEach(text, 'RL-RT6', 'error', '`decode_retention_priority` must be an integer ≥ 0 and ≤ 100, got 150', [at('decode_retention_priority', 'decode_retention_priority: 150')]),
+    onEach(text, 'RL-RT6', 'error', '`decode_retention_priority` must be an integer ≥ 0 and ≤ 100, got 150', [at('decode_retention_priority', 'decode_retention_priority: 150')], [], [
+      { title: 'Clamp to 100', edits: [{ range: val(text, 'decode_retention_priority: 150'), newText: '100' }] },
+    ]),
   );
   clean(ranges(['token_start: 0', 'priority: 50']) + 'decode_retention_priority: 100\n');
 });

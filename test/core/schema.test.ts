@@ -76,6 +76,7 @@ test('a range that formats.md lists as a rule reports under the rule code (K1: 0
       message: '`free_gpu_memory_fraction` must be a number ≥ 0 and ≤ 1, got 1.5',
       path: 'kv_cache_config.free_gpu_memory_fraction',
       range: rangeOf(text, '1.5'),
+      fixes: [{ title: 'Clamp to 1', edits: [{ range: rangeOf(text, '1.5'), newText: '1' }] }],
     },
   ]);
 });
@@ -89,6 +90,7 @@ test('a range error inside a list item names the key and the item path', () => {
       message: '`priority` must be an integer ≥ 0 and ≤ 100, got 101',
       path: 'token_range_retention_configs[1].priority',
       range: rangeOf(text, '101'),
+      fixes: [{ title: 'Clamp to 100', edits: [{ range: rangeOf(text, '101'), newText: '100' }] }],
     },
   ]);
 });

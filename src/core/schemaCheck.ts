@@ -5,8 +5,8 @@ import type { AjvError, ValidateFn } from '../../gen/validators.js';
 import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
 import { keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
-import { closest } from './suggest.js';
-import { lookup, pathToString, type MapEntry, type TreeNode } from './tree.js';
+import { closest, KeyIndex } from './suggest.js';
+import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from './tree.js';
 import type { Finding, FormatId, PathSeg } from './types.js';
 
 const VALIDATORS: Record<FormatId, ValidateFn> = {
@@ -72,6 +72,33 @@ function boundPhrase(info: PropertyInfo | undefined, types: string[]): string {
   return `${t.length ? typePhrase(t) + ' ' : ''}${parts.join(' and ')}`.trim();
 }
 
+/** Unknown-key findings listed per document; past this, one information line counts the rest. */
+export const MAX_UNKNOWN_KEYS = 200;
+
+const entryIndex = new WeakMap<MapNode, Map<string, MapEntry>>();
+function entryOf(node: MapNode, key: string): MapEntry | undefined {
+  let m = entryIndex.get(node);
+  if (!m) {
+    m = new Map();
+    for (const e of node.entries) m.set(e.key, e);
+    entryIndex.set(node, m);
+  }
+  return m.get(key);
+}
+
+/** Known keys at a schema location, indexed for did-you-mean lookups. */
+const keyIndexCache = new WeakMap<object, KeyIndex>();
+function keyIndexOf(locs: readonly Located[]): { index: KeyIndex; closed: boolean } {
+  const { keys, closed } = keysOf(locs.map((l) => l.schema));
+  const anchor = locs[0]?.schema;
+  let index = anchor ? keyIndexCache.get(anchor) : undefined;
+  if (!index) {
+    index = new KeyIndex(keys.keys());
+    if (anchor) keyIndexCache.set(anchor, index);
+  }
+  return { index, closed };
+}
+
 /** Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys. */
 export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
   const validate = VALIDATORS[format];
@@ -90,8 +117,25 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
     }
     return infoCache.get(k);
   };
+  let unknownCount = 0;
+  const indexes = new Map<string, KeyIndex>();
+  const indexAt = (path: PathSeg[]) => {
+    const k = JSON.stringify(path);
+    let ix = indexes.get(k);
+    if (!ix) {
+      let cur: Located[] = locateRoot(format);
+      for (const seg of path) cur = locateChild(cur, seg);
+      ix = keyIndexOf(cur).index;
+      indexes.set(k, ix);
+    }
+    return ix;
+  };
   const byPath = new Map<string, AjvError[]>();
-  for (const e of errors) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
+  for (const e of errors) {
+    const list = byPath.get(e.instancePath);
+    if (list) list.push(e);
+    else byPath.set(e.instancePath, [e]);
+  }
 
   for (const e of errors) {
     const path = pointerToPath(e.instancePath);
@@ -101,12 +145,13 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
     const dotted = pathToString(path);
     if (e.keyword === 'additionalProperties') {
       const key = String(e.params.additionalProperty);
-      const child = node.kind === 'map' ? node.entries.find((x) => x.key === key) : undefined;
+      const child = node.kind === 'map' ? entryOf(node, key) : undefined;
       if (!child) continue;
       const id = `unknown:${dotted}:${key}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      findings.push(unknownKey(format, path, child, infoAt, true));
+      if (++unknownCount > MAX_UNKNOWN_KEYS) continue;
+      findings.push(unknownKey(format, path, child, true, (k) => indexAt(path).closest(k)));
       continue;
     }
     if (e.keyword === 'required') {
@@ -201,18 +246,19 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
     findings.push({ code, severity: 'error', message: `\`${name}\` ${e.message ?? 'is not valid'}, got ${show(value)}${from}`, path: dotted, span });
   }
 
-  typosAndDeprecations(doc, format, findings, seen, infoAt);
+  unknownCount += typosAndDeprecations(doc, format, findings, seen, MAX_UNKNOWN_KEYS - unknownCount);
+  if (unknownCount > MAX_UNKNOWN_KEYS)
+    findings.push({
+      code: 'RL-UNKNOWN-KEY',
+      severity: 'info',
+      message: `${unknownCount - MAX_UNKNOWN_KEYS} more unknown keys are not listed (the first ${MAX_UNKNOWN_KEYS} are)`,
+      path: '',
+      span: [doc.span[0], doc.span[0]],
+    });
   return findings;
 }
 
-function unknownKey(
-  format: FormatId,
-  parentPath: PathSeg[],
-  entry: MapEntry,
-  infoAt: (p: PathSeg[]) => PropertyInfo | undefined,
-  closed: boolean,
-  suggestion?: string,
-): Finding {
+function unknownKey(format: FormatId, parentPath: PathSeg[], entry: MapEntry, closed: boolean, suggest: (key: string) => string | undefined): Finding {
   const full = [...parentPath, entry.key];
   const dotted = pathToString(full);
   const alias = rootAliases(format)[dotted];
@@ -220,15 +266,12 @@ function unknownKey(
   let fixes: Finding['fixes'];
   if (alias) hint = `; did you mean \`${alias}\`?`;
   else {
-    let cur: Located[] = locateRoot(format);
-    for (const seg of parentPath) cur = locateChild(cur, seg);
-    const s = suggestion ?? closest(entry.key, keysOf(cur.map((l) => l.schema)).keys.keys());
+    const s = suggest(entry.key);
     if (s) {
       hint = `; did you mean \`${s}\`?`;
       fixes = [{ title: `Rename to ${s}`, edits: [{ span: entry.keySpan, newText: s }] }];
     }
   }
-  void infoAt;
   const where = parentPath.length ? ` in \`${pathToString(parentPath)}\`` : '';
   const consequence = closed ? ' (the loader rejects unknown keys here)' : ' (it is ignored)';
   return {
@@ -242,13 +285,8 @@ function unknownKey(
 }
 
 /** In open sections (NeMo model, Bridge sections) unknown keys are legal, but a near-miss of a known key is a typo. */
-function typosAndDeprecations(
-  doc: RecipeDoc,
-  format: FormatId,
-  findings: Finding[],
-  seen: Set<string>,
-  infoAt: (p: PathSeg[]) => PropertyInfo | undefined,
-): void {
+function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Finding[], seen: Set<string>, budget: number): number {
+  let count = 0;
   const rec = (n: TreeNode, path: PathSeg[], locs: Located[]) => {
     if (!locs.length) return;
     if (n.kind === 'seq') {
@@ -256,13 +294,13 @@ function typosAndDeprecations(
       return;
     }
     if (n.kind !== 'map') return;
-    const { keys, closed } = keysOf(locs.map((l) => l.schema));
+    const { index, closed } = keyIndexOf(locs);
     for (const e of n.entries) {
       const childPath = [...path, e.key];
       const child = locateChild(locs, e.key);
-      if (!keys.has(e.key) && !closed && keys.size) {
-        const s = closest(e.key, keys.keys());
-        if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`)) findings.push(unknownKey(format, path, e, infoAt, false, s));
+      if (!index.has(e.key) && !closed && index.size) {
+        const s = index.closest(e.key);
+        if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget) findings.push(unknownKey(format, path, e, false, () => s));
       }
       const info = child.length ? mergeInfo(child.map((l) => l.schema)) : undefined;
       if (info?.deprecated)
@@ -277,6 +315,7 @@ function typosAndDeprecations(
     }
   };
   if (doc.root) rec(doc.root, [], locateRoot(format));
+  return count;
 }
 
 /**

@@ -44,3 +44,36 @@ export function closest(key: string, candidates: Iterable<string>): string | und
   }
   return bestD <= cap && !tie ? best : undefined;
 }
+
+/**
+ * Candidates bucketed by length, so a lookup only measures the few whose length is within the typo allowance
+ * (a 50,000-key mapping against 300 schema keys stays linear). Answers are memoised per key.
+ */
+export class KeyIndex {
+  private readonly byLength = new Map<number, string[]>();
+  private readonly exact = new Set<string>();
+  private readonly memo = new Map<string, string | undefined>();
+  constructor(candidates: Iterable<string>) {
+    for (const c of candidates) {
+      this.exact.add(c);
+      const list = this.byLength.get(c.length) ?? [];
+      list.push(c);
+      this.byLength.set(c.length, list);
+    }
+  }
+  has(key: string): boolean {
+    return this.exact.has(key);
+  }
+  get size(): number {
+    return this.exact.size;
+  }
+  closest(key: string): string | undefined {
+    if (this.memo.has(key)) return this.memo.get(key);
+    const cap = allowance(key);
+    const near: string[] = [];
+    for (let l = key.length - cap; l <= key.length + cap; l++) near.push(...(this.byLength.get(l) ?? []));
+    const r = cap === 0 || this.exact.has(key) ? undefined : closest(key, near);
+    this.memo.set(key, r);
+    return r;
+  }
+}

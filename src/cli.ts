@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expandArg } from './cli/files.js';
 import { toSarif, type FileReport } from './cli/sarif.js';
 import { parseFile } from './core/document.js';
+import { layoutFromDoc, layoutText } from './core/layout.js';
 import type { Attention, Profile } from './core/memory/config.js';
 import { estimateDoc, estimateJson } from './core/memory/estimate.js';
 import { GPUS, findGpu } from './core/memory/gpus.js';
@@ -16,16 +17,18 @@ const VERSION = '0.1.0';
 const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT] [--world-size N] [--gpu NAME] FILE...
        recipe-lens estimate [--gpu NAME] [--model PRESET] [--profile megatron|hf] [--attention flash|eager]
                             [--world-size N] [--format text|json] FILE
+       recipe-lens layout [--gpus N] [--as FORMAT] [--format text|json] FILE
 
   check         validate NeMo / Megatron-Bridge / TensorRT-LLM YAML files (globs allowed)
   estimate      per-GPU memory of the most-loaded rank (training) or the KV cache pool (TensorRT-LLM)
+  layout        Megatron's rank layout: the global ranks of every TP, CP, DP, PP and EP group, and CP's chunks
   --format      text (default), json, or sarif (SARIF 2.1.0 for code scanning; check only)
   --gpu         GPU preset (h100, h200, b200, gb200, gb300, b300, a100-40gb, a100-80gb, l40s, h20, h100-nvl) or custom:<GiB>
   --model       model preset for files that carry no shape (llama3-8b, llama3-70b, mixtral-8x7b, deepseek-v3, …)
   --profile     megatron (Megatron-Core + Transformer Engine, default) or hf (Hugging Face transformers)
   --attention   flash (default) or eager (materialised attention scores)
   --as          force the format of every file (${['nemo1', 'nemo-launcher', 'nemo-launcher-main', 'nemo2', 'megatron-bridge', 'trtllm-options', 'trtllm-disagg', 'kv-retention'].join(', ')})
-  --world-size  GPU count for files that do not state one (Megatron-Bridge overrides)
+  --world-size  GPU count for files that do not state one (Megatron-Bridge overrides); --gpus is the same
 
 exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file`;
 
@@ -42,7 +45,7 @@ interface Args {
   files: string[];
 }
 
-function parseArgs(argv: string[], command: 'check' | 'estimate'): Args {
+function parseArgs(argv: string[], command: 'check' | 'estimate' | 'layout'): Args {
   const out: Args = { format: 'text', files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -132,6 +135,29 @@ function check(args: Args, write: (s: string) => void, warn: (s: string) => void
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
+function layout(args: Args, write: (s: string) => void, warn: (s: string) => void): number {
+  if (args.files.length !== 1) throw new UsageError('layout takes exactly one FILE');
+  const path = args.files[0]!;
+  const text = readOrWarn(path, warn);
+  if (text === undefined) return 2;
+  const parsed = parseFile(text, { forcedFormat: args.as });
+  const doc = parsed.docs.find((d) => d.format);
+  if (!doc?.format) {
+    warn(`recipe-lens: ${path} is not a recognised recipe format`);
+    return 2;
+  }
+  const r = layoutFromDoc(doc, doc.format, { worldSize: args.worldSize });
+  if (!r.layout) {
+    const hint = r.kind === 'world' ? ' (pass the GPU count with --gpus N)' : '';
+    warn(`recipe-lens: no rank layout for ${path}: ${r.reason}${hint}`);
+    return r.kind === 'invalid' ? 1 : 2;
+  }
+  const { worldSize, order, sizes, groups, cpChunks } = r.layout;
+  if (args.format === 'json') write(JSON.stringify({ worldSize, order, sizes, groups, cpChunks }));
+  else write(layoutText(r.layout));
+  return 0;
+}
+
 function estimate(args: Args, write: (s: string) => void, warn: (s: string) => void): number {
   if (args.files.length !== 1) throw new UsageError('estimate takes exactly one FILE');
   const path = args.files[0]!;
@@ -166,6 +192,7 @@ export function main(argv: string[], write = (s: string) => void process.stdout.
     }
     if (cmd === 'check') return check(parseArgs(rest, 'check'), write, warn);
     if (cmd === 'estimate') return estimate(parseArgs(rest, 'estimate'), write, warn);
+    if (cmd === 'layout') return layout(parseArgs(rest, 'layout'), write, warn);
     throw new UsageError(`unknown command ${cmd}`);
   } catch (e) {
     if (e instanceof UsageError) {

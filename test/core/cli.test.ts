@@ -129,3 +129,49 @@ test('check --gpu adds the memory-fit warning (RL-MEM)', () => {
   const ds = JSON.parse(r.stdout).files[0].diagnostics;
   assert.deepEqual(ds.map((d: { code: string; path: string }) => [d.code, d.path]), [['RL-MEM', 'model.encoder_seq_length']]);
 });
+
+const LAYOUT_BRIDGE = join(dir, 'bridge-layout.yaml');
+writeFileSync(LAYOUT_BRIDGE, 'train:\n  global_batch_size: 8\nmodel:\n  tensor_model_parallel_size: 2\n  context_parallel_size: 2\n  seq_length: 8192\n');
+
+test('layout --format json: Megatron rank groups with global rank ids', () => {
+  const r = run('layout', '--format', 'json', join(REPO, 'examples', 'llama3_8b_128k.yaml'));
+  assert.equal(r.status, 0, r.stderr);
+  const l = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(l), ['worldSize', 'order', 'sizes', 'groups', 'cpChunks']);
+  assert.equal(l.worldSize, 64);
+  assert.equal(l.order, 'tp-cp-ep-dp-pp');
+  assert.deepEqual(l.sizes, { tp: 4, cp: 8, ep: 1, dp: 1, pp: 2 });
+  assert.deepEqual(Object.keys(l.groups), ['tp', 'cp', 'dp', 'pp', 'ep']);
+  assert.deepEqual(l.groups.tp[0], [0, 1, 2, 3]);
+  assert.deepEqual(l.groups.cp[0], [0, 4, 8, 12, 16, 20, 24, 28]);
+  assert.deepEqual(l.groups.pp[0], [0, 32]);
+  assert.equal(l.groups.tp.length, 16);
+  assert.deepEqual(l.cpChunks['0'], [0, 15]);
+  assert.deepEqual(l.cpChunks['7'], [7, 8]);
+});
+
+test('layout: --gpus for files without a world size; exit 2 without one, 1 when the sizes cannot fit', () => {
+  const bridge = LAYOUT_BRIDGE;
+  const none = run('layout', '--format', 'json', bridge);
+  assert.equal(none.status, 2);
+  assert.equal(none.stdout, '');
+  assert.match(none.stderr, /world size unknown.*--gpus/);
+  const four = JSON.parse(run('layout', '--format', 'json', '--gpus', '4', bridge).stdout);
+  assert.deepEqual([four.groups.tp, four.groups.cp], [[[0, 1], [2, 3]], [[0, 2], [1, 3]]]);
+  const bad = run('layout', '--gpus', '6', bridge);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /not divisible by TP·PP·CP/);
+  for (const args of [['layout'], ['layout', GOOD], ['layout', '--format', 'sarif', bridge], ['layout', bridge, bridge]]) {
+    const x = run(...args);
+    assert.equal(x.status, 2, args.join(' '));
+    assert.doesNotMatch(x.stderr, /\n\s+at /);
+  }
+});
+
+test('layout text: sizes, the groups of rank 0, at most 64 groups per dimension', () => {
+  const r = run('layout', '--gpus', '1024', LAYOUT_BRIDGE);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^world 1024 = TP 2 × CP 2 × PP 1 × DP 256/);
+  assert.match(r.stdout, /\nrank 0: TP \[0, 1\]  CP \[0, 2\]  DP \[0, 4, 8, …, 1020\] \(256 ranks, stride 4\)/);
+  assert.match(r.stdout, /\nTP: 512 groups of 2\n(  \[.*\n){64}  … 448 more\n/);
+});

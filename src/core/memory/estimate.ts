@@ -30,7 +30,7 @@ export interface ServingRole {
 
 export type DocEstimate =
   | { kind: 'training'; format: FormatId; shape: ModelShape; config: TrainingConfig; gpu: GpuSpec; estimate: TrainingEstimate }
-  | { kind: 'serving'; format: FormatId; shape: ModelShape; gpu: GpuSpec; roles: ServingRole[]; assumptions: Assumption[] }
+  | { kind: 'serving'; format: FormatId; shape: ModelShape; gpu: GpuSpec; roles: ServingRole[]; assumptions: Assumption[]; weightDtype: WeightDtype }
   | { kind: 'retention'; format: FormatId; coverage: RetentionCoverage; assumptions: Assumption[] }
   | { kind: 'none'; format: FormatId | null; reason: string };
 
@@ -162,7 +162,7 @@ function servingEstimate(doc: RecipeDoc, format: FormatId, modeline: Record<stri
     });
     roles.push({ role, tp, pp, attentionDp: bool('enable_attention_dp'), maxSeqLen, kv });
   }
-  return { kind: 'serving', format, shape, gpu, roles, assumptions };
+  return { kind: 'serving', format, shape, gpu, roles, assumptions, weightDtype: wd.dtype };
 }
 
 function retentionEstimate(doc: RecipeDoc, modeline: Record<string, string>): DocEstimate {

@@ -1,0 +1,50 @@
+// Hostile files: each gives one clear diagnostic (or none, for a file that is no recipe) and never throws.
+// Outcomes are asserted, not times (the benchmark measures those).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MAX_UNKNOWN_KEYS } from '../../src/core/schemaCheck.js';
+import { validateText } from '../../src/core/validate.js';
+
+const codes = (text: string) => validateText(text).findings.map((f) => f.code);
+
+test('10,000-deep flow nesting: the nesting limit, no crash', () => {
+  const r = codes('kv_cache_config:\n  x: ' + '['.repeat(10_000) + ']'.repeat(10_000) + '\n');
+  assert.ok(r.includes('RL-LIMIT') || r.includes('RL-YAML'), r.join(','));
+});
+
+test('a 10 MB single line: one information diagnostic, not parsed', () => {
+  const r = validateText('kv_cache_config:\n  dtype: "' + 'x'.repeat(10 * 1024 * 1024) + '"\n');
+  assert.deepEqual(r.findings.map((f) => [f.code, f.severity]), [['RL-SIZE', 'info']]);
+});
+
+test('a 50,000-line closed mapping of unknown keys: the first 200 are listed, then one count', () => {
+  const text = 'kv_cache_config:\n' + Array.from({ length: 50_000 }, (_, i) => `  key_${i}: ${i}`).join('\n') + '\n';
+  const r = validateText(text).findings;
+  assert.equal(r.filter((f) => f.code === 'RL-UNKNOWN-KEY' && f.severity === 'warning').length, MAX_UNKNOWN_KEYS);
+  const last = r.find((f) => f.severity === 'info');
+  assert.equal(last?.message, `${50_000 - MAX_UNKNOWN_KEYS} more unknown keys are not listed (the first ${MAX_UNKNOWN_KEYS} are)`);
+});
+
+test('a 50,000-line NeMo model section of legitimate-looking keys: no findings', () => {
+  const text = 'name: x\ntrainer:\n  devices: 8\nmodel:\n  encoder_seq_length: 4096\n' + Array.from({ length: 50_000 }, (_, i) => `  custom_key_${i}: ${i}`).join('\n') + '\n';
+  assert.deepEqual(codes(text), []);
+});
+
+test('billion laughs: one RL-LIMIT error', () => {
+  const lines = ['kv_cache_config:', '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 0; i < 9; i++) lines.push(`  ${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill('*' + String.fromCharCode(97 + i)).join(',')}]`);
+  assert.equal(codes(lines.join('\n') + '\n').filter((c) => c === 'RL-LIMIT').length, 1);
+});
+
+test('binary bytes: not a recipe, no diagnostics', () => {
+  const bin = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256)).toString('latin1');
+  assert.deepEqual(validateText(bin).findings, []);
+});
+
+test('a git conflict-marker file: YAML errors at the markers, nothing else', () => {
+  const text = 'kv_cache_config:\n<<<<<<< HEAD\n  dtype: fp8\n=======\n  dtype: auto\n>>>>>>> branch\n';
+  const r = validateText(text);
+  assert.ok(r.findings.length > 0);
+  assert.ok(r.findings.every((f) => f.code === 'RL-YAML'));
+  assert.equal(r.parsed.lines.positionAt(r.findings[0]!.span[0]).line, 1);
+});

@@ -2,32 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { EXPECTED_FORMAT, EXPECTED_WARNINGS } from '../expected.js';
 import { CORPUS, bySeverity, diagnoseFile, rel, yamlFiles } from '../helpers.js';
-
-/** EXPECTED.tsv in machine form: each anomaly's code and key path. */
-const EXPECTED_WARNINGS: Record<string, { code: string; path: string }[]> = {
-  // A rule finding sits on every key it involves: here TP (line 57) and SP (line 128).
-  'NeMo-Framework-Launcher/mixtral_8x7b.yaml': [
-    { code: 'RL-R6', path: 'model.tensor_model_parallel_size' },
-    { code: 'RL-R6', path: 'model.sequence_parallel' },
-  ],
-  'TensorRT-LLM/deepseek-r1-throughput.yaml': [
-    { code: 'RL-UNKNOWN-KEY', path: 'kv_cache_free_gpu_memory_fraction' },
-    { code: 'RL-DEPRECATED', path: 'speculative_config.num_nextn_predict_layers' },
-  ],
-  'TensorRT-LLM/disagg_config_cache_reuse.yaml': [{ code: 'RL-NONE-STRING', path: 'cuda_graph_config' }],
-  'dynamo/decode.yaml': [{ code: 'RL-ENUM-CASE', path: 'cache_transceiver_config.backend' }],
-};
-
-const EXPECTED_FORMAT: Record<string, string> = {
-  'NeMo/megatron_gpt_config.yaml': 'nemo1',
-  'NeMo/megatron_llama_config.yaml': 'nemo1',
-  'NeMo-Framework-Launcher/config.yaml': 'nemo-launcher-main',
-  'Megatron-Bridge/llama32_1b_pretrain.yaml': 'megatron-bridge',
-  'TensorRT-LLM/disagg_config.yaml': 'trtllm-disagg',
-  'TensorRT-LLM/ctx_config.yaml': 'trtllm-options',
-  'dynamo/agg.yaml': 'trtllm-options',
-};
 
 const files = yamlFiles(CORPUS);
 

@@ -6,6 +6,7 @@ import { estimateText } from '../core/memory/report.js';
 import { AnalysisCache, estimateOf } from './analysis.js';
 import { DiagnosticsController } from './diagnostics.js';
 import { RecipeCodeActionProvider, RecipeCompletionProvider, RecipeHoverProvider } from './providers.js';
+import { PlanningPanel } from './panel.js';
 import { EstimateStatusBar } from './statusBar.js';
 
 const YAML: vscode.DocumentSelector = [{ language: 'yaml' }];
@@ -13,13 +14,17 @@ const YAML: vscode.DocumentSelector = [{ language: 'yaml' }];
 export function activate(context: vscode.ExtensionContext): void {
   const cache = new AnalysisCache();
   const diagnostics = new DiagnosticsController(cache);
+  const panel = new PlanningPanel(cache, context.extensionUri);
   context.subscriptions.push(
+    panel,
+    vscode.window.registerWebviewViewProvider(PlanningPanel.viewType, panel),
+    vscode.commands.registerCommand('recipeLens.openPanel', () => panel.open()),
     diagnostics,
     vscode.languages.registerHoverProvider(YAML, new RecipeHoverProvider(cache)),
     vscode.languages.registerCompletionItemProvider(YAML, new RecipeCompletionProvider(cache), ':', ' '),
     vscode.languages.registerCodeActionsProvider(YAML, new RecipeCodeActionProvider(cache), { providedCodeActionKinds: RecipeCodeActionProvider.kinds }),
     vscode.commands.registerCommand('recipeLens.revalidate', () => diagnostics.refreshAll()),
-    new EstimateStatusBar(cache, 'recipeLens.showEstimate'),
+    new EstimateStatusBar(cache, 'recipeLens.openPanel'),
     vscode.commands.registerCommand('recipeLens.showEstimate', async () => {
       const ed = vscode.window.activeTextEditor;
       const a = ed ? cache.get(ed.document) : undefined;

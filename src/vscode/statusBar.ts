@@ -1,4 +1,4 @@
-// Status-bar item with the estimate for the active editor ("61.2 / 79.2 GiB H100"); click for details.
+// Status-bar item with the estimate for the active editor ("61.2 / 79.2 GiB H100"); click for the planning panel.
 import * as vscode from 'vscode';
 import { GIB } from '../core/memory/overheads.js';
 import { estimateOf, type AnalysisCache } from './analysis.js';
@@ -37,7 +37,7 @@ export class EstimateStatusBar implements vscode.Disposable {
     const t = e.estimate;
     const icon = t.fit.verdict === 'fits' ? '$(check)' : t.fit.verdict === 'tight' ? '$(warning)' : '$(error)';
     this.item.text = `${icon} ${(t.perGpu.total / GIB).toFixed(1)} / ${(e.gpu.bytes / GIB).toFixed(1)} GiB`;
-    this.item.tooltip = `Recipe Lens: most-loaded rank needs ${(t.perGpu.total / GIB).toFixed(2)} GiB on ${e.gpu.name} (${t.fit.verdict}). Click for the breakdown.`;
+    this.item.tooltip = `Recipe Lens: most-loaded rank needs ${(t.perGpu.total / GIB).toFixed(2)} GiB on ${e.gpu.name} (${t.fit.verdict}). Click to open the planning panel.`;
     this.item.backgroundColor = t.fit.verdict === 'does-not-fit' ? new vscode.ThemeColor('statusBarItem.errorBackground') : t.fit.verdict === 'tight' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }

@@ -1,0 +1,110 @@
+// Memory section: the most-loaded rank's stacked bar against the GPU, the breakdown table, per-stage bars
+// and the assumptions, from a DocEstimate (training or serving).
+import type { AssumptionRow, BarCategory, Choice, MemoryBar, MemoryVM, Verdict } from '../../protocol.js';
+import type { DocEstimate, ServingRole } from '../memory/estimate.js';
+import { GPUS } from '../memory/gpus.js';
+import { fitVerdict, type StageEstimate, type TrainingEstimate } from '../memory/training.js';
+import type { Assumption, GpuSpec } from '../memory/types.js';
+import { gib, pct, stackedBar, VERDICT_TEXT } from './format.js';
+
+export type TrainingDoc = Extract<DocEstimate, { kind: 'training' }>;
+export type ServingDoc = Extract<DocEstimate, { kind: 'serving' }>;
+
+const TRAINING_ORDER = ['weights', 'gradients', 'optimizer', 'activations', 'transient', 'overhead'] as const;
+
+/** The GPU picker's choices: every preset, plus the current GPU when it is a custom size. */
+export function gpuChoices(current: GpuSpec): Choice[] {
+  const out = GPUS.map((g) => ({ value: g.id, label: `${g.name} — ${gib(g.bytes)}` }));
+  if (!GPUS.some((g) => g.id === current.id)) out.push({ value: current.id, label: `${current.name} — ${gib(current.bytes)}` });
+  return out;
+}
+
+const assumptionRows = (list: readonly Assumption[]): AssumptionRow[] => list.map((a) => ({ what: a.what, source: a.source, provenance: a.provenance }));
+
+/** The per-category parts of an estimate's most-loaded rank or of one stage. */
+export function trainingParts(s: Pick<StageEstimate, (typeof TRAINING_ORDER)[number]>): { category: BarCategory; bytes: number }[] {
+  return TRAINING_ORDER.map((category) => ({ category, bytes: s[category] }));
+}
+
+export function trainingBar(t: TrainingEstimate, capacity: number, label = 'most-loaded rank'): MemoryBar {
+  return stackedBar(label, trainingParts(t.perGpu), capacity, t.fit.verdict);
+}
+
+function verdictText(verdict: Verdict, total: number, capacity: number, where: string): string {
+  return `${VERDICT_TEXT[verdict]}: ${where} needs ${gib(total)} of ${gib(capacity)} (${pct(total, capacity)})`;
+}
+
+export function trainingMemory(e: TrainingDoc): MemoryVM {
+  const t = e.estimate;
+  const cap = e.gpu.bytes;
+  const pp = t.stages.length;
+  const caption = pp > 1 ? `most-loaded rank: PP stage ${t.stage} of ${pp}` : 'per GPU (every rank holds the same)';
+  const scale = Math.max(cap, ...t.stages.map((s) => s.total));
+  const stages =
+    pp > 1
+      ? t.stages.map((s) => ({ ...stackedBar(`stage ${s.stage} (${s.layers} layers)`, trainingParts(s), cap, fitVerdict(s.total, cap).verdict, scale), ...(s.stage === t.stage ? { peak: true } : {}) }))
+      : [];
+  return {
+    kind: 'training',
+    caption,
+    gpu: { id: e.gpu.id, name: e.gpu.name, capacity: gib(cap), source: e.gpu.source },
+    gpuOptions: gpuChoices(e.gpu),
+    verdict: t.fit.verdict,
+    verdictText: verdictText(t.fit.verdict, t.perGpu.total, cap, pp > 1 ? `stage ${t.stage}` : 'each GPU'),
+    bar: trainingBar(t, cap),
+    rows: t.breakdown.map((l) => ({ label: l.label, category: l.category, gib: gib(l.bytes), pct: pct(l.bytes, t.perGpu.total), formula: l.formula, source: l.source })),
+    total: { gib: gib(t.perGpu.total), pct: '100%' },
+    stages,
+    assumptions: assumptionRows(t.assumptions),
+  };
+}
+
+/** The role a serving file is sized by: the generation servers of a disaggregated file, else the only one. */
+export function mainRole(e: ServingDoc): ServingRole {
+  return e.roles.find((r) => r.role === 'generation_servers') ?? e.roles[0]!;
+}
+
+export function roleName(r: ServingRole): string {
+  return `${r.role || 'server'}: TP ${r.tp}${r.pp > 1 ? ` PP ${r.pp}` : ''}${r.attentionDp ? ' (attention DP)' : ''}`;
+}
+
+export function servingMemory(e: ServingDoc): MemoryVM {
+  const r = mainRole(e);
+  const k = r.kv;
+  const cap = e.gpu.bytes;
+  const total = k.weightBytes + k.allocatedBytes + k.runtimeBytes;
+  // The pool is sized to fill what weights and the runtime leave: the plan fails only when they alone overflow.
+  const verdict: Verdict = k.weightBytes + k.runtimeBytes > cap ? 'does-not-fit' : 'fits';
+  const parts = [
+    { category: 'weights' as const, bytes: k.weightBytes },
+    { category: 'kv' as const, bytes: k.allocatedBytes },
+    { category: 'overhead' as const, bytes: k.runtimeBytes },
+  ];
+  const limitText = k.limit === 'free_gpu_memory_fraction' ? `free_gpu_memory_fraction ${k.fraction} of ${gib(k.freeBytes)} free` : k.limit;
+  return {
+    kind: 'serving',
+    caption: `per GPU (${roleName(r)})`,
+    gpu: { id: e.gpu.id, name: e.gpu.name, capacity: gib(cap), source: e.gpu.source },
+    gpuOptions: gpuChoices(e.gpu),
+    verdict,
+    verdictText:
+      verdict === 'fits'
+        ? `fits: weights and runtime take ${gib(k.weightBytes + k.runtimeBytes)} of ${gib(cap)}; the KV pool gets ${gib(k.allocatedBytes)}`
+        : `does not fit: weights and runtime alone need ${gib(k.weightBytes + k.runtimeBytes)} of ${gib(cap)}`,
+    bar: stackedBar('per GPU', parts, cap, verdict),
+    rows: [
+      { label: 'weights', category: 'weights', gib: gib(k.weightBytes), pct: pct(k.weightBytes, total), formula: `parameters / (TP·PP) × bytes per weight`, source: 'countParams (presets.ts); memory.md §1.3' },
+      { label: `KV cache pool (${k.poolBlocks} blocks)`, category: 'kv', gib: gib(k.allocatedBytes), pct: pct(k.allocatedBytes, total), formula: `limited by ${limitText}; whole blocks of ${k.bytesPerBlock} B`, source: 'TensorRT-LLM KVCacheManager calculate_max_num_blocks' },
+      { label: 'non-KV runtime (context, NCCL, activations)', category: 'overhead', gib: gib(k.runtimeBytes), pct: pct(k.runtimeBytes, total), formula: 'CUDA context + NCCL + activations of max_num_tokens', source: 'memory.md §7' },
+    ],
+    total: { gib: gib(total), pct: '100%' },
+    stages: [],
+    assumptions: assumptionRows([...e.assumptions, ...k.assumptions]),
+  };
+}
+
+export function memorySection(e: DocEstimate): MemoryVM | null {
+  if (e.kind === 'training') return trainingMemory(e);
+  if (e.kind === 'serving') return servingMemory(e);
+  return null;
+}

@@ -1,0 +1,405 @@
+// The planning panel's message protocol: every message between the extension host (src/vscode/panel.ts)
+// and the webview (webview/main.ts), and the per-section view models the host sends. One module, imported
+// by both sides (vscode-codeql's interface-types.ts pattern); the webview only draws what is in here.
+// Every message carries the protocol version `v`; the host accepts only what parseWebviewMessage lets through.
+
+export const PROTOCOL_VERSION = 1;
+
+// ---------------------------------------------------------------------------------------------------------
+// View models (host → webview). Plain JSON: numbers the webview needs for drawing are already percentages,
+// every text is final; the webview computes nothing.
+
+export type Verdict = 'fits' | 'tight' | 'does-not-fit';
+export type BarCategory = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'kv' | 'overhead';
+
+export interface BarSegment {
+  category: BarCategory;
+  label: string;
+  /** "12.34 GiB (20.1%)". */
+  text: string;
+  /** Start and width as percentages of the bar's scale (max of capacity and total). */
+  x: number;
+  w: number;
+}
+
+export interface MemoryBar {
+  label: string;
+  /** "61.20 / 79.18 GiB". */
+  text: string;
+  segments: BarSegment[];
+  /** Where the GPU capacity falls on the bar, as a percentage. */
+  capacityX: number;
+  verdict: Verdict;
+  /** Marks the most-loaded stage among per-stage bars. */
+  peak?: boolean;
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+export interface HeaderVM {
+  state: 'empty' | 'recipe' | 'no-estimate';
+  title: string;
+  /** Format and model, e.g. "NeMo 1.x Hydra config · Llama 3 8B". */
+  subtitle: string;
+  /** Empty state or why there is no estimate. */
+  message: string;
+  uri: string | null;
+  docVersion: number | null;
+}
+
+export interface BreakdownRow {
+  label: string;
+  category: BarCategory;
+  gib: string;
+  pct: string;
+  formula: string;
+  source: string;
+}
+
+export interface AssumptionRow {
+  what: string;
+  source: string;
+  provenance: string;
+}
+
+export interface MemoryVM {
+  kind: 'training' | 'serving';
+  /** "most-loaded rank (PP stage 0 of 2)". */
+  caption: string;
+  gpu: { id: string; name: string; capacity: string; source: string };
+  gpuOptions: Choice[];
+  verdict: Verdict;
+  verdictText: string;
+  bar: MemoryBar;
+  rows: BreakdownRow[];
+  total: { gib: string; pct: string };
+  /** One bar per pipeline stage when PP > 1 (else empty). */
+  stages: MemoryBar[];
+  assumptions: AssumptionRow[];
+}
+
+export type RankRel = 'self' | 'tp' | 'cp' | 'dp' | 'pp' | '';
+
+export interface RankCell {
+  rank: number;
+  rel: RankRel;
+  /** Whether the rank shares the selected rank's EP group (MoE only). */
+  ep: boolean;
+  /** "TP 1 · CP 0 · DP 3 · PP 0". */
+  coords: string;
+}
+
+export interface NodeBox {
+  /** "node 3 (ranks 24–31)". */
+  label: string;
+  cells: RankCell[];
+}
+
+export interface LayoutVM {
+  /** Why no grid is drawn (no training layout, world not divisible, …); the rest is then empty. */
+  reason: string | null;
+  worldSize: number;
+  fileWorldSize: number | null;
+  worldSizeChoices: Choice[];
+  order: string;
+  /** "TP 4 × CP 8 × DP 2 × PP 2 = 128 GPUs on 16 nodes of 8". */
+  caption: string;
+  /** Counts per dimension: size and number of groups. */
+  summary: { dim: string; size: number; groups: number; text: string }[];
+  view: { mode: 'all' | 'node' | 'replica'; page: number; pages: number; caption: string; modes: Choice[] };
+  boxes: NodeBox[];
+  selected: { rank: number; text: string; groups: { dim: string; text: string }[] } | null;
+  cp: CpRingVM | null;
+  notes: string[];
+}
+
+export interface CpRingVM {
+  size: number;
+  /** The selected rank's CP group in ring order with the chunks each member holds. */
+  members: { rank: number; cpIndex: number; chunks: [number, number]; self: boolean; text: string }[];
+  /** The 2·CP sequence chunks, in sequence order, with their owner (index into members). */
+  chunks: { index: number; owner: number; text: string }[];
+  /** "2.00 MiB per step (GQA: 8 KV heads for 32 query heads; MHA would send 8.00 MiB, 4× more)". */
+  exchange: string;
+  exchangeDetail: string;
+}
+
+export interface FactRow {
+  label: string;
+  value: string;
+}
+
+export interface QuantVM {
+  kind: 'training' | 'serving';
+  title: string;
+  facts: FactRow[];
+  /** What stays in higher precision and the recipe's special treatment (RHT, stochastic rounding, …). */
+  notes: string[];
+  source: string;
+  /** This file's estimate under its own recipe and the alternatives (re-estimated by the host). */
+  comparison: { label: string; cells: string[]; current: boolean }[];
+  comparisonHead: string[];
+  comparisonNote: string;
+  summary: string;
+  kv: FactRow[];
+}
+
+export interface TimelineRange {
+  x: number;
+  w: number;
+  /** Colour bucket: index of the priority among the file's distinct priorities, lowest first (0…5). */
+  level: number;
+  priority: number;
+  label: string;
+  detail: string;
+  open: boolean;
+  /** Evicted without a host copy (priority below secondary_offload_min_priority). */
+  dropped: boolean;
+}
+
+export interface TimelineVM {
+  axis: { x: number; label: string }[];
+  ranges: TimelineRange[];
+  /** Block boundaries as percentages (only when there are few enough to draw). */
+  blocks: number[];
+  caption: string;
+}
+
+export interface KvVM {
+  kind: 'serving' | 'retention';
+  groups: { title: string; rows: FactRow[] }[];
+  timeline: TimelineVM | null;
+  eviction: { order: number; text: string; dropped: boolean }[];
+  notes: string[];
+}
+
+export type WhatIfKey = 'cp' | 'tp' | 'pp' | 'vpp' | 'microBatch' | 'seq' | 'recompute' | 'offloadLayers' | 'precision';
+export const WHAT_IF_KEYS: readonly WhatIfKey[] = ['cp', 'tp', 'pp', 'vpp', 'microBatch', 'seq', 'recompute', 'offloadLayers', 'precision'];
+export type RecomputeChoice = 'off' | 'selective' | 'full';
+export const RECOMPUTE_CHOICES: readonly RecomputeChoice[] = ['off', 'selective', 'full'];
+export const PRECISION_CHOICES = ['bf16', 'fp16', 'fp8-delayed', 'fp8-tensorwise', 'fp8-blockwise', 'fp8-mxfp8', 'nvfp4'] as const;
+export type PrecisionChoice = (typeof PRECISION_CHOICES)[number];
+
+/** What-if values the webview sends; a key left out keeps the file's value. */
+export interface WhatIfValues {
+  cp?: number;
+  tp?: number;
+  pp?: number;
+  /** 1 = not interleaved. */
+  vpp?: number;
+  microBatch?: number;
+  seq?: number;
+  recompute?: RecomputeChoice;
+  offloadLayers?: number;
+  precision?: PrecisionChoice;
+}
+
+export interface WhatIfField {
+  key: WhatIfKey;
+  label: string;
+  kind: 'int' | 'select';
+  /** The file's value, as text. */
+  file: string;
+  /** The previewed value, as the control shows it. */
+  value: string;
+  changed: boolean;
+  options: Choice[];
+  min: number;
+  max: number;
+}
+
+export interface WhatIfVM {
+  uri: string;
+  /** The document version the preview was computed on; Apply sends it back. */
+  docVersion: number;
+  fields: WhatIfField[];
+  /** Null while nothing differs from the file. */
+  preview: { bar: MemoryBar; verdictText: string; deltas: { label: string; from: string; to: string; delta: string }[] } | null;
+  conflicts: { code: string; severity: 'error' | 'warning' | 'info'; message: string }[];
+  changes: { path: string; from: string; to: string }[];
+  canApply: boolean;
+  applyNote: string;
+}
+
+export interface Sections {
+  header: HeaderVM;
+  memory: MemoryVM | null;
+  layout: LayoutVM | null;
+  quant: QuantVM | null;
+  kv: KvVM | null;
+  whatIf: WhatIfVM | null;
+}
+export type SectionId = keyof Sections;
+export const SECTION_IDS: readonly SectionId[] = ['header', 'memory', 'layout', 'quant', 'kv', 'whatIf'];
+
+// ---------------------------------------------------------------------------------------------------------
+// UI state the webview keeps with setState and hands back in `ready` after the view was hidden.
+
+export type LayoutMode = 'all' | 'node' | 'replica';
+export const LAYOUT_MODES: readonly LayoutMode[] = ['all', 'node', 'replica'];
+
+export interface LayoutViewState {
+  /** A chosen world size; null = the file's. */
+  worldSize: number | null;
+  mode: LayoutMode;
+  page: number;
+}
+
+export interface UiState {
+  /** The document the what-if values and rank belong to. */
+  uri: string | null;
+  gpu: string | null;
+  whatIf: WhatIfValues;
+  rank: number;
+  layout: LayoutViewState;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Messages.
+
+export type ToWebview =
+  | { v: typeof PROTOCOL_VERSION; type: 'init'; sections: Sections; ui: UiState }
+  | { v: typeof PROTOCOL_VERSION; type: 'update'; sections: Partial<Sections>; ui: UiState }
+  | { v: typeof PROTOCOL_VERSION; type: 'notice'; level: 'info' | 'warning' | 'error'; text: string }
+  | { v: typeof PROTOCOL_VERSION; type: 'error'; message: string };
+
+export type FromWebview =
+  | { v: typeof PROTOCOL_VERSION; type: 'ready'; ui: UiState | null }
+  | { v: typeof PROTOCOL_VERSION; type: 'selectGpu'; gpu: string }
+  | { v: typeof PROTOCOL_VERSION; type: 'preview'; values: WhatIfValues }
+  | { v: typeof PROTOCOL_VERSION; type: 'apply'; uri: string; docVersion: number }
+  | { v: typeof PROTOCOL_VERSION; type: 'selectRank'; rank: number }
+  | { v: typeof PROTOCOL_VERSION; type: 'layoutView'; view: LayoutViewState };
+
+export type FromWebviewType = FromWebview['type'];
+
+// ---------------------------------------------------------------------------------------------------------
+// Runtime validation of what the webview sends: the webview is an untrusted peer. Exact key sets, no extra
+// nesting, bounded numbers and strings; anything else is rejected with a reason the host logs.
+
+export type Parsed<T> = { ok: true; msg: T } | { ok: false; error: string };
+
+/** Upper bounds: sizes and counts up to 2^20 (a million GPUs), sequence lengths up to 2^26 tokens. */
+export const LIMITS = { size: 1 << 20, seq: 1 << 26, rank: 1 << 24, page: 1 << 24, text: 256 } as const;
+
+class Invalid extends Error {}
+const fail = (why: string): never => {
+  throw new Invalid(why);
+};
+
+function record(x: unknown, what: string): Record<string, unknown> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) fail(`${what} is not an object`);
+  const proto = Object.getPrototypeOf(x);
+  if (proto !== Object.prototype && proto !== null) fail(`${what} is not a plain object`);
+  return x as Record<string, unknown>;
+}
+
+function keys(o: Record<string, unknown>, required: readonly string[], optional: readonly string[], what: string): void {
+  for (const k of required) if (!Object.hasOwn(o, k)) fail(`${what}: missing "${k}"`);
+  for (const k of Object.keys(o)) if (!required.includes(k) && !optional.includes(k)) fail(`${what}: unexpected key "${k}"`);
+}
+
+function int(x: unknown, min: number, max: number, what: string): number {
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) fail(`${what} must be an integer in ${min}…${max}`);
+  return x as number;
+}
+
+function str(x: unknown, what: string, max: number = LIMITS.text): string {
+  if (typeof x !== 'string' || x.length > max) fail(`${what} must be a string of at most ${max} characters`);
+  return x as string;
+}
+
+function oneOf<T extends string>(x: unknown, allowed: readonly T[], what: string): T {
+  if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x)) fail(`${what} must be one of ${allowed.join(', ')}`);
+  return x as T;
+}
+
+/** GPU ids as gpus.ts and the settings write them: `h100`, `a100-80gb`, `custom:96`. */
+const GPU_ID = /^(?:[a-z0-9][a-z0-9-]{0,31}|custom:\d{1,5}(?:\.\d{1,3})?)$/;
+
+function whatIfValues(x: unknown): WhatIfValues {
+  const o = record(x, 'values');
+  keys(o, [], WHAT_IF_KEYS, 'values');
+  const out: WhatIfValues = {};
+  for (const k of ['cp', 'tp', 'pp', 'vpp', 'microBatch', 'offloadLayers'] as const)
+    if (o[k] !== undefined) out[k] = int(o[k], k === 'offloadLayers' ? 0 : 1, LIMITS.size, `values.${k}`);
+  if (o.seq !== undefined) out.seq = int(o.seq, 1, LIMITS.seq, 'values.seq');
+  if (o.recompute !== undefined) out.recompute = oneOf(o.recompute, RECOMPUTE_CHOICES, 'values.recompute');
+  if (o.precision !== undefined) out.precision = oneOf(o.precision, PRECISION_CHOICES, 'values.precision');
+  return out;
+}
+
+function layoutView(x: unknown): LayoutViewState {
+  const o = record(x, 'view');
+  keys(o, ['worldSize', 'mode', 'page'], [], 'view');
+  return {
+    worldSize: o.worldSize === null ? null : int(o.worldSize, 1, LIMITS.size, 'view.worldSize'),
+    mode: oneOf(o.mode, LAYOUT_MODES, 'view.mode'),
+    page: int(o.page, 0, LIMITS.page, 'view.page'),
+  };
+}
+
+function uiState(x: unknown): UiState {
+  const o = record(x, 'ui');
+  keys(o, ['uri', 'gpu', 'whatIf', 'rank', 'layout'], [], 'ui');
+  return {
+    uri: o.uri === null ? null : str(o.uri, 'ui.uri', 4096),
+    gpu: o.gpu === null ? null : gpuId(o.gpu, 'ui.gpu'),
+    whatIf: whatIfValues(o.whatIf),
+    rank: int(o.rank, 0, LIMITS.rank, 'ui.rank'),
+    layout: layoutView(o.layout),
+  };
+}
+
+function gpuId(x: unknown, what: string): string {
+  const s = str(x, what, 48);
+  if (!GPU_ID.test(s)) fail(`${what} is not a GPU id`);
+  return s;
+}
+
+/** Validates a message from the webview; rejects wrong versions, unknown types, missing or extra keys. */
+export function parseWebviewMessage(raw: unknown): Parsed<FromWebview> {
+  try {
+    const o = record(raw, 'message');
+    if (o.v !== PROTOCOL_VERSION) fail(`unsupported protocol version ${JSON.stringify(o.v)?.slice(0, 20)} (expected ${PROTOCOL_VERSION})`);
+    const type = typeof o.type === 'string' ? o.type.slice(0, 40) : typeof o.type;
+    const v = PROTOCOL_VERSION;
+    switch (o.type) {
+      case 'ready':
+        keys(o, ['v', 'type', 'ui'], [], 'ready');
+        return { ok: true, msg: { v, type: 'ready', ui: o.ui === null ? null : uiState(o.ui) } };
+      case 'selectGpu':
+        keys(o, ['v', 'type', 'gpu'], [], 'selectGpu');
+        return { ok: true, msg: { v, type: 'selectGpu', gpu: gpuId(o.gpu, 'gpu') } };
+      case 'preview':
+        keys(o, ['v', 'type', 'values'], [], 'preview');
+        return { ok: true, msg: { v, type: 'preview', values: whatIfValues(o.values) } };
+      case 'apply':
+        keys(o, ['v', 'type', 'uri', 'docVersion'], [], 'apply');
+        return { ok: true, msg: { v, type: 'apply', uri: str(o.uri, 'uri', 4096), docVersion: int(o.docVersion, 0, Number.MAX_SAFE_INTEGER, 'docVersion') } };
+      case 'selectRank':
+        keys(o, ['v', 'type', 'rank'], [], 'selectRank');
+        return { ok: true, msg: { v, type: 'selectRank', rank: int(o.rank, 0, LIMITS.rank, 'rank') } };
+      case 'layoutView':
+        keys(o, ['v', 'type', 'view'], [], 'layoutView');
+        return { ok: true, msg: { v, type: 'layoutView', view: layoutView(o.view) } };
+      default:
+        return fail(`unknown message type ${JSON.stringify(type)}`);
+    }
+  } catch (e) {
+    if (e instanceof Invalid) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+/** The webview's check of what the host sends: the version and a known type (the host is trusted, but versions can skew). */
+export function isHostMessage(raw: unknown): raw is ToWebview {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const o = raw as Record<string, unknown>;
+  return o.v === PROTOCOL_VERSION && (o.type === 'init' || o.type === 'update' || o.type === 'notice' || o.type === 'error');
+}
+
+export const DEFAULT_UI: UiState = { uri: null, gpu: null, whatIf: {}, rank: 0, layout: { worldSize: null, mode: 'all', page: 0 } };

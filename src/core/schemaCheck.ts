@@ -4,7 +4,7 @@ import * as V from '../../gen/validators.js';
 import type { AjvError, ValidateFn } from '../../gen/validators.js';
 import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
-import { keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
+import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
 import { closest, KeyIndex } from './suggest.js';
 import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from './tree.js';
 import type { Finding, FormatId, PathSeg } from './types.js';
@@ -86,17 +86,19 @@ function entryOf(node: MapNode, key: string): MapEntry | undefined {
   return m.get(key);
 }
 
-/** Known keys at a schema location, indexed for did-you-mean lookups. */
-const keyIndexCache = new WeakMap<object, KeyIndex>();
+/**
+ * Known keys at a schema location, indexed for did-you-mean lookups. Remembered per location list: schemaNav hands
+ * out one list per location, so `keysOf` runs once per location, not once per mapping of every validation.
+ */
+const keyIndexCache = new WeakMap<readonly Located[], { index: KeyIndex; closed: boolean }>();
 function keyIndexOf(locs: readonly Located[]): { index: KeyIndex; closed: boolean } {
-  const { keys, closed } = keysOf(locs.map((l) => l.schema));
-  const anchor = locs[0]?.schema;
-  let index = anchor ? keyIndexCache.get(anchor) : undefined;
-  if (!index) {
-    index = new KeyIndex(keys.keys());
-    if (anchor) keyIndexCache.set(anchor, index);
+  let hit = keyIndexCache.get(locs);
+  if (!hit) {
+    const { keys, closed } = keysOf(locs.map((l) => l.schema));
+    hit = { index: new KeyIndex(keys.keys()), closed };
+    keyIndexCache.set(locs, hit);
   }
-  return { index, closed };
+  return hit;
 }
 
 /** Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys. */
@@ -302,7 +304,7 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
         const s = index.closest(e.key);
         if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget) findings.push(unknownKey(format, path, e, false, () => s));
       }
-      const info = child.length ? mergeInfo(child.map((l) => l.schema)) : undefined;
+      const info = child.length ? infoOf(child) : undefined;
       if (info?.deprecated)
         findings.push({
           code: 'RL-DEPRECATED',

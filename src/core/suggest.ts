@@ -50,6 +50,7 @@ export function closest(key: string, candidates: Iterable<string>): string | und
  * (a 50,000-key mapping against 300 schema keys stays linear). Answers are memoised per key.
  */
 export class KeyIndex {
+  static readonly MEMO_LIMIT = 4096;
   private readonly byLength = new Map<number, string[]>();
   private readonly exact = new Set<string>();
   private readonly memo = new Map<string, string | undefined>();
@@ -73,6 +74,8 @@ export class KeyIndex {
     const near: string[] = [];
     for (let l = key.length - cap; l <= key.length + cap; l++) near.push(...(this.byLength.get(l) ?? []));
     const r = cap === 0 || this.exact.has(key) ? undefined : closest(key, near);
+    // Indexes live as long as the schemas: keep the memo bounded against files full of distinct keys.
+    if (this.memo.size >= KeyIndex.MEMO_LIMIT) this.memo.clear();
     this.memo.set(key, r);
     return r;
   }

@@ -180,6 +180,18 @@ export function pathToString(path: KeyPath): string {
 }
 
 export function parsePath(dotted: string): PathSeg[] {
+  // The rules and the estimate look up the same few dozen dotted paths on every validation: parse each once.
+  // Callers get their own copy, so they may change it.
+  const hit = PATH_CACHE.get(dotted);
+  if (hit) return hit.slice();
+  const out = parsePathUncached(dotted);
+  if (PATH_CACHE.size >= 1024) PATH_CACHE.clear();
+  PATH_CACHE.set(dotted, out.slice());
+  return out;
+}
+const PATH_CACHE = new Map<string, PathSeg[]>();
+
+function parsePathUncached(dotted: string): PathSeg[] {
   const out: PathSeg[] = [];
   for (const part of dotted.split('.')) {
     const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);

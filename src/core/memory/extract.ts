@@ -5,7 +5,7 @@ import { valueAt, type RecipeDoc } from '../document.js';
 import { UNRESOLVED } from '../interpolate.js';
 import { Facts } from '../rules/facts.js';
 import { worldSize } from '../rules/training.js';
-import { findKeyPath, lookup, parsePath, plainValue, visit } from '../tree.js';
+import { findKeyPath, lookup, parsePath, plainValue, type TreeNode } from '../tree.js';
 import type { FormatId, PathSeg } from '../types.js';
 import type { Attention, Profile, TrainingConfig } from './config.js';
 import type { Fp4Recipe, Fp8Recipe } from './precision.js';
@@ -218,17 +218,46 @@ export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Reco
     profile: opts.profile ?? (modeline.profile === 'hf' ? 'hf' : 'megatron'),
     attention: opts.attention ?? (modeline.attention === 'eager' ? 'eager' : 'flash'),
   };
+  // Sizes the schema rejects (0, negative, fractional) give no estimate: the schema error says what to fix.
+  const sizes: [string, number | null][] = [
+    ['sequence length', config.seq], ['micro_batch_size', config.microBatch], ['TP', config.tp], ['PP', config.pp], ['CP', config.cp], ['EP', config.ep],
+    ['ETP', config.etp], ['VPP', config.vpp], ['num_layers', shape.layers], ['hidden_size', shape.hidden], ['num_attention_heads', shape.heads],
+    ['num_query_groups', shape.kvHeads], ['kv_channels', shape.headDim], ['vocab', shape.vocab], ['ffn_hidden_size', shape.ffn],
+  ];
+  for (const [name, v] of sizes) if (v !== null && !(Number.isInteger(v) && v >= 1)) return { ok: false, reason: `${name} ${v} is not a positive integer` };
+  if (config.offloadLayers < 0 || (config.recompute.numLayers !== null && config.recompute.numLayers < 0)) return { ok: false, reason: 'a negative layer count' };
   if (config.microBatch === 1 && facts.int('mbs') === undefined) assumptions.push({ what: 'micro_batch_size = 1', source: 'not in the file', provenance: 'default' });
   return { ok: true, shape, config, assumptions };
 }
 
+/** findTargetPreset per document tree: validation (RL-MEM), hover, the status bar and the panel estimate one tree. */
+const targetPresets = new WeakMap<TreeNode, string | undefined>();
+
 function findTargetPreset(doc: RecipeDoc): string | undefined {
-  let found: string | undefined;
-  visit(doc.root, (n, _p, e) => {
-    if (found) return false;
-    if (e?.key === '_target_' && n.kind === 'scalar' && typeof n.value === 'string') found = findPreset(n.value.split('.').pop() ?? '');
+  if (!doc.root) return undefined;
+  if (targetPresets.has(doc.root)) return targetPresets.get(doc.root);
+  // Depth-first like `visit`, without building a path per node: on files with no `_target_` (NeMo 1.x, launcher,
+  // most Bridge files) this walks the whole tree, the largest part of an estimate on a long file.
+  const rec = (n: TreeNode): string | undefined => {
+    if (n.kind === 'seq') {
+      for (const it of n.items) {
+        const f = rec(it);
+        if (f) return f;
+      }
+    } else if (n.kind === 'map') {
+      for (const e of n.entries) {
+        if (e.key === '_target_' && e.value.kind === 'scalar' && typeof e.value.value === 'string') {
+          const f = findPreset(e.value.value.split('.').pop() ?? '');
+          if (f) return f;
+        }
+        const f = rec(e.value);
+        if (f) return f;
+      }
+    }
     return undefined;
-  });
+  };
+  const found = rec(doc.root);
+  targetPresets.set(doc.root, found);
   return found;
 }
 

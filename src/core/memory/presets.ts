@@ -141,12 +141,29 @@ function compactKey(name: string): string {
 
 /** The preset id a file's model, checkpoint, tokenizer or config-class name stands for; case-insensitive. */
 export function findPreset(nameOrAlias: string): string | undefined {
+  // Every estimate asks for the same few names (tokenizer, model, `_target_`): remember the answers (bounded).
+  if (PRESET_CACHE.has(nameOrAlias)) return PRESET_CACHE.get(nameOrAlias);
+  const id = findPresetUncached(nameOrAlias);
+  if (PRESET_CACHE.size >= 256) PRESET_CACHE.clear();
+  PRESET_CACHE.set(nameOrAlias, id);
+  return id;
+}
+const PRESET_CACHE = new Map<string, string | undefined>();
+/** compactKey of every preset id, computed once (it was recomputed for all presets on each miss). */
+let PRESET_KEYS: Map<string, string> | undefined;
+
+function findPresetUncached(nameOrAlias: string): string | undefined {
   if (!nameOrAlias.trim()) return undefined;
   const lower = nameOrAlias.trim().toLowerCase();
   if (Object.hasOwn(MODEL_PRESETS, lower)) return lower;
   const key = compactKey(nameOrAlias);
   if (Object.hasOwn(ALIASES, key)) return ALIASES[key];
-  return Object.keys(MODEL_PRESETS).find((id) => compactKey(id) === key);
+  if (!PRESET_KEYS) {
+    PRESET_KEYS = new Map();
+    // First preset wins for a shared key, as `find` over the ids did.
+    for (const id of Object.keys(MODEL_PRESETS)) if (!PRESET_KEYS.has(compactKey(id))) PRESET_KEYS.set(compactKey(id), id);
+  }
+  return PRESET_KEYS.get(key);
 }
 
 export interface ParamCount {

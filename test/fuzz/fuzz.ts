@@ -1,0 +1,100 @@
+// Long fuzz run (`npm run fuzz`): random YAML and mutations of every corpus file through the whole pipeline
+// (validate, estimate, hover text, completion context). Counts inputs, exceptions, out-of-range diagnostics and
+// the slowest input, and writes them to test-results/fuzz.json for the README's "Reliability" section.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { completionContext, pathAtOffset } from '../../src/core/cursor.js';
+import { estimateDoc } from '../../src/core/memory/estimate.js';
+import { toDiagnostics, validateText } from '../../src/core/validate.js';
+import { CORPUS, REPO, yamlFiles } from '../helpers.js';
+
+const total = Number(process.argv[2] ?? 100_000);
+const seed = Number(process.argv[3] ?? 20261122);
+const corpus = yamlFiles(CORPUS).map((f) => readFileSync(f, 'utf8'));
+const stats = { inputs: 0, exceptions: 0, rangeViolations: 0, parserMismatches: 0, slowestMs: 0, slowestSample: '', diagnostics: 0, seed, corpusFiles: corpus.length };
+const failures: string[] = [];
+
+function exercise(text: string): void {
+  const t0 = performance.now();
+  stats.inputs++;
+  try {
+    const r = validateText(text, { memory: { gpu: 'h100' } });
+    // Differential check: the fast block-YAML path (fastTree.ts) must give exactly what the yaml library gives.
+    const viaLibrary = validateText(text, { memory: { gpu: 'h100' }, parser: 'yaml' });
+    if (JSON.stringify(r.findings) !== JSON.stringify(viaLibrary.findings) || r.format !== viaLibrary.format) {
+      stats.parserMismatches++;
+      if (failures.length < 20) failures.push(`parser mismatch :: ${JSON.stringify(text.slice(0, 200))}`);
+    }
+    const lines = text.split(/\r\n|\r|\n/);
+    const ds = toDiagnostics(r.parsed, r.findings);
+    stats.diagnostics += ds.length;
+    for (const d of ds)
+      for (const p of [d.range.start, d.range.end])
+        if (p.line < 0 || p.line >= lines.length + 1 || p.character < 0 || p.character > (lines[p.line]?.length ?? 0)) stats.rangeViolations++;
+    for (const doc of r.parsed.docs) {
+      estimateDoc(doc, r.parsed.modeline?.values ?? {}, { gpu: 'h100' });
+      const mid = Math.floor(text.length / 2);
+      pathAtOffset(doc.root, mid);
+      completionContext(text, mid);
+    }
+  } catch (e) {
+    stats.exceptions++;
+    if (failures.length < 20) failures.push(`${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')} :: ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  const ms = performance.now() - t0;
+  if (ms > stats.slowestMs) {
+    stats.slowestMs = ms;
+    stats.slowestSample = text.slice(0, 120);
+  }
+}
+
+const VALUES = ['0', '-1', '.nan', '.inf', '-.inf', 'None', '~', 'null', '${model.x}', '${multiply:${.a},0}', '*a', '&a 3', '[', '{', '"', '1e400', '\u0000', '\uFEFF', '<<: *a', '!!binary x', '|', '>-', '? x'];
+const mutation = fc.record({
+  file: fc.nat({ max: corpus.length - 1 }),
+  eol: fc.constantFrom('\n', '\r\n'),
+  ops: fc.array(
+    fc.record({
+      kind: fc.constantFrom('delete', 'duplicate', 'indent', 'dedent', 'value', 'tab', 'insert', 'swap', 'unicode'),
+      at: fc.nat(),
+      value: fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 16 }), fc.integer().map(String)),
+    }),
+    { minLength: 1, maxLength: 8 },
+  ),
+});
+
+const perKind = Math.floor(total / 2);
+fc.assert(
+  fc.property(mutation, ({ file, eol, ops }) => {
+    const lines = corpus[file]!.split('\n');
+    for (const op of ops) {
+      const i = op.at % Math.max(1, lines.length);
+      const l = lines[i] ?? '';
+      if (op.kind === 'delete') lines.splice(i, 1);
+      else if (op.kind === 'duplicate') lines.splice(i, 0, l);
+      else if (op.kind === 'indent') lines[i] = '  ' + l;
+      else if (op.kind === 'dedent') lines[i] = l.replace(/^ {1,2}/, '');
+      else if (op.kind === 'tab') lines[i] = '\t' + l;
+      else if (op.kind === 'insert') lines.splice(i, 0, op.value);
+      else if (op.kind === 'swap') [lines[i], lines[(i + 1) % lines.length]] = [lines[(i + 1) % lines.length] ?? '', l];
+      else if (op.kind === 'unicode') lines[i] = l + ' # \u{1F680}\u200B\u202E';
+      else lines[i] = l.replace(/:\s.*$/, `: ${op.value}`);
+    }
+    exercise(lines.join(eol));
+    return true;
+  }),
+  { seed, numRuns: perKind },
+);
+fc.assert(
+  fc.property(fc.oneof(fc.string({ maxLength: 600, unit: 'binary' }), fc.string({ maxLength: 600, unit: fc.constantFrom(...'kv_cache_config:\n -[]{}&*!|>"\'#${}.0123456789 model') })), (s) => {
+    exercise(s);
+    return true;
+  }),
+  { seed: seed + 1, numRuns: total - perKind },
+);
+
+mkdirSync(join(REPO, 'test-results'), { recursive: true });
+writeFileSync(join(REPO, 'test-results', 'fuzz.json'), JSON.stringify({ ...stats, failures }, null, 2));
+console.log(`fuzz: ${stats.inputs} inputs, ${stats.exceptions} exceptions, ${stats.rangeViolations} out-of-range diagnostics, ${stats.parserMismatches} fast-parser mismatches, ${stats.diagnostics} diagnostics, slowest ${stats.slowestMs.toFixed(1)} ms (seed ${seed})`);
+for (const f of failures) console.log('  ' + f);
+process.exitCode = stats.exceptions || stats.rangeViolations || stats.parserMismatches ? 1 : 0;

@@ -1,5 +1,6 @@
 // recipe-lens: the command-line front end over the same core the extension uses.
 import { readFileSync } from 'node:fs';
+import { gpuArg, intArg, modelArg, UsageError, walkArgs } from './cli/argv.js';
 import { expandArg } from './cli/files.js';
 import { planCommand } from './cli/planCommand.js';
 import { toSarif, type FileReport } from './cli/sarif.js';
@@ -7,8 +8,6 @@ import { parseFile } from './core/document.js';
 import { layoutFromDoc, layoutText } from './core/layout.js';
 import type { Attention, Profile } from './core/memory/config.js';
 import { estimateDoc, estimateJson } from './core/memory/estimate.js';
-import { GPUS, findGpu } from './core/memory/gpus.js';
-import { MODEL_PRESETS, findPreset } from './core/memory/presets.js';
 import { estimateText } from './core/memory/report.js';
 import { isFormatId, type FormatId } from './core/types.js';
 import { sortFindings, toDiagnostics, validateText } from './core/validate.js';
@@ -35,7 +34,6 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
 
 exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file`;
 
-class UsageError extends Error {}
 
 interface Args {
   format: 'text' | 'json' | 'sarif';
@@ -50,14 +48,7 @@ interface Args {
 
 function parseArgs(argv: string[], command: 'check' | 'estimate' | 'layout'): Args {
   const out: Args = { format: 'text', files: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
+  out.files = walkArgs(argv, (flag, value) => {
     if (flag === '--format') {
       const v = value();
       if (v !== 'text' && v !== 'json' && (v !== 'sarif' || command !== 'check')) throw new UsageError(`unknown --format ${v} (${command === 'check' ? 'text, json or sarif' : 'text or json'})`);
@@ -66,19 +57,10 @@ function parseArgs(argv: string[], command: 'check' | 'estimate' | 'layout'): Ar
       const v = value();
       if (!isFormatId(v)) throw new UsageError(`unknown format ${v}`);
       out.as = v;
-    } else if (flag === '--world-size' || flag === '--gpus') {
-      const v = Number(value());
-      if (!Number.isInteger(v) || v < 1) throw new UsageError(`${flag} must be a positive integer`);
-      out.worldSize = v;
-    } else if (flag === '--gpu') {
-      const v = value();
-      if (!findGpu(v)) throw new UsageError(`unknown GPU ${v} (${GPUS.map((g) => g.id).join(', ')}, or custom:<GiB>)`);
-      out.gpu = v;
-    } else if (flag === '--model') {
-      const v = value();
-      if (!findPreset(v)) throw new UsageError(`unknown model preset ${v} (${Object.keys(MODEL_PRESETS).join(', ')})`);
-      out.model = findPreset(v);
-    } else if (flag === '--profile') {
+    } else if (flag === '--world-size' || flag === '--gpus') out.worldSize = intArg(flag, value(), 1);
+    else if (flag === '--gpu') out.gpu = gpuArg(value());
+    else if (flag === '--model') out.model = modelArg(value());
+    else if (flag === '--profile') {
       const v = value();
       if (v !== 'megatron' && v !== 'hf') throw new UsageError('--profile is megatron or hf');
       out.profile = v;
@@ -86,12 +68,9 @@ function parseArgs(argv: string[], command: 'check' | 'estimate' | 'layout'): Ar
       const v = value();
       if (v !== 'flash' && v !== 'eager') throw new UsageError('--attention is flash or eager');
       out.attention = v;
-    } else if (flag === '--') {
-      out.files.push(...argv.slice(i + 1));
-      break;
-    } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
-    else out.files.push(a);
-  }
+    } else return false;
+    return true;
+  });
   if (!out.files.length) throw new UsageError('no files given');
   return out;
 }

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { parseFile } from '../core/document.js';
 import { resolveGpu } from '../core/memory/estimate.js';
 import { extractTraining } from '../core/memory/extract.js';
-import { findGpu, GPUS } from '../core/memory/gpus.js';
-import { findPreset, MODEL_PRESETS } from '../core/memory/presets.js';
+import { GPUS } from '../core/memory/gpus.js';
+import { MODEL_PRESETS } from '../core/memory/presets.js';
+import { gpuArg, intArg, modelArg, UsageError, walkArgs } from './argv.js';
 import { plan } from '../core/plan/plan.js';
 import { planJson, planText } from '../core/plan/report.js';
 
@@ -20,7 +21,6 @@ export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--mo
 
 exit status: 0 candidates found, 1 no layout fits, 2 usage error, unreadable file or no model shape`;
 
-class UsageError extends Error {}
 
 interface PlanArgs {
   gpus?: number;
@@ -32,49 +32,24 @@ interface PlanArgs {
 }
 
 function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
-  let gpus: number | undefined;
-  let gpu: string | undefined;
-  let model: string | undefined;
-  let top = 10;
-  let format: PlanArgs['format'] = 'text';
-  const files: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    const int = (min: number) => {
-      const raw = value();
-      const v = Number(raw);
-      if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${raw}`);
-      return v;
-    };
-    if (flag === '--help' || flag === '-h') return 'help';
-    else if (flag === '--gpus' || flag === '--world-size') gpus = int(1);
-    else if (flag === '--top') top = int(0);
-    else if (flag === '--gpu') {
-      const v = value();
-      if (!findGpu(v)) throw new UsageError(`unknown GPU ${v} (${GPUS.map((g) => g.id).join(', ')}, or custom:<GiB>)`);
-      gpu = v;
-    } else if (flag === '--model') {
-      const v = value();
-      model = findPreset(v);
-      if (!model) throw new UsageError(`unknown model preset ${v} (${Object.keys(MODEL_PRESETS).join(', ')})`);
-    } else if (flag === '--format') {
+  const out: Omit<PlanArgs, 'file'> = { top: 10, format: 'text' };
+  let help = false;
+  const files = walkArgs(argv, (flag, value) => {
+    if (flag === '--help' || flag === '-h') help = true;
+    else if (flag === '--gpus' || flag === '--world-size') out.gpus = intArg(flag, value(), 1);
+    else if (flag === '--top') out.top = intArg(flag, value(), 0);
+    else if (flag === '--gpu') out.gpu = gpuArg(value());
+    else if (flag === '--model') out.model = modelArg(value());
+    else if (flag === '--format') {
       const v = value();
       if (v !== 'text' && v !== 'json') throw new UsageError(`unknown --format ${v} (text or json)`);
-      format = v;
-    } else if (flag === '--') {
-      files.push(...argv.slice(i + 1));
-      break;
-    } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
-    else files.push(a);
-  }
+      out.format = v;
+    } else return false;
+    return true;
+  });
+  if (help) return 'help';
   if (files.length !== 1) throw new UsageError(files.length ? 'plan takes exactly one FILE' : 'no file given');
-  return { gpus, gpu, model, top, format, file: files[0]! };
+  return { ...out, file: files[0]! };
 }
 
 /** Runs `recipe-lens plan` with the arguments after the command name; returns the exit status. */

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { validateText } from '../../src/core/validate.js';
 import { toDiagnostics } from '../../src/core/validate.js';
 import { CORPUS, yamlFiles } from '../helpers.js';
+import { mutate, mutationOps } from '../mutate.js';
 
 const corpus = yamlFiles(CORPUS).map((f) => readFileSync(f, 'utf8'));
 
@@ -21,34 +22,13 @@ function checkRanges(text: string): void {
   }
 }
 
-/** Line-level mutations of a real file: delete, duplicate, re-indent, replace a value. */
-const mutation = fc.record({
-  file: fc.nat({ max: corpus.length - 1 }),
-  ops: fc.array(
-    fc.record({
-      kind: fc.constantFrom('delete', 'duplicate', 'indent', 'dedent', 'value', 'tab', 'insert'),
-      at: fc.nat(),
-      value: fc.oneof(fc.constantFrom('0', '-1', '.nan', '.inf', 'None', '~', '${model.x}', '*a', '&a 3', '[', '{', '"', '1e400', '\u0000', '\uFEFF'), fc.string({ maxLength: 12 })),
-    }),
-    { minLength: 1, maxLength: 6 },
-  ),
-});
+/** Line-level mutations of a real file (test/mutate.ts). */
+const mutation = fc.record({ file: fc.nat({ max: corpus.length - 1 }), ops: mutationOps(6) });
 
 test('mutated corpus files never throw and keep every range inside the text', () => {
   fc.assert(
     fc.property(mutation, ({ file, ops }) => {
-      const lines = corpus[file]!.split('\n');
-      for (const op of ops) {
-        const i = op.at % Math.max(1, lines.length);
-        const l = lines[i] ?? '';
-        if (op.kind === 'delete') lines.splice(i, 1);
-        else if (op.kind === 'duplicate') lines.splice(i, 0, l);
-        else if (op.kind === 'indent') lines[i] = '  ' + l;
-        else if (op.kind === 'dedent') lines[i] = l.replace(/^ {1,2}/, '');
-        else if (op.kind === 'tab') lines[i] = '\t' + l;
-        else if (op.kind === 'insert') lines.splice(i, 0, op.value);
-        else lines[i] = l.replace(/:\s.*$/, `: ${op.value}`);
-      }
+      const lines = mutate(corpus[file]!, ops);
       checkRanges(lines.join(op_eol(ops.length)));
     }),
     { seed: 20261122, numRuns: 300 },

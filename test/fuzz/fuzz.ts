@@ -8,6 +8,7 @@ import { completionContext, pathAtOffset } from '../../src/core/cursor.js';
 import { estimateDoc } from '../../src/core/memory/estimate.js';
 import { toDiagnostics, validateText } from '../../src/core/validate.js';
 import { CORPUS, REPO, yamlFiles } from '../helpers.js';
+import { mutate, mutationOps } from '../mutate.js';
 
 const total = Number(process.argv[2] ?? 100_000);
 const seed = Number(process.argv[3] ?? 20261122);
@@ -49,37 +50,12 @@ function exercise(text: string): void {
   }
 }
 
-const VALUES = ['0', '-1', '.nan', '.inf', '-.inf', 'None', '~', 'null', '${model.x}', '${multiply:${.a},0}', '*a', '&a 3', '[', '{', '"', '1e400', '\u0000', '\uFEFF', '<<: *a', '!!binary x', '|', '>-', '? x'];
-const mutation = fc.record({
-  file: fc.nat({ max: corpus.length - 1 }),
-  eol: fc.constantFrom('\n', '\r\n'),
-  ops: fc.array(
-    fc.record({
-      kind: fc.constantFrom('delete', 'duplicate', 'indent', 'dedent', 'value', 'tab', 'insert', 'swap', 'unicode'),
-      at: fc.nat(),
-      value: fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 16 }), fc.integer().map(String)),
-    }),
-    { minLength: 1, maxLength: 8 },
-  ),
-});
+const mutation = fc.record({ file: fc.nat({ max: corpus.length - 1 }), eol: fc.constantFrom('\n', '\r\n'), ops: mutationOps(8) });
 
 const perKind = Math.floor(total / 2);
 fc.assert(
   fc.property(mutation, ({ file, eol, ops }) => {
-    const lines = corpus[file]!.split('\n');
-    for (const op of ops) {
-      const i = op.at % Math.max(1, lines.length);
-      const l = lines[i] ?? '';
-      if (op.kind === 'delete') lines.splice(i, 1);
-      else if (op.kind === 'duplicate') lines.splice(i, 0, l);
-      else if (op.kind === 'indent') lines[i] = '  ' + l;
-      else if (op.kind === 'dedent') lines[i] = l.replace(/^ {1,2}/, '');
-      else if (op.kind === 'tab') lines[i] = '\t' + l;
-      else if (op.kind === 'insert') lines.splice(i, 0, op.value);
-      else if (op.kind === 'swap') [lines[i], lines[(i + 1) % lines.length]] = [lines[(i + 1) % lines.length] ?? '', l];
-      else if (op.kind === 'unicode') lines[i] = l + ' # \u{1F680}\u200B\u202E';
-      else lines[i] = l.replace(/:\s.*$/, `: ${op.value}`);
-    }
+    const lines = mutate(corpus[file]!, ops);
     exercise(lines.join(eol));
     return true;
   }),

@@ -3,7 +3,8 @@
 // by both sides (vscode-codeql's interface-types.ts pattern); the webview only draws what is in here.
 // Every message carries the protocol version `v`; the host accepts only what parseWebviewMessage lets through.
 
-export const PROTOCOL_VERSION = 1;
+/** 2: the Layouts (planner) section, `plan` and `applyCandidate`, EP / ETP / SP what-if values. */
+export const PROTOCOL_VERSION = 2;
 
 // ---------------------------------------------------------------------------------------------------------
 // View models (host → webview). Plain JSON: numbers the webview needs for drawing are already percentages,
@@ -176,8 +177,8 @@ export interface KvVM {
   notes: string[];
 }
 
-export type WhatIfKey = 'cp' | 'tp' | 'pp' | 'vpp' | 'microBatch' | 'seq' | 'recompute' | 'offloadLayers' | 'precision';
-export const WHAT_IF_KEYS: readonly WhatIfKey[] = ['cp', 'tp', 'pp', 'vpp', 'microBatch', 'seq', 'recompute', 'offloadLayers', 'precision'];
+export type WhatIfKey = 'cp' | 'tp' | 'pp' | 'vpp' | 'ep' | 'etp' | 'sp' | 'microBatch' | 'seq' | 'recompute' | 'offloadLayers' | 'precision';
+export const WHAT_IF_KEYS: readonly WhatIfKey[] = ['cp', 'tp', 'pp', 'vpp', 'ep', 'etp', 'sp', 'microBatch', 'seq', 'recompute', 'offloadLayers', 'precision'];
 export type RecomputeChoice = 'off' | 'selective' | 'full';
 export const RECOMPUTE_CHOICES: readonly RecomputeChoice[] = ['off', 'selective', 'full'];
 export const PRECISION_CHOICES = ['bf16', 'fp16', 'fp8-delayed', 'fp8-tensorwise', 'fp8-blockwise', 'fp8-mxfp8', 'nvfp4'] as const;
@@ -190,6 +191,12 @@ export interface WhatIfValues {
   pp?: number;
   /** 1 = not interleaved. */
   vpp?: number;
+  /** Expert parallelism (a control for MoE models; the planner's Preview sets it). */
+  ep?: number;
+  /** Expert tensor parallelism: set only by the planner's Preview, where the file's ETP would not follow TP. */
+  etp?: number;
+  /** sequence_parallel: set only by the planner's Preview (its layouts run SP whenever TP > 1). */
+  sp?: boolean;
   microBatch?: number;
   seq?: number;
   recompute?: RecomputeChoice;
@@ -224,6 +231,71 @@ export interface WhatIfVM {
   applyNote: string;
 }
 
+export interface PlanConflict {
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+}
+
+/** One layout of the planner's list (or the file's own, as the reference row). */
+export interface PlanRowVM {
+  /** Position in the planner's candidates (applyCandidate sends it); null for the file's reference row. */
+  index: number | null;
+  /** "1", "2", … or "file". */
+  label: string;
+  /** One value per PlannerVM.layoutHead column: TP, PP, VPP, CP, EP, DP, MBS ("–" for no interleaving). */
+  layout: string[];
+  /** "no recompute · offload 8 layers · BF16". */
+  levers: string;
+  /** The most-loaded rank against the GPU (compact bar). */
+  bar: MemoryBar;
+  /** "68.19 GiB of 79.18 GiB (86%)". */
+  memory: string;
+  /** One text per PlannerVM.costHead column, in % of T0. */
+  costs: string[];
+  /** cost.total as a fraction of T0 (the sort key; the webview only shows `costs`). */
+  total: number;
+  /** The file already has this layout. */
+  current: boolean;
+  /** The what-if values are this row's. */
+  previewed: boolean;
+  /** What Preview puts into the what-if controls (changes against the file); null for the reference row. */
+  values: WhatIfValues | null;
+  /** The keys Apply writes, and why it cannot (keys the format cannot express, launch rules the result breaks). */
+  changes: { path: string; from: string; to: string }[];
+  conflicts: PlanConflict[];
+  canApply: boolean;
+  applyNote: string;
+}
+
+export interface PlannerVM {
+  uri: string;
+  /** The document version the rows' edits were computed on; applyCandidate sends it back. */
+  docVersion: number;
+  /** Which search the rows came from (the host counts them); applyCandidate sends it back. */
+  planId: number;
+  /** idle: not run for these inputs yet; running; ready: rows below; unavailable: the planner cannot run (see message). */
+  state: 'idle' | 'running' | 'ready' | 'unavailable';
+  /** Why the planner cannot run, or why earlier rows were dropped (the GPU, GPU count or file changed). */
+  message: string;
+  /** The GPU count it plans for, and where that count comes from. */
+  gpus: number | null;
+  gpusText: string;
+  /** "llama3-8b · seq 131,072 · global batch 512 · 64 × NVIDIA H100 80GB HBM3 (SXM)". */
+  caption: string;
+  /** Search statistics: combinations, estimates, how many fit. */
+  summary: string;
+  layoutHead: string[];
+  costHead: { label: string; title: string }[];
+  /** The file's own layout on the same scale (configCost and its estimate). */
+  reference: PlanRowVM | null;
+  rows: PlanRowVM[];
+  /** What the cost columns are (relative costs, not a throughput) and the hardware constants' sources. */
+  legend: string;
+  hardware: string;
+  notes: string[];
+}
+
 export interface Sections {
   header: HeaderVM;
   memory: MemoryVM | null;
@@ -231,9 +303,10 @@ export interface Sections {
   quant: QuantVM | null;
   kv: KvVM | null;
   whatIf: WhatIfVM | null;
+  planner: PlannerVM | null;
 }
 export type SectionId = keyof Sections;
-export const SECTION_IDS: readonly SectionId[] = ['header', 'memory', 'layout', 'quant', 'kv', 'whatIf'];
+export const SECTION_IDS: readonly SectionId[] = ['header', 'memory', 'layout', 'quant', 'kv', 'whatIf', 'planner'];
 
 // ---------------------------------------------------------------------------------------------------------
 // UI state the webview keeps with setState and hands back in `ready` after the view was hidden.
@@ -272,7 +345,11 @@ export type FromWebview =
   | { v: typeof PROTOCOL_VERSION; type: 'preview'; values: WhatIfValues }
   | { v: typeof PROTOCOL_VERSION; type: 'apply'; uri: string; docVersion: number }
   | { v: typeof PROTOCOL_VERSION; type: 'selectRank'; rank: number }
-  | { v: typeof PROTOCOL_VERSION; type: 'layoutView'; view: LayoutViewState };
+  | { v: typeof PROTOCOL_VERSION; type: 'layoutView'; view: LayoutViewState }
+  /** Run the planner for the file shown: for `gpus` GPUs (also the layout section's count from then on), else the panel's count. */
+  | { v: typeof PROTOCOL_VERSION; type: 'plan'; gpus?: number }
+  /** Write candidate `index` of search `planId` into `uri`, only at `docVersion`. */
+  | { v: typeof PROTOCOL_VERSION; type: 'applyCandidate'; uri: string; planId: number; index: number; docVersion: number };
 
 export type FromWebviewType = FromWebview['type'];
 
@@ -283,7 +360,7 @@ export type FromWebviewType = FromWebview['type'];
 export type Parsed<T> = { ok: true; msg: T } | { ok: false; error: string };
 
 /** Upper bounds: sizes and counts up to 2^20 (a million GPUs), sequence lengths up to 2^26 tokens. */
-export const LIMITS = { size: 1 << 20, seq: 1 << 26, rank: 1 << 24, page: 1 << 24, text: 256 } as const;
+export const LIMITS = { size: 1 << 20, seq: 1 << 26, rank: 1 << 24, page: 1 << 24, text: 256, candidates: 64 } as const;
 
 class Invalid extends Error {}
 const fail = (why: string): never => {
@@ -312,6 +389,11 @@ function str(x: unknown, what: string, max: number = LIMITS.text): string {
   return x as string;
 }
 
+function bool(x: unknown, what: string): boolean {
+  if (typeof x !== 'boolean') fail(`${what} must be true or false`);
+  return x as boolean;
+}
+
 function oneOf<T extends string>(x: unknown, allowed: readonly T[], what: string): T {
   if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x)) fail(`${what} must be one of ${allowed.join(', ')}`);
   return x as T;
@@ -324,9 +406,10 @@ function whatIfValues(x: unknown): WhatIfValues {
   const o = record(x, 'values');
   keys(o, [], WHAT_IF_KEYS, 'values');
   const out: WhatIfValues = {};
-  for (const k of ['cp', 'tp', 'pp', 'vpp', 'microBatch', 'offloadLayers'] as const)
+  for (const k of ['cp', 'tp', 'pp', 'vpp', 'ep', 'etp', 'microBatch', 'offloadLayers'] as const)
     if (o[k] !== undefined) out[k] = int(o[k], k === 'offloadLayers' ? 0 : 1, LIMITS.size, `values.${k}`);
   if (o.seq !== undefined) out.seq = int(o.seq, 1, LIMITS.seq, 'values.seq');
+  if (o.sp !== undefined) out.sp = bool(o.sp, 'values.sp');
   if (o.recompute !== undefined) out.recompute = oneOf(o.recompute, RECOMPUTE_CHOICES, 'values.recompute');
   if (o.precision !== undefined) out.precision = oneOf(o.precision, PRECISION_CHOICES, 'values.precision');
   return out;
@@ -386,6 +469,22 @@ export function parseWebviewMessage(raw: unknown): Parsed<FromWebview> {
       case 'layoutView':
         keys(o, ['v', 'type', 'view'], [], 'layoutView');
         return { ok: true, msg: { v, type: 'layoutView', view: layoutView(o.view) } };
+      case 'plan':
+        keys(o, ['v', 'type'], ['gpus'], 'plan');
+        return { ok: true, msg: o.gpus === undefined ? { v, type: 'plan' } : { v, type: 'plan', gpus: int(o.gpus, 1, LIMITS.size, 'gpus') } };
+      case 'applyCandidate':
+        keys(o, ['v', 'type', 'uri', 'planId', 'index', 'docVersion'], [], 'applyCandidate');
+        return {
+          ok: true,
+          msg: {
+            v,
+            type: 'applyCandidate',
+            uri: str(o.uri, 'uri', 4096),
+            planId: int(o.planId, 0, Number.MAX_SAFE_INTEGER, 'planId'),
+            index: int(o.index, 0, LIMITS.candidates - 1, 'index'),
+            docVersion: int(o.docVersion, 0, Number.MAX_SAFE_INTEGER, 'docVersion'),
+          },
+        };
       default:
         return fail(`unknown message type ${JSON.stringify(type)}`);
     }

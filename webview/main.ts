@@ -20,7 +20,7 @@ import {
   type WhatIfValues,
 } from '../src/protocol.js';
 import { h } from './dom.js';
-import { renderHeader, renderKv, renderLayout, renderMemory, renderQuant, section, WhatIfView, type Actions } from './render.js';
+import { renderHeader, renderKv, renderLayout, renderMemory, renderPlanner, renderQuant, section, WhatIfView, type Actions } from './render.js';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -97,6 +97,17 @@ const actions: Actions = {
     persist();
     send({ v: PROTOCOL_VERSION, type: 'layoutView', view });
   },
+  plan(gpus) {
+    send(gpus === undefined ? { v: PROTOCOL_VERSION, type: 'plan' } : { v: PROTOCOL_VERSION, type: 'plan', gpus });
+  },
+  previewCandidate(values) {
+    state.ui.whatIf = { ...values };
+    persist();
+    sendPreview();
+  },
+  applyCandidate(uri, planId, index, docVersion) {
+    send({ v: PROTOCOL_VERSION, type: 'applyCandidate', uri, planId, index, docVersion });
+  },
   isOpen: (id, dflt) => state.open[id] ?? dflt,
   setOpen(id, open) {
     state.open[id] = open;
@@ -108,8 +119,8 @@ const actions: Actions = {
 
 const app = document.getElementById('app')!;
 const notice = document.getElementById('notice')!;
-const TITLES: Record<Exclude<SectionId, 'header'>, string> = { memory: 'Memory', whatIf: 'What if', layout: 'Parallel layout', quant: 'Quantization', kv: 'KV cache' };
-const ORDER: SectionId[] = ['header', 'memory', 'whatIf', 'layout', 'quant', 'kv'];
+const TITLES: Record<Exclude<SectionId, 'header'>, string> = { memory: 'Memory', whatIf: 'What if', planner: 'Layouts', layout: 'Parallel layout', quant: 'Quantization', kv: 'KV cache' };
+const ORDER: SectionId[] = ['header', 'memory', 'whatIf', 'planner', 'layout', 'quant', 'kv'];
 const slots = new Map<SectionId, HTMLElement>();
 for (const id of ORDER) {
   const slot = h('div', { class: `slot slot-${id}` });
@@ -117,6 +128,10 @@ for (const id of ORDER) {
   app.append(slot);
 }
 const whatIf = new WhatIfView(actions);
+let plannerRunning = false;
+/** The newest search drawn (a newer one that arrives without "Searching…" first came from the Suggest Layouts command). */
+let plannerSeen = state.sections.planner?.planId ?? 0;
+let plannerFocus: string | null | undefined = null;
 
 function render(id: SectionId, sections: Partial<Sections>): void {
   const slot = slots.get(id)!;
@@ -152,6 +167,27 @@ function render(id: SectionId, sections: Partial<Sections>): void {
     case 'layout': {
       const hadFocus = slot.contains(document.activeElement) && (document.activeElement as HTMLElement | null)?.classList.contains('cell') === true;
       wrap().append(renderLayout(sections.layout!, actions, hadFocus));
+      break;
+    }
+    case 'planner': {
+      const vm = sections.planner!;
+      // Keep the keyboard where it was (a row's Preview or Apply, the Suggest button) across the redraw.
+      // (A search disables the button and so drops the focus: it goes back there when the list arrives.)
+      const active = document.activeElement as HTMLElement | null;
+      const inSlot = active && slot.contains(active) ? active.closest('[data-key]')?.getAttribute('data-key') : null;
+      const key = inSlot ?? (!active || active === document.body ? plannerFocus : null);
+      const wasRunning = plannerRunning;
+      plannerRunning = vm.state === 'running';
+      plannerFocus = plannerRunning ? key : null;
+      const fresh = vm.state === 'ready' && vm.planId > plannerSeen;
+      if (vm.state === 'ready') plannerSeen = Math.max(plannerSeen, vm.planId);
+      // A search just started or arrived unasked (the Suggest Layouts command): open the section and bring it into view.
+      const reveal = !wasRunning && (plannerRunning || fresh);
+      if (reveal) state.open.planner = true;
+      wrap().append(renderPlanner(vm, actions));
+      // After the collapsible has drawn (Lit renders in a microtask) and the sections below it are in place.
+      if (reveal) requestAnimationFrame(() => slot.scrollIntoView({ block: 'start' }));
+      if (key) queueMicrotask(() => (slot.querySelector(`[data-key="${CSS.escape(key)}"]`) as HTMLElement | null)?.focus());
       break;
     }
     case 'quant':

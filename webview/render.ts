@@ -7,10 +7,13 @@ import type {
   LayoutVM,
   MemoryBar,
   MemoryVM,
+  PlannerVM,
+  PlanRowVM,
   QuantVM,
   TimelineVM,
   WhatIfField,
   WhatIfKey,
+  WhatIfValues,
   WhatIfVM,
 } from '../src/protocol.js';
 import { custom, factTable, h, s, title } from './dom.js';
@@ -22,6 +25,11 @@ export interface Actions {
   apply(uri: string, docVersion: number): void;
   selectRank(rank: number): void;
   layoutView(view: LayoutViewState): void;
+  /** Run the planner (the host picks the GPU count unless `gpus` is given). */
+  plan(gpus?: number): void;
+  /** Put a planner row's values into the what-if controls. */
+  previewCandidate(values: WhatIfValues): void;
+  applyCandidate(uri: string, planId: number, index: number, docVersion: number): void;
   isOpen(id: string, dflt: boolean): boolean;
   setOpen(id: string, open: boolean): void;
 }
@@ -53,8 +61,8 @@ export function select(label: string, options: { value: string; label: string }[
   return el;
 }
 
-function button(text: string, onClick: () => void, opts: { secondary?: boolean; disabled?: boolean; label?: string } = {}): Button {
-  const b = custom<Button>('vscode-button', { 'aria-label': opts.label ?? text }, text);
+function button(text: string, onClick: () => void, opts: { secondary?: boolean; disabled?: boolean; label?: string; key?: string } = {}): Button {
+  const b = custom<Button>('vscode-button', { 'aria-label': opts.label ?? text, 'data-key': opts.key }, text);
   b.secondary = !!opts.secondary;
   b.disabled = !!opts.disabled;
   b.addEventListener('click', () => {
@@ -235,6 +243,74 @@ export class WhatIfView {
     );
     return out;
   }
+}
+
+// ---- layouts (planner) --------------------------------------------------------------------------------
+
+/** Label/value cells in a grid (layout dimensions, cost terms): one definition list, one cell per pair. */
+function cells(cls: string, head: { label: string; title?: string }[], values: string[]): HTMLElement {
+  return h(
+    'dl',
+    { class: `plan-grid ${cls}` },
+    ...head.map((c, i) =>
+      h('div', { class: `${c.label === 'total' ? 'total' : ''}${values[i] === '0.0%' ? ' zero' : ''}`.trim() || null, title: c.title ?? null }, h('dt', {}, c.label), h('dd', {}, values[i] ?? '')),
+    ),
+  );
+}
+
+function planRow(vm: PlannerVM, r: PlanRowVM, a: Actions): HTMLElement {
+  const name = r.index === null ? "the file's layout" : `layout ${r.label}`;
+  const chips = [r.index === null ? 'reference' : r.current ? "the file's layout" : null, r.previewed ? 'previewing in What if' : null].filter((c): c is string => !!c);
+  const summary = `${name}: ${vm.layoutHead.map((l, i) => `${l} ${r.layout[i]}`).join(', ')}; ${r.levers}; ${r.memory}; total cost ${r.costs[r.costs.length - 1]}`;
+  const actions =
+    r.index === null || !r.values
+      ? null
+      : h(
+          'div',
+          { class: 'actions' },
+          button('Preview', () => a.previewCandidate(r.values!), { secondary: true, disabled: r.current, label: `Preview ${name} in What if`, key: `preview-${r.index}` }),
+          button('Apply', () => a.applyCandidate(vm.uri, vm.planId, r.index!, vm.docVersion), { disabled: !r.canApply, label: `Apply ${name} to the file`, key: `apply-${r.index}` }),
+        );
+  return h(
+    'li',
+    { class: `plan-row${r.index === null ? ' reference' : ''}${r.current ? ' current' : ''}${r.previewed ? ' previewed' : ''}`, 'aria-label': summary },
+    h('div', { class: 'plan-head' }, h('span', { class: 'plan-rank' }, r.index === null ? 'file' : `#${r.label}`), h('span', { class: 'plan-levers' }, r.levers), ...chips.map((c) => h('span', { class: 'chip' }, c))),
+    cells('plan-layout', vm.layoutHead.map((label) => ({ label })), r.layout),
+    bar({ ...r.bar, label: 'memory', text: r.memory }, { compact: true }),
+    cells('plan-costs', vm.costHead, r.costs),
+    r.conflicts.length
+      ? h('ul', { class: 'conflicts', 'aria-label': `${name}: conflicts` }, ...r.conflicts.map((c) => h('li', { class: `sev-${c.severity}` }, c.code.startsWith('RL-') ? h('code', {}, c.code) : null, c.code.startsWith('RL-') ? ' ' : null, c.message)))
+      : null,
+    r.changes.length ? h('p', { class: 'plan-changes' }, 'writes ', ...r.changes.flatMap((c, i) => [i ? ', ' : null, h('code', { title: `${c.path}: ${c.from} → ${c.to}` }, c.path.split('.').pop()!), ` ${c.from} → ${c.to}`])) : null,
+    actions,
+    h('p', { class: 'muted' }, r.applyNote),
+  );
+}
+
+export function renderPlanner(vm: PlannerVM, a: Actions): HTMLElement {
+  const running = vm.state === 'running';
+  const rows = [...(vm.reference ? [vm.reference] : []), ...vm.rows];
+  return h(
+    'div',
+    { class: 'planner', 'aria-busy': running ? 'true' : 'false' },
+    h('p', { class: 'muted' }, vm.caption),
+    h(
+      'div',
+      { class: 'row' },
+      button(running ? 'Searching…' : vm.state === 'ready' ? 'Suggest again' : 'Suggest layouts', () => a.plan(), {
+        disabled: running || vm.state === 'unavailable',
+        label: `Suggest layouts for ${vm.gpusText || 'this file'}`,
+        key: 'suggest',
+      }),
+      vm.gpusText ? h('span', { class: 'muted' }, `for ${vm.gpusText}`) : null,
+    ),
+    vm.message ? h('p', { class: 'message', role: running ? 'status' : null }, vm.message) : null,
+    vm.summary ? h('p', {}, vm.summary) : null,
+    rows.length ? h('ol', { class: 'plan-rows', 'aria-label': 'suggested layouts, cheapest first, after the file\'s own' }, ...rows.map((r) => planRow(vm, r, a))) : null,
+    h('p', { class: 'muted plan-legend' }, vm.legend),
+    h('p', { class: 'source' }, vm.hardware),
+    vm.notes.length ? h('ul', { class: 'notes' }, ...vm.notes.map((n) => h('li', {}, n))) : null,
+  );
 }
 
 // ---- layout -------------------------------------------------------------------------------------------

@@ -78,8 +78,13 @@ export function scalarText(value: ScalarValue, style: Style = { inFlow: false })
   return printable(value) ? `'${value.replace(/'/g, "''")}'` : doubleQuoted(value);
 }
 
+/** The last stream parsed: several changes (and the planner's rows) edit one text; its documents are only read here. */
+const parseStream = (text: string) => parseAllDocuments(text, PARSE);
+let lastParse: { text: string; docs: ReturnType<typeof parseStream> } | undefined;
+
 function docAt(text: string, opts: EditOptions): Document.Parsed | string {
-  const docs = parseAllDocuments(text, PARSE);
+  const docs = lastParse?.text === text ? lastParse.docs : parseStream(text);
+  lastParse = { text, docs };
   if (!Array.isArray(docs)) return 'not a YAML stream';
   const d = docs[opts.doc ?? 0];
   if (!d) return `no YAML document ${opts.doc ?? 0}`;

@@ -19,6 +19,12 @@ export function activate(context: vscode.ExtensionContext): void {
     panel,
     vscode.window.registerWebviewViewProvider(PlanningPanel.viewType, panel),
     vscode.commands.registerCommand('recipeLens.openPanel', () => panel.open()),
+    // Returns how many layouts the Layouts section lists (undefined when the planner cannot run for the active file).
+    // Optional argument: the GPU count, as a number or { gpus } (else the panel's count: the layout section's or the file's).
+    vscode.commands.registerCommand('recipeLens.suggestLayouts', (arg?: unknown) => {
+      const gpus = typeof arg === 'number' ? arg : (arg as { gpus?: unknown } | null | undefined)?.gpus;
+      return panel.suggestLayouts(typeof gpus === 'number' && Number.isInteger(gpus) && gpus >= 1 && gpus <= 1 << 20 ? gpus : undefined);
+    }),
     diagnostics,
     vscode.languages.registerHoverProvider(YAML, new RecipeHoverProvider(cache)),
     vscode.languages.registerCompletionItemProvider(YAML, new RecipeCompletionProvider(cache), ':', ' '),

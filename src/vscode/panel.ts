@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { buildSections, emptySections } from '../core/panel/index.js';
 import { panelHtml } from '../core/panel/html.js';
+import type { PlanCache } from '../core/panel/planner.js';
 import type { TextEdit } from '../core/types.js';
 import { DEFAULT_UI, parseWebviewMessage, PROTOCOL_VERSION, SECTION_IDS, type FromWebview, type Sections, type ToWebview, type UiState } from '../protocol.js';
 import { estimateOf, type AnalysisCache } from './analysis.js';
@@ -30,6 +31,16 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
   private timer?: ReturnType<typeof setTimeout>;
   /** What Apply writes: the preview's edits against one document version. */
   private preview?: { uri: string; version: number; edits?: TextEdit[]; keys: number };
+  /** The planner's searches, by document (the few most recent); a search runs only when asked for. */
+  private plans = new Map<string, PlanCache>();
+  private planCount = 0;
+  /** A search asked for and not finished: the section shows "Searching…" meanwhile. */
+  private planning?: Promise<number | undefined>;
+  private planRunning = false;
+  /** What applyCandidate writes: each planner row's edits against one document version. */
+  private planPreview?: { uri: string; version: number; planId: number; edits: (TextEdit[] | undefined)[]; keys: number[] };
+  /** The last message posted (awaited before a long search, so "Searching…" is on screen first). */
+  private lastPost?: Thenable<boolean>;
   private log?: vscode.LogOutputChannel;
 
   constructor(
@@ -114,7 +125,7 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   private post(msg: ToWebview): void {
-    void this.view?.webview.postMessage(msg);
+    if (this.view) this.lastPost = this.view.webview.postMessage(msg);
   }
 
   private notice(level: 'info' | 'warning' | 'error', text: string): void {
@@ -173,6 +184,17 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
       case 'apply':
         void this.apply(msg.uri, msg.docVersion);
         return;
+      case 'plan':
+        if (msg.gpus !== undefined && msg.gpus !== this.ui.layout.worldSize) {
+          // The planner's GPU count is the layout section's: both show the same world from now on.
+          this.ui.layout = { ...this.ui.layout, worldSize: msg.gpus, page: 0 };
+          this.layoutPage = 'rank';
+        }
+        void this.suggest();
+        return;
+      case 'applyCandidate':
+        void this.applyCandidate(msg.uri, msg.planId, msg.index, msg.docVersion);
+        return;
     }
   }
 
@@ -180,10 +202,12 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     return this.docUri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.docUri) : undefined;
   }
 
-  private compute(): Sections {
+  private compute(run = false): Sections {
     const doc = this.document();
     this.preview = undefined;
+    this.planPreview = undefined;
     if (!doc) return emptySections();
+    const uri = doc.uri.toString();
     const a = this.cache.get(doc);
     const recipe = a?.result.parsed.docs.find((d) => d.format);
     const out = buildSections({
@@ -197,8 +221,16 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
       validateOptions: a ? { forcedFormat: a.settings.forcedFormat, worldSize: a.settings.worldSize, maxLength: a.settings.maxLength } : {},
       ui: this.ui,
       layoutPage: this.layoutPage,
+      plan: { cache: this.plans.get(uri), run: run ? { id: ++this.planCount } : undefined, running: !run && this.planRunning },
     });
     const s = out.sections;
+    if (out.plan) {
+      this.plans.delete(uri);
+      this.plans.set(uri, out.plan);
+      while (this.plans.size > 8) this.plans.delete(this.plans.keys().next().value!);
+    }
+    if (s.planner?.state === 'ready' && out.planEdits)
+      this.planPreview = { uri, version: doc.version, planId: s.planner.planId, edits: out.planEdits, keys: s.planner.rows.map((r) => r.changes.length) };
     // Keep the grid where the view model put it (a page number from now on, clamped to the grid).
     if (s.layout?.reason === null) {
       this.ui.layout = { ...this.ui.layout, mode: s.layout.view.mode, page: s.layout.view.page };
@@ -239,26 +271,101 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     this.sentUi = ui;
   }
 
+  private refuse(text: string): void {
+    this.notice('warning', text);
+    void vscode.window.showWarningMessage(`Recipe Lens: ${text}`);
+  }
+
+  /** One WorkspaceEdit for all the edits (one undo step); false when VS Code refused it. */
+  private async write(doc: vscode.TextDocument, edits: readonly TextEdit[]): Promise<boolean> {
+    const we = new vscode.WorkspaceEdit();
+    for (const e of edits) we.replace(doc.uri, new vscode.Range(doc.positionAt(e.span[0]), doc.positionAt(e.span[1])), e.newText);
+    return vscode.workspace.applyEdit(we);
+  }
+
   /** Writes the previewed change as one WorkspaceEdit (one undo step), only into the document shown, only at the previewed version. */
   private async apply(uri: string, version: number): Promise<void> {
     const doc = this.document();
-    const refuse = (text: string) => {
-      this.notice('warning', text);
-      void vscode.window.showWarningMessage(`Recipe Lens: ${text}`);
-    };
-    if (!doc || doc.uri.toString() !== uri) return refuse('the panel shows another file now; nothing was written.');
+    if (!doc || doc.uri.toString() !== uri) return this.refuse('the panel shows another file now; nothing was written.');
     if (doc.version !== version || !this.preview || this.preview.uri !== uri || this.preview.version !== doc.version)
-      return refuse(`the file changed since the preview was computed (version ${version}, now ${doc.version}); check the new preview and apply again.`);
+      return this.refuse(`the file changed since the preview was computed (version ${version}, now ${doc.version}); check the new preview and apply again.`);
     const edits = this.preview.edits;
-    if (!edits?.length) return refuse('this change cannot be applied (see the conflicts in the what-if section).');
-    const we = new vscode.WorkspaceEdit();
-    for (const e of edits) we.replace(doc.uri, new vscode.Range(doc.positionAt(e.span[0]), doc.positionAt(e.span[1])), e.newText);
-    const ok = await vscode.workspace.applyEdit(we);
-    if (!ok) return refuse('VS Code refused the edit; nothing was written.');
+    if (!edits?.length) return this.refuse('this change cannot be applied (see the conflicts in the what-if section).');
     const keys = this.preview.keys;
+    if (!(await this.write(doc, edits))) return this.refuse('VS Code refused the edit; nothing was written.');
     this.ui.whatIf = {};
     this.notice('info', `Wrote ${keys} key${keys === 1 ? '' : 's'} into ${doc.uri.path.split('/').pop()}; Undo reverts them in one step.`);
     this.refresh();
+  }
+
+  /** Writes planner row `index` the same way: only the rows shown for this document version and this search. */
+  private async applyCandidate(uri: string, planId: number, index: number, version: number): Promise<void> {
+    const doc = this.document();
+    if (!doc || doc.uri.toString() !== uri) return this.refuse('the panel shows another file now; nothing was written.');
+    const p = this.planPreview;
+    if (!p || p.uri !== uri || p.planId !== planId) return this.refuse('the layout list changed since (another search, GPU or GPU count); check the new list and apply again.');
+    if (doc.version !== version || p.version !== doc.version)
+      return this.refuse(`the file changed since the layouts were listed (version ${version}, now ${doc.version}); check the list and apply again.`);
+    const edits = p.edits[index];
+    if (!edits?.length) return this.refuse(`layout ${index + 1} cannot be applied (see its conflicts in the Layouts section).`);
+    const keys = p.keys[index] ?? edits.length;
+    if (!(await this.write(doc, edits))) return this.refuse('VS Code refused the edit; nothing was written.');
+    this.ui.whatIf = {};
+    this.notice('info', `Wrote layout ${index + 1} (${keys} key${keys === 1 ? '' : 's'}) into ${doc.uri.path.split('/').pop()}; Undo reverts it in one step.`);
+    this.refresh();
+  }
+
+  /**
+   * Runs the planner for the document shown (the Layouts section's button, the Suggest Layouts command): the section
+   * says "Searching…" first, then lists the candidates. Returns how many it lists; undefined when it cannot run.
+   */
+  suggest(): Promise<number | undefined> {
+    if (this.planning) return this.planning;
+    this.planRunning = true;
+    const run = async (): Promise<number | undefined> => {
+      let sections: Sections;
+      try {
+        this.refresh();
+        // Let the "Searching…" state reach the webview before the search holds the extension host.
+        await Promise.race([this.lastPost, new Promise((r) => setTimeout(r, 250))]);
+        sections = this.compute(true);
+      } catch (e) {
+        this.logger().error(`planning panel: planner: ${(e as Error).stack ?? e}`);
+        this.notice('error', `The planner failed: ${(e as Error).message}`);
+        return undefined;
+      } finally {
+        this.planRunning = false;
+      }
+      this.refresh();
+      const p = sections.planner;
+      if (!p || p.state !== 'ready') {
+        const why = !p ? 'this file has no training layout to plan' : p.message || 'the planner could not run';
+        this.notice('warning', `No layouts suggested: ${why}`);
+        return undefined;
+      }
+      return p.rows.length;
+    };
+    const pending = run();
+    this.planning = pending;
+    void pending.finally(() => {
+      if (this.planning === pending) this.planning = undefined;
+    });
+    return pending;
+  }
+
+  /** The Suggest Layouts command: reveal the panel for the active editor, then run the planner (for `gpus` GPUs when given). */
+  async suggestLayouts(gpus?: number): Promise<number | undefined> {
+    await this.open();
+    if (gpus !== undefined && gpus !== this.ui.layout.worldSize) {
+      this.ui.layout = { ...this.ui.layout, worldSize: gpus, page: 0 };
+      this.layoutPage = 'rank';
+    }
+    const n = await this.suggest();
+    if (n === undefined) {
+      const p = this.compute().planner;
+      void vscode.window.showWarningMessage(`Recipe Lens: no layouts suggested: ${p ? p.message || 'the planner could not run' : 'open a training recipe (NeMo or Megatron-Bridge) first'}.`);
+    }
+    return n;
   }
 
   dispose(): void {

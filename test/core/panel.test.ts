@@ -7,6 +7,11 @@ import { test } from 'node:test';
 import { applyEdits } from '../../src/core/edit.js';
 import { panelCsp, panelHtml } from '../../src/core/panel/html.js';
 import { buildSections, type PanelInput } from '../../src/core/panel/index.js';
+import { PLAN_TOP, type PlanState } from '../../src/core/panel/planner.js';
+import { extractTraining } from '../../src/core/memory/extract.js';
+import { findGpu } from '../../src/core/memory/gpus.js';
+import { parseFile } from '../../src/core/document.js';
+import { configCost, plan } from '../../src/core/plan/plan.js';
 import { MAX_CELLS } from '../../src/core/panel/rankGrid.js';
 import { validateText } from '../../src/core/validate.js';
 import { DEFAULT_UI, parseWebviewMessage, PROTOCOL_VERSION, type FromWebview, type UiState } from '../../src/protocol.js';
@@ -14,18 +19,19 @@ import { CORPUS, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
 
 const URI = 'file:///work/recipe.yaml';
 
-function panel(text: string, ui: Partial<UiState> = {}, opts: { worldSize?: number; page?: number | 'rank' } = {}) {
+function panel(text: string, ui: Partial<UiState> = {}, opts: { worldSize?: number; page?: number | 'rank'; plan?: PlanState; docVersion?: number } = {}) {
   const result = validateText(text, { worldSize: opts.worldSize });
   const input: PanelInput = {
     uri: URI,
     fileName: 'recipe.yaml',
-    docVersion: 7,
+    docVersion: opts.docVersion ?? 7,
     text,
     result,
     estimateOptions: { worldSize: opts.worldSize },
     validateOptions: { worldSize: opts.worldSize },
     ui: { ...structuredClone(DEFAULT_UI), uri: URI, ...ui },
     layoutPage: opts.page ?? 'rank',
+    plan: opts.plan,
   };
   return buildSections(input);
 }
@@ -46,6 +52,12 @@ const VALID: FromWebview[] = [
   { v, type: 'apply', uri: URI, docVersion: 12 },
   { v, type: 'selectRank', rank: 4095 },
   { v, type: 'layoutView', view: { worldSize: 8192, mode: 'replica', page: 3 } },
+  { v, type: 'preview', values: { ep: 8, etp: 1, sp: true, tp: 2 } },
+  { v, type: 'preview', values: { sp: false } },
+  { v, type: 'plan' },
+  { v, type: 'plan', gpus: 128 },
+  { v, type: 'applyCandidate', uri: URI, planId: 3, index: 0, docVersion: 12 },
+  { v, type: 'applyCandidate', uri: URI, planId: 0, index: 63, docVersion: 0 },
 ];
 
 test('protocol: every valid webview message is accepted unchanged', () => {
@@ -62,7 +74,8 @@ test('protocol: malformed, unknown, wrong-version and over-nested messages are r
     ['ready', /not an object/],
     [[{ v, type: 'ready', ui: null }], /not an object/],
     [{ type: 'ready', ui: null }, /protocol version/],
-    [{ v: 2, type: 'ready', ui: null }, /protocol version 2/],
+    [{ v: 3, type: 'ready', ui: null }, /protocol version 3/],
+    [{ v: 1, type: 'ready', ui: null }, /protocol version 1 \(expected 2\)/],
     [{ v: '1', type: 'ready', ui: null }, /protocol version/],
     [{ v, type: 'hack' }, /unknown message type "hack"/],
     [{ v, type: 'ready' }, /missing "ui"/],
@@ -88,8 +101,32 @@ test('protocol: malformed, unknown, wrong-version and over-nested messages are r
     [{ v, type: 'layoutView', view: { worldSize: 64, mode: 'node', page: 0, extra: true } }, /unexpected key "extra"/],
     [{ v, type: 'ready', ui: { ...DEFAULT_UI, rank: 0, extra: 1 } }, /ui: unexpected key "extra"/],
     [{ v, type: 'ready', ui: { ...DEFAULT_UI, whatIf: { tp: [4] } } }, /values.tp must be an integer/],
-    [JSON.parse('{"v":1,"type":"selectRank","rank":1,"__proto__":{"polluted":true}}'), /unexpected key "__proto__"/],
+    [JSON.parse(`{"v":${v},"type":"selectRank","rank":1,"__proto__":{"polluted":true}}`), /unexpected key "__proto__"/],
     [Object.assign(new (class Msg {})(), { v, type: 'ready', ui: null }), /not a plain object/],
+    [{ v, type: 'preview', values: { sp: 'true' } }, /values.sp must be true or false/],
+    [{ v, type: 'preview', values: { sp: 1 } }, /values.sp must be true or false/],
+    [{ v, type: 'preview', values: { ep: 0 } }, /values.ep must be an integer/],
+    [{ v, type: 'preview', values: { etp: 2.5 } }, /values.etp must be an integer/],
+    [{ v, type: 'plan', gpus: 0 }, /gpus must be an integer in 1…/],
+    [{ v, type: 'plan', gpus: '64' }, /gpus must be an integer/],
+    [{ v, type: 'plan', gpus: 64.5 }, /gpus must be an integer/],
+    [{ v, type: 'plan', gpus: 2 ** 21 }, /gpus must be an integer/],
+    [{ v, type: 'plan', gpus: null }, /gpus must be an integer/],
+    [{ v, type: 'plan', gpu: 'h100' }, /plan: unexpected key "gpu"/],
+    [{ v, type: 'plan', gpus: 64, top: 100 }, /plan: unexpected key "top"/],
+    [{ type: 'plan' }, /protocol version/],
+    [{ v, type: 'applyCandidate', uri: URI, index: 0, docVersion: 1 }, /applyCandidate: missing "planId"/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, docVersion: 1 }, /applyCandidate: missing "index"/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0 }, /applyCandidate: missing "docVersion"/],
+    [{ v, type: 'applyCandidate', planId: 1, index: 0, docVersion: 1 }, /applyCandidate: missing "uri"/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 64, docVersion: 1 }, /index must be an integer in 0…63/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: -1, docVersion: 1 }, /index must be an integer/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: '0', docVersion: 1 }, /index must be an integer/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: -1, index: 0, docVersion: 1 }, /planId must be an integer/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0, docVersion: '7' }, /docVersion must be an integer/],
+    [{ v, type: 'applyCandidate', uri: 'x'.repeat(4097), planId: 1, index: 0, docVersion: 1 }, /uri must be a string of at most 4096/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0, docVersion: 1, edits: [] }, /unexpected key "edits"/],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: { n: 0 }, docVersion: 1 }, /index must be an integer/],
   ];
   for (const [raw, why] of bad) {
     const r = parseWebviewMessage(raw);
@@ -478,13 +515,197 @@ test('every example and corpus file builds a panel (with and without what-if val
   }
 });
 
+// ---- layouts (planner) section ------------------------------------------------------------------------
+
+const RUN: PlanState = { run: { id: 1 } };
+
+test('layouts (llama3_8b_128k): idle until asked; the file\'s layout as the reference row; nothing searched', () => {
+  const out = panel(LLAMA_128K);
+  const p = out.sections.planner!;
+  assert.equal(p.state, 'idle');
+  assert.equal(out.plan, undefined);
+  assert.deepEqual(p.rows, []);
+  assert.equal(p.gpus, 64);
+  assert.equal(p.gpusText, "64 GPUs (the file's world size)");
+  assert.equal(p.caption, 'llama3-8b · seq 131,072 · global batch 512 · 64 × NVIDIA H100 80GB HBM3 (SXM)');
+  assert.deepEqual(p.reference!.layout, ['4', '2', '–', '8', '1', '1', '1']);
+  assert.equal(p.reference!.levers, 'no recompute · no offload · BF16');
+  assert.equal(p.reference!.memory, '26.86 GiB of 79.18 GiB (34%)');
+  assert.match(p.legend, /relative costs that rank the layouts, not a throughput/);
+  assert.match(p.hardware, /^Constants: NVIDIA H100 datasheet \(BF16 1,979 TFLOP\/s sparse, NVLink 900 GB\/s, PCIe Gen5 128 GB\/s\)/);
+});
+
+test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the reference row is configCost of the file', () => {
+  const out = panel(LLAMA_128K, {}, { plan: RUN });
+  const p = out.sections.planner!;
+  assert.equal(p.state, 'ready');
+  assert.equal(p.planId, 1);
+  assert.ok(out.plan, 'the search is handed back for the host to keep');
+  // The same search as `recipe-lens plan --top 8` on this file.
+  const parsed = parseFile(LLAMA_128K);
+  const doc = parsed.docs.find((d) => d.format)!;
+  const ex = extractTraining(doc, doc.format!, {});
+  assert.ok(ex.ok);
+  const h100 = findGpu('h100')!;
+  const direct = plan(ex.shape, ex.config, h100, { gpus: 64, top: PLAN_TOP });
+  assert.equal(direct.valid, 204);
+  assert.equal(p.rows.length, 8);
+  assert.equal(PLAN_TOP, 8);
+  assert.equal(p.summary, '2,802 combinations pass the launch rules; 2,255 searched (618 memory estimates), 204 fit within 90% of the GPU; the 8 cheapest, lowest total first:');
+  assert.deepEqual(
+    p.rows.map((r) => r.layout.join(' ')),
+    direct.candidates.map((c) => [c.tp, c.pp, c.vpp ?? '–', c.cp, c.ep, c.dp, c.microBatchSize].join(' ')),
+  );
+  assert.deepEqual(p.rows.map((r) => r.total), direct.candidates.map((c) => c.cost.total));
+  for (let i = 1; i < p.rows.length; i++) assert.ok(p.rows[i - 1]!.total <= p.rows[i]!.total, `row ${i} sorted by cost.total`);
+  assert.deepEqual(p.rows.map((r) => r.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+  // The reference row is the file's own layout on the same scale.
+  const fileCost = configCost(ex.shape, ex.config, h100, 64);
+  assert.equal(p.reference!.total, fileCost.total);
+  assert.deepEqual(p.reference!.costs, [fileCost.bubble, fileCost.recompute, fileCost.tpComm, fileCost.cpComm, fileCost.epComm, fileCost.ppComm, fileCost.dpComm, fileCost.offload, fileCost.total].map((x) => `${(100 * x).toFixed(1)}%`));
+  assert.deepEqual(p.reference!.costs, ['0.2%', '0.0%', '3.7%', '0.0%', '0.0%', '0.2%', '0.0%', '0.0%', '4.1%']);
+  assert.equal(p.reference!.memory, out.sections.memory!.bar.text.replace(/^([\d.]+) \/ ([\d.]+) GiB$/, '$1 GiB of $2 GiB (34%)'));
+  assert.deepEqual(p.costHead.map((c) => c.label), ['bubble', 'recompute', 'TP', 'CP', 'EP', 'PP', 'DP', 'offload', 'total']);
+  // Row 1: TP 1 · CP 32 · DP 2 with 8 layers offloaded.
+  const r1 = p.rows[0]!;
+  assert.deepEqual(r1.layout, ['1', '1', '–', '32', '1', '2', '1']);
+  assert.equal(r1.levers, 'no recompute · offload 8 layers · BF16');
+  assert.equal(r1.memory, '68.19 GiB of 79.18 GiB (86%)');
+  assert.equal(r1.bar.verdict, 'fits');
+  assert.deepEqual(r1.values, { tp: 1, pp: 1, cp: 32, sp: false, offloadLayers: 8 });
+  assert.equal(r1.canApply, true);
+  assert.equal(r1.applyNote, 'Apply writes 6 keys into the file (one undo step).');
+  assert.deepEqual(r1.changes, [
+    { path: 'model.tensor_model_parallel_size', from: '4', to: '1' },
+    { path: 'model.sequence_parallel', from: 'true', to: 'false' },
+    { path: 'model.context_parallel_size', from: '8', to: '32' },
+    { path: 'model.pipeline_model_parallel_size', from: '2', to: '1' },
+    { path: 'model.cpu_offloading', from: 'false', to: 'true' },
+    { path: 'model.cpu_offloading_num_layers', from: '(absent)', to: '8' },
+  ]);
+  assert.equal(out.planEdits!.length, 8);
+  assert.deepEqual(JSON.parse(JSON.stringify(p)), p, 'plain JSON');
+});
+
+test('layouts: Preview puts a row into the what-if (same estimate as the row); Apply writes it and the list stays', () => {
+  const first = panel(LLAMA_128K, {}, { plan: RUN });
+  const cache = first.plan!;
+  const rows = first.sections.planner!.rows;
+  // Every row previews to the memory the planner estimated for it.
+  for (const r of rows) {
+    const w = panel(LLAMA_128K, { whatIf: r.values! }, { plan: { cache } }).sections;
+    assert.equal(w.whatIf!.preview!.bar.text, r.bar.text, `row ${r.label}`);
+    assert.deepEqual(w.planner!.rows.map((x) => x.previewed), rows.map((x) => x === r));
+  }
+  // Apply row 2 (TP 1, CP 32, no offload): only the keys that change, comments kept.
+  const r2 = rows[1]!;
+  const after = applyEdits(LLAMA_128K, first.planEdits![1]!);
+  const changed = LLAMA_128K.split('\n').map((line, i) => [line, after.split('\n')[i]]).filter(([a, b]) => a !== b);
+  assert.deepEqual(changed, [
+    ['  tensor_model_parallel_size: 4', '  tensor_model_parallel_size: 1'],
+    ['  context_parallel_size: 8 # split into 2·CP = 16 chunks for causal load balancing', '  context_parallel_size: 32 # split into 2·CP = 16 chunks for causal load balancing'],
+    ['  sequence_parallel: True # shards LayerNorm/dropout activations over TP; needs TP > 1', '  sequence_parallel: False # shards LayerNorm/dropout activations over TP; needs TP > 1'],
+  ]);
+  // The written file has no new launch-rule findings, estimates what the row showed, and keeps the list (same inputs).
+  assert.deepEqual(validateText(after).findings.filter((f) => /^RL-R/.test(f.code) && f.severity !== 'info').map((f) => f.code), []);
+  const next = panel(after, {}, { plan: { cache }, docVersion: 8 });
+  const p = next.sections.planner!;
+  assert.equal(next.sections.memory!.bar.text, r2.bar.text);
+  assert.equal(p.state, 'ready');
+  assert.equal(p.docVersion, 8);
+  assert.deepEqual(p.rows.map((r) => r.current), [false, true, false, false, false, false, false, false]);
+  assert.equal(p.rows[1]!.canApply, false);
+  assert.equal(next.planEdits![1], undefined);
+  assert.deepEqual(p.reference!.layout, r2.layout);
+  assert.equal(p.reference!.total, r2.total);
+});
+
+test('layouts: a list for another GPU, GPU count or file is dropped with the reason, never recomputed by itself', () => {
+  const cache = panel(LLAMA_128K, {}, { plan: RUN }).plan!;
+  const h200 = panel(LLAMA_128K, { gpu: 'h200' }, { plan: { cache } });
+  assert.equal(h200.plan, undefined);
+  assert.equal(h200.sections.planner!.state, 'idle');
+  assert.deepEqual(h200.sections.planner!.rows, []);
+  assert.equal(h200.sections.planner!.message, 'The last suggestion was for the NVIDIA H100 80GB HBM3 (SXM); the panel\'s GPU is now the NVIDIA H200 141GB. Suggest again to update the list.');
+  const gbs = panel(LLAMA_128K.replace('global_batch_size: 512', 'global_batch_size: 256'), {}, { plan: { cache } }).sections.planner!;
+  assert.equal(gbs.message, "The file's model, sequence length, batch or precision changed since the last suggestion. Suggest again to update the list.");
+  const other = buildSections({
+    uri: 'file:///other.yaml', fileName: 'other.yaml', docVersion: 1, text: LLAMA_128K, result: validateText(LLAMA_128K), estimateOptions: {}, validateOptions: {},
+    ui: { ...structuredClone(DEFAULT_UI), uri: 'file:///other.yaml' }, layoutPage: 'rank', plan: { cache },
+  });
+  assert.equal(other.sections.planner!.state, 'idle');
+  assert.equal(other.sections.planner!.message, '');
+  assert.equal(panel(LLAMA_128K, {}, { plan: { running: true } }).sections.planner!.state, 'running');
+});
+
+test('layouts: another GPU count (from the layout section) plans for it, and Apply explains that the world size is not written', () => {
+  const out = panel(LLAMA_128K, layoutUi(128), { plan: RUN });
+  const p = out.sections.planner!;
+  assert.equal(p.gpus, 128);
+  assert.equal(p.gpusText, "128 GPUs (chosen in Parallel layout; the file's world size: 64)");
+  assert.ok(p.rows.length > 0);
+  assert.deepEqual(p.reference!.layout.slice(5), ['2', '1']);
+  for (const r of p.rows) {
+    assert.equal(r.canApply, false);
+    assert.deepEqual(r.conflicts[0], { code: 'world', severity: 'error', message: 'planned for 128 GPUs, but the file runs on 64 (trainer.num_nodes × trainer.devices); Apply does not change the world size: set it by hand first, or plan for 64' });
+  }
+  assert.deepEqual(out.planEdits!.filter(Boolean), []);
+});
+
+test('layouts: a precision the NeMo 1.x file cannot express is a conflict on that row (llama3_70b_64k on B200)', () => {
+  const text = example('llama3_70b_64k.yaml');
+  const out = panel(text, { gpu: 'b200' }, { plan: RUN });
+  const rows = out.sections.planner!.rows;
+  const fp4 = rows.filter((r) => r.levers.endsWith('NVFP4'));
+  assert.ok(fp4.length > 0, 'NVFP4 rows');
+  for (const r of fp4) {
+    assert.equal(r.values!.precision, 'nvfp4');
+    assert.equal(r.canApply, false);
+    assert.ok(r.conflicts.some((c) => c.code === 'write' && c.message === 'NVFP4: a NeMo 1.x config switches only between BF16 and FP8 (model.fp8); set it by hand'));
+    assert.equal(out.planEdits![r.index!], undefined);
+  }
+  assert.ok(rows.some((r) => r.canApply), 'the BF16 rows can be applied');
+});
+
+test('layouts: MoE rows set EP (Mixtral 8x7B), and a file without world size or global batch says why it cannot plan', () => {
+  const moe = panel(example('mixtral_8x7b_64k.yaml'), {}, { plan: RUN });
+  const rows = moe.sections.planner!.rows;
+  assert.equal(rows.length, 8);
+  const ep = rows.find((r) => r.layout[4] !== '1')!;
+  assert.equal(ep.values!.ep, Number(ep.layout[4]));
+  assert.ok(ep.changes.some((c) => c.path === 'model.expert_model_parallel_size' && c.to === ep.layout[4]));
+  // The what-if section has an EP control for MoE models only.
+  assert.ok(moe.sections.whatIf!.fields.some((f) => f.key === 'ep'));
+  assert.ok(!panel(LLAMA_128K).sections.whatIf!.fields.some((f) => f.key === 'ep'));
+  // The Bridge override has its world size only in the modeline.
+  const bridgeText = example('bridge_llama3_70b_64k.yaml');
+  assert.equal(panel(bridgeText).sections.planner!.gpusText, "256 GPUs (the modeline's world_size)");
+  const other = panel(bridgeText, layoutUi(512), { plan: RUN }).sections.planner!;
+  assert.ok(other.rows.every((r) => r.conflicts[0]?.message === 'planned for 512 GPUs, but the file runs on 256 (the recipe-lens modeline\'s world_size); Apply does not change the world size: set it by hand first, or plan for 256'));
+  const noWorld = bridgeText.replace(' world_size=256', '');
+  const bridge = panel(noWorld, {}, { plan: RUN });
+  assert.equal(bridge.sections.planner!.state, 'unavailable');
+  assert.match(bridge.sections.planner!.message, /^World size unknown: pick a GPU count in Parallel layout/);
+  assert.equal(bridge.plan, undefined);
+  const chosen = panel(noWorld, layoutUi(256), { plan: RUN }).sections.planner!;
+  assert.equal(chosen.state, 'ready');
+  assert.equal(chosen.gpusText, '256 GPUs (chosen in Parallel layout)');
+  // No world size in the file: the chosen count's layouts can be written.
+  assert.ok(chosen.rows.some((r) => r.canApply));
+  const noGbs = panel(LLAMA_128K.replace(/^ {2}global_batch_size: 512\n/m, ''), {}, { plan: RUN }).sections.planner!;
+  assert.equal(noGbs.state, 'unavailable');
+  assert.equal(noGbs.message, 'The file gives no global batch size: the planner keeps it and splits it into micro-batches.');
+  // Serving files have no Layouts section.
+  assert.equal(panel(example('trtllm_llama3_70b_serve.yaml')).sections.planner, null);
+});
+
 // ---- empty state, CSP, untrusted text -----------------------------------------------------------------
 
 test('a file that is not a recipe gets the welcome state and no sections', () => {
   const s = panel('apiVersion: v1\nkind: Pod\n').sections;
   assert.equal(s.header.state, 'empty');
   assert.match(s.header.message, /^Open a NeMo, Megatron-Bridge or TensorRT-LLM YAML file/);
-  assert.deepEqual([s.memory, s.layout, s.quant, s.kv, s.whatIf], [null, null, null, null, null]);
+  assert.deepEqual([s.memory, s.layout, s.quant, s.kv, s.whatIf, s.planner], [null, null, null, null, null, null]);
 });
 
 test("CSP: default-src 'none', nonce-only scripts, styles and fonts from the extension, no unsafe-*", () => {

@@ -7,6 +7,7 @@ import { findGpu } from '../memory/gpus.js';
 import { FORMAT_LABELS, type TextEdit } from '../types.js';
 import type { ValidateOptions, ValidationResult } from '../validate.js';
 import { kvSection } from './kv.js';
+import { plannerSection, type PlanCache, type PlanState } from './planner.js';
 import { memorySection } from './memory.js';
 import { quantSection } from './quant.js';
 import { layoutSection } from './rankGrid.js';
@@ -27,17 +28,23 @@ export interface PanelInput {
   ui: UiState;
   /** Page of the rank grid; 'rank' = the page holding the selected rank. */
   layoutPage: number | 'rank';
+  /** The planner: its last search, and whether to run one now (never per keystroke: the host asks). */
+  plan?: PlanState;
 }
 
 export interface PanelOutput {
   sections: Sections;
   /** The edits Apply would write (only when the what-if change can be applied). */
   edits?: TextEdit[];
+  /** A search run for this call (input.plan.run), for the host to keep. */
+  plan?: PlanCache;
+  /** Per row of sections.planner.rows: the edits its Apply writes, or undefined where Apply is off. */
+  planEdits?: (TextEdit[] | undefined)[];
 }
 
 export const EMPTY_MESSAGE = 'Open a NeMo, Megatron-Bridge or TensorRT-LLM YAML file (or a KV retention config) to plan it here.';
 
-const nothing = (header: HeaderVM): Sections => ({ header, memory: null, layout: null, quant: null, kv: null, whatIf: null });
+const nothing = (header: HeaderVM): Sections => ({ header, memory: null, layout: null, quant: null, kv: null, whatIf: null, planner: null });
 
 export function emptySections(message = EMPTY_MESSAGE): Sections {
   return nothing({ state: 'empty', title: 'Recipe Lens', subtitle: '', message, uri: null, docVersion: null });
@@ -72,7 +79,27 @@ export function buildSections(input: PanelInput): PanelOutput {
   let whatIf: Sections['whatIf'] = null;
   let edits: TextEdit[] | undefined;
   let config = e.kind === 'training' ? e.config : undefined;
+  let planner: Sections['planner'] = null;
+  let plan: PlanCache | undefined;
+  let planEdits: (TextEdit[] | undefined)[] | undefined;
   if (e.kind === 'training') {
+    const p = plannerSection({
+      e,
+      doc,
+      format,
+      text: input.text,
+      uri: input.uri,
+      docVersion: input.docVersion,
+      chosenWorld: sameDoc ? input.ui.layout.worldSize : null,
+      modeline,
+      whatIf: sameDoc ? input.ui.whatIf : {},
+      validate: input.validateOptions,
+      findings: r.findings,
+      state: input.plan ?? {},
+    });
+    planner = p.vm;
+    plan = p.cache;
+    planEdits = p.edits;
     const w = whatIfSection({
       e,
       doc,
@@ -100,7 +127,9 @@ export function buildSections(input: PanelInput): PanelOutput {
     rank: sameDoc ? input.ui.rank : 0,
   });
   return {
-    sections: { header, memory: memorySection(e), layout, quant: quantSection(e), kv: kvSection(e, doc), whatIf },
+    sections: { header, memory: memorySection(e), layout, quant: quantSection(e), kv: kvSection(e, doc), whatIf, planner },
     edits,
+    plan,
+    planEdits,
   };
 }

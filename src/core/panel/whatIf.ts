@@ -24,7 +24,7 @@ const recomputeOf = (c: TrainingConfig): RecomputeChoice => c.recompute.granular
 
 /** The file's value of every control. */
 export function fileValues(c: TrainingConfig): Required<Omit<WhatIfValues, 'precision'>> & { precision: PrecisionId } {
-  return { cp: c.cp, tp: c.tp, pp: c.pp, vpp: c.vpp ?? 1, microBatch: c.microBatch, seq: c.seq, recompute: recomputeOf(c), offloadLayers: c.offloadLayers, precision: precisionIdOf(c) };
+  return { cp: c.cp, tp: c.tp, pp: c.pp, vpp: c.vpp ?? 1, ep: c.ep, etp: c.etp, sp: c.sp, microBatch: c.microBatch, seq: c.seq, recompute: recomputeOf(c), offloadLayers: c.offloadLayers, precision: precisionIdOf(c) };
 }
 
 /** The values that differ from the file (a control set back to the file's value is no change). */
@@ -39,6 +39,9 @@ export function effectiveChanges(c: TrainingConfig, v: WhatIfValues): WhatIfValu
 export function previewConfig(c: TrainingConfig, v: WhatIfValues): TrainingConfig {
   let out: TrainingConfig = { ...c };
   if (v.tp !== undefined) out = { ...out, tp: v.tp, etp: c.etp === c.tp ? v.tp : c.etp, sp: c.sp && v.tp > 1 };
+  if (v.ep !== undefined) out.ep = v.ep;
+  if (v.etp !== undefined) out.etp = v.etp;
+  if (v.sp !== undefined) out.sp = v.sp;
   if (v.cp !== undefined) out.cp = v.cp;
   if (v.pp !== undefined) out.pp = v.pp;
   if (v.vpp !== undefined) out.vpp = v.vpp > 1 ? v.vpp : null;
@@ -61,14 +64,14 @@ export function previewConfig(c: TrainingConfig, v: WhatIfValues): TrainingConfi
 // Where each format keeps a key (the first path of core/rules/facts.ts's tables); a key already in the file wins.
 const NEMO1_PATHS: Partial<Record<TrainingField, string>> = {
   tp: 'model.tensor_model_parallel_size', pp: 'model.pipeline_model_parallel_size', vpp: 'model.virtual_pipeline_model_parallel_size',
-  cp: 'model.context_parallel_size', mbs: 'model.micro_batch_size', seq: 'model.encoder_seq_length', dataSeq: 'model.data.seq_length',
+  cp: 'model.context_parallel_size', ep: 'model.expert_model_parallel_size', etp: 'model.expert_tensor_parallel_size', sp: 'model.sequence_parallel', mbs: 'model.micro_batch_size', seq: 'model.encoder_seq_length', dataSeq: 'model.data.seq_length',
   recomputeGranularity: 'model.activations_checkpoint_granularity', recomputeMethod: 'model.activations_checkpoint_method',
   recomputeLayers: 'model.activations_checkpoint_num_layers', cpuOffloading: 'model.cpu_offloading', offloadLayers: 'model.cpu_offloading_num_layers',
   fp8: 'model.fp8',
 };
 const BRIDGE_PATHS: Partial<Record<TrainingField, string>> = {
   tp: 'model.tensor_model_parallel_size', pp: 'model.pipeline_model_parallel_size', vpp: 'model.virtual_pipeline_model_parallel_size',
-  cp: 'model.context_parallel_size', mbs: 'train.micro_batch_size', seq: 'model.seq_length', dataSeq: 'dataset.seq_length',
+  cp: 'model.context_parallel_size', ep: 'model.expert_model_parallel_size', etp: 'model.expert_tensor_parallel_size', sp: 'model.sequence_parallel', mbs: 'train.micro_batch_size', seq: 'model.seq_length', dataSeq: 'dataset.seq_length',
   recomputeGranularity: 'model.recompute_granularity', recomputeMethod: 'model.recompute_method', recomputeLayers: 'model.recompute_num_layers',
   cpuOffloading: 'model.cpu_offloading', offloadLayers: 'model.cpu_offloading_num_layers',
 };
@@ -115,9 +118,14 @@ export function fileChanges(doc: RecipeDoc, format: FormatId, c: TrainingConfig,
     if (p && lookup(doc.root, p) && raw(p) !== null) changes.push({ path: p, value: null, from: show(raw(p)) });
   };
   if (v.tp !== undefined) set('tp', v.tp, 'TP');
+  // SP as previewConfig has it: an explicit value, else switched off where TP drops to 1 (RL-R6).
+  if (v.sp !== undefined) set('sp', v.sp, 'sequence parallelism');
+  else if (v.tp === 1 && c.sp) set('sp', false, 'sequence parallelism');
   if (v.cp !== undefined) set('cp', v.cp, 'CP');
   if (v.pp !== undefined) set('pp', v.pp, 'PP');
   if (v.vpp !== undefined) set('vpp', v.vpp > 1 ? v.vpp : null, 'VPP');
+  if (v.ep !== undefined) set('ep', v.ep, 'EP');
+  if (v.etp !== undefined) set('etp', v.etp, 'ETP');
   if (v.microBatch !== undefined) set('mbs', v.microBatch, 'micro-batch');
   if (v.seq !== undefined) {
     set('seq', v.seq, 'sequence length');
@@ -224,6 +232,7 @@ export function whatIfSection(input: WhatIfInput): WhatIfResult {
     intField('tp', 'TP', 1, 1 << 16),
     intField('pp', 'PP', 1, layers),
     intField('vpp', 'VPP', 1, layers),
+    ...(e.shape.experts > 0 ? [intField('ep', 'EP', 1, e.shape.experts)] : []),
     intField('microBatch', 'micro-batch', 1, 1 << 12),
     intField('seq', 'sequence length', 1, 1 << 26),
     selField('recompute', 'recompute', RECOMPUTE_LABELS),
@@ -242,6 +251,59 @@ export function whatIfSection(input: WhatIfInput): WhatIfResult {
     .map((k) => ({ label: k, from: num2(t0.perGpu[k]), to: num2(t1.perGpu[k]), delta: deltaGib(t1.perGpu[k] - t0.perGpu[k]).replace(' GiB', '') }))
     .filter((d) => d.label === 'total' || d.delta !== '±0.00');
 
+  const { changes, conflicts, edits, canApply, errors } = writeCheck(input, c, v);
+  // What the estimate does with settings the launcher would reject (memory model: offload only applies with PP 1 and no recompute).
+  if (config.offloadLayers > 0 && (config.pp > 1 || config.recompute.granularity))
+    conflicts.push({ code: 'estimate', severity: 'info', message: `the estimate ignores the ${config.offloadLayers} offloaded layers: CPU offloading works only with PP 1 and without recompute (RL-R11)` });
+  return {
+    config,
+    edits,
+    vm: {
+      ...base,
+      preview: {
+        bar: trainingBar(t1, cap, 'what-if'),
+        verdictText: `${VERDICT_TEXT[t1.fit.verdict]}: ${gib(t1.perGpu.total)} of ${gib(cap)} (${t0.perGpu.total === t1.perGpu.total ? 'unchanged' : `${deltaGib(t1.perGpu.total - t0.perGpu.total)} against the file`})`,
+        deltas,
+      },
+      conflicts,
+      changes: changeRows(changes),
+      canApply,
+      applyNote: applyNote(canApply, changes.length, errors),
+    },
+  };
+}
+
+export function applyNote(canApply: boolean, keys: number, errors: number): string {
+  return canApply
+    ? `Apply writes ${keys} key${keys === 1 ? '' : 's'} into the file (one undo step).`
+    : errors
+      ? `Apply is off: ${count(errors)} conflict${errors === 1 ? '' : 's'} to resolve first.`
+      : 'Nothing to write.';
+}
+
+export interface WriteInput {
+  doc: RecipeDoc;
+  format: FormatId;
+  text: string;
+  validate: ValidateOptions;
+  findings: readonly Finding[];
+}
+
+export interface WriteCheck {
+  changes: FileChange[];
+  conflicts: WhatIfVM['conflicts'];
+  /** The edits against the text; undefined when nothing changes or a key cannot be written. */
+  edits?: TextEdit[];
+  canApply: boolean;
+  errors: number;
+}
+
+/**
+ * What writing values `v` into the file takes (the same path for the what-if and the planner's Apply): the key edits
+ * (fileChanges → editsForChanges, comments and formatting kept), the values the format cannot express, and the launch
+ * rules (RL-R…) the edited file breaks that the file did not already break. Apply only when there is no error.
+ */
+export function writeCheck(input: WriteInput, c: TrainingConfig, v: WhatIfValues): WriteCheck {
   const { changes, unwritable } = fileChanges(input.doc, input.format, c, v);
   const conflicts: WhatIfVM['conflicts'] = unwritable.map((m) => ({ code: 'write', severity: 'error' as const, message: m }));
   let edits: TextEdit[] | undefined;
@@ -262,29 +324,9 @@ export function whatIfSection(input: WhatIfInput): WhatIfResult {
       }
     }
   }
-  // What the estimate does with settings the launcher would reject (memory model: offload only applies with PP 1 and no recompute).
-  if (config.offloadLayers > 0 && (config.pp > 1 || config.recompute.granularity))
-    conflicts.push({ code: 'estimate', severity: 'info', message: `the estimate ignores the ${config.offloadLayers} offloaded layers: CPU offloading works only with PP 1 and without recompute (RL-R11)` });
   const errors = conflicts.filter((x) => x.severity === 'error').length;
   const canApply = !!edits && errors === 0 && unwritable.length === 0;
-  return {
-    config,
-    edits: canApply ? edits : undefined,
-    vm: {
-      ...base,
-      preview: {
-        bar: trainingBar(t1, cap, 'what-if'),
-        verdictText: `${VERDICT_TEXT[t1.fit.verdict]}: ${gib(t1.perGpu.total)} of ${gib(cap)} (${t0.perGpu.total === t1.perGpu.total ? 'unchanged' : `${deltaGib(t1.perGpu.total - t0.perGpu.total)} against the file`})`,
-        deltas,
-      },
-      conflicts,
-      changes: changes.map((ch) => ({ path: pathToString(ch.path), from: ch.from, to: show(ch.value) })),
-      canApply,
-      applyNote: canApply
-        ? `Apply writes ${changes.length} key${changes.length === 1 ? '' : 's'} into the file (one undo step).`
-        : errors
-          ? `Apply is off: ${count(errors)} conflict${errors === 1 ? '' : 's'} to resolve first.`
-          : 'Nothing to write.',
-    },
-  };
+  return { changes, conflicts, edits: canApply ? edits : undefined, canApply, errors };
 }
+
+export const changeRows = (changes: readonly FileChange[]) => changes.map((ch) => ({ path: pathToString(ch.path), from: ch.from, to: show(ch.value) }));

@@ -140,12 +140,31 @@ export function locateChild(cur: readonly Located[], seg: string | number): Loca
   if (!cur.length) return NO_SCHEMA;
   const next: Located[] = [];
   for (const c of cur) for (const ch of childOf(c, seg)) expand(ch, next);
-  // Below a key the schema does not describe there is nothing: one shared empty list, so random paths through
-  // open mappings do not grow the cache (each new list would otherwise start a cache of its own).
+  // Below a key the schema does not describe there is nothing: one shared empty list.
   if (!next.length) return NO_SCHEMA;
+  // Lists are interned by the schemas they hold, so a recursive schema (nemo2's `_target_` node, open sections)
+  // maps every depth to the same list: the cache stays as small as the set of schema combinations.
+  const list = intern(next);
   if (!m) childCache.set(cur, (m = new Map()));
-  if (m.size < MAX_CHILDREN) m.set(seg, next);
-  return next;
+  if (m.size < MAX_CHILDREN) m.set(seg, list);
+  return list;
+}
+
+const schemaIds = new WeakMap<object, number>();
+let nextSchemaId = 0;
+const interned = new Map<string, Located[]>();
+function intern(list: Located[]): Located[] {
+  const sig = list
+    .map((l) => {
+      let id = schemaIds.get(l.schema);
+      if (id === undefined) schemaIds.set(l.schema, (id = nextSchemaId++));
+      return `${id}@${l.base}`;
+    })
+    .join(',');
+  const hit = interned.get(sig);
+  if (hit) return hit;
+  interned.set(sig, list);
+  return list;
 }
 
 const infoCache = new WeakMap<readonly Located[], PropertyInfo | undefined>();

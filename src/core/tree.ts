@@ -104,7 +104,9 @@ export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMIT
       for (const pair of n.items) {
         const k = pair.key as YNode | null;
         const keySpan = spanOf(k, span);
-        const keyText = isScalar(k) ? String(k.value) : k ? String(k) : '';
+        // A collection used as a key (`? [a, b]: x`) is named by its offset: stringifying it makes the yaml library
+        // convert the whole collection to JS, which can throw (merge keys) or blow up (aliases).
+        const keyText = isScalar(k) ? String(k.value) : k ? `<complex key at ${keySpan[0]}>` : '';
         if (keyText === '<<' && isScalar(k) && !(k.type === 'QUOTE_DOUBLE' || k.type === 'QUOTE_SINGLE')) {
           // YAML 1.1 merge key: earlier sources win, explicit keys of this map win over all.
           const src = walk(pair.value, depth + 1, viaAlias, keySpan);

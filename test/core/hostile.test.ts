@@ -48,3 +48,12 @@ test('a git conflict-marker file: YAML errors at the markers, nothing else', () 
   assert.ok(r.findings.every((f) => f.code === 'RL-YAML'));
   assert.equal(r.parsed.lines.positionAt(r.findings[0]!.span[0]).line, 1);
 });
+
+test('a collection used as a key (with a merge key inside) is named by its offset, never converted', () => {
+  // Converting `? - <<: 1` to JS throws inside the yaml library ("Merge sources must be maps"); found by fuzzing.
+  const r = validateText('kv_cache_config:\n  ? - <<: 1\n  : x\n');
+  assert.deepEqual(
+    r.findings.map((f) => [f.code, f.message]),
+    [['RL-UNKNOWN-KEY', 'unknown key `<complex key at 21>` in `kv_cache_config` (the loader rejects unknown keys here)']],
+  );
+});

@@ -68,6 +68,9 @@ const positiveInt = (n: number) => Number.isInteger(n) && n >= 1;
  * (cp = 1, tp = ETP, dp = world / (ETP·EP·PP)), both with the same order string — parallel_state.py
  * `initialize_model_parallel`. Throws a RangeError where Megatron would refuse the sizes.
  */
+/** The largest world size a layout is built for. */
+export const MAX_RANKS = 1 << 20;
+
 export function rankLayout(input: LayoutInput): RankLayout {
   const { tp, cp, ep, dp, pp } = input;
   const etp = input.etp ?? tp;
@@ -75,6 +78,8 @@ export function rankLayout(input: LayoutInput): RankLayout {
   for (const [k, v] of Object.entries({ tp, cp, ep, dp, pp, etp })) if (!positiveInt(v)) throw new RangeError(`${k} must be a positive integer, got ${v}`);
   if (!RANK_ORDERS.includes(order)) throw new RangeError(`unknown rank order ${order}`);
   const world = tp * cp * dp * pp;
+  // A layout lists every rank: past MAX_RANKS (a million GPUs) a typo such as PP 63479766 would exhaust memory.
+  if (world > MAX_RANKS) throw new RangeError(`world size ${world} is over ${MAX_RANKS.toLocaleString('en-US')} ranks; no layout is drawn`);
   // Expert grid: world must divide by ETP·EP·PP — parallel_state.py initialize_model_parallel.
   if (world % (etp * ep * pp) !== 0) throw new RangeError(`world size ${world} is not divisible by ETP·EP·PP = ${etp}·${ep}·${pp} = ${etp * ep * pp}`);
   const edp = world / (etp * ep * pp);

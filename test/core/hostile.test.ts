@@ -57,3 +57,22 @@ test('a collection used as a key (with a merge key inside) is named by its offse
     [['RL-UNKNOWN-KEY', 'unknown key `<complex key at 21>` in `kv_cache_config` (the loader rejects unknown keys here)']],
   );
 });
+
+test('absurd sizes cost no memory: PP 63,479,766, a 10^12-token retention range, a 2^30-rank layout', async () => {
+  const { estimateDoc } = await import('../../src/core/memory/estimate.js');
+  const { parseFile } = await import('../../src/core/document.js');
+  const { rankLayout, MAX_RANKS } = await import('../../src/core/layout.js');
+  // Found by fuzzing: the estimate built one pipeline stage per PP.
+  const nemo = 'name: x\ntrainer:\n  devices: 8\n  num_nodes: 2\nmodel:\n  encoder_seq_length: 4096\n  num_layers: 24\n  hidden_size: 1024\n  num_attention_heads: 16\n  tokenizer:\n    type: gpt2\n  pipeline_model_parallel_size: 63479766\n';
+  assert.deepEqual(
+    validateText(nemo, { memory: { gpu: 'h100' } }).findings.map((f) => f.code).filter((c) => c === 'RL-R1' || c === 'RL-R4'),
+    ['RL-R1', 'RL-R4', 'RL-R4'],
+  );
+  const e = estimateDoc(parseFile(nemo).docs[0]!, {}, { gpu: 'h100' });
+  assert.deepEqual(e.kind === 'none' && e.reason, 'pipeline size 63479766 exceeds num_layers 24');
+  const retention = 'token_range_retention_configs:\n  - token_start: 0\n    token_end: 1000000000000\n    priority: 90\n';
+  const r = estimateDoc(parseFile(retention).docs[0]!, {}, {});
+  assert.equal(r.kind === 'retention' && r.coverage.truncated, true);
+  assert.equal(r.kind === 'retention' && r.coverage.blocks.length, 1 << 16);
+  assert.throws(() => rankLayout({ tp: 8, cp: 1, ep: 1, dp: 1 << 27, pp: 1 }), new RegExp(`over ${MAX_RANKS.toLocaleString('en-US')} ranks`));
+});

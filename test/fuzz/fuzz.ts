@@ -10,15 +10,20 @@ import { toDiagnostics, validateText } from '../../src/core/validate.js';
 import { CORPUS, REPO, yamlFiles } from '../helpers.js';
 import { mutate, mutationOps } from '../mutate.js';
 
+mkdirSync(join(REPO, 'test-results'), { recursive: true });
 const total = Number(process.argv[2] ?? 100_000);
 const seed = Number(process.argv[3] ?? 20261122);
 const corpus = yamlFiles(CORPUS).map((f) => readFileSync(f, 'utf8'));
 const stats = { inputs: 0, exceptions: 0, rangeViolations: 0, parserMismatches: 0, slowestMs: 0, slowestSample: '', diagnostics: 0, seed, corpusFiles: corpus.length };
 const failures: string[] = [];
+let slowestText = '';
 
+const CURRENT = join(REPO, 'test-results', 'fuzz-current.yaml');
 function exercise(text: string): void {
+  // The input under test is on disk while it runs: if the process dies (out of memory), it is the culprit.
+  if (process.env.FUZZ_TRACE) writeFileSync(CURRENT, text);
   const t0 = performance.now();
-  stats.inputs++;
+  if (++stats.inputs % 2000 === 0 && process.env.FUZZ_HEAP) console.log(`${stats.inputs} inputs, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
   try {
     const r = validateText(text, { memory: { gpu: 'h100' } });
     // Differential check: the fast block-YAML path (fastTree.ts) must give exactly what the yaml library gives.
@@ -47,6 +52,7 @@ function exercise(text: string): void {
   if (ms > stats.slowestMs) {
     stats.slowestMs = ms;
     stats.slowestSample = text.slice(0, 120);
+    slowestText = text;
   }
 }
 
@@ -71,6 +77,8 @@ fc.assert(
 
 mkdirSync(join(REPO, 'test-results'), { recursive: true });
 writeFileSync(join(REPO, 'test-results', 'fuzz.json'), JSON.stringify({ ...stats, failures }, null, 2));
+writeFileSync(join(REPO, 'test-results', 'fuzz-slowest.yaml'), slowestText);
+console.log(`heap after the run: ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
 console.log(`fuzz: ${stats.inputs} inputs, ${stats.exceptions} exceptions, ${stats.rangeViolations} out-of-range diagnostics, ${stats.parserMismatches} fast-parser mismatches, ${stats.diagnostics} diagnostics, slowest ${stats.slowestMs.toFixed(1)} ms (seed ${seed})`);
 for (const f of failures) console.log('  ' + f);
 process.exitCode = stats.exceptions || stats.rangeViolations || stats.parserMismatches ? 1 : 0;

@@ -226,6 +226,9 @@ export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Reco
   ];
   for (const [name, v] of sizes) if (v !== null && !(Number.isInteger(v) && v >= 1)) return { ok: false, reason: `${name} ${v} is not a positive integer` };
   if (config.offloadLayers < 0 || (config.recompute.numLayers !== null && config.recompute.numLayers < 0)) return { ok: false, reason: 'a negative layer count' };
+  // The estimate walks pipeline stages: more stages than layers is a typo, not a plan (R4), and must not cost memory.
+  if (config.pp > shape.layers) return { ok: false, reason: `pipeline size ${config.pp} exceeds num_layers ${shape.layers}` };
+  if (config.vpp !== null && config.vpp > shape.layers) return { ok: false, reason: `virtual pipeline size ${config.vpp} exceeds num_layers ${shape.layers}` };
   if (config.microBatch === 1 && facts.int('mbs') === undefined) assumptions.push({ what: 'micro_batch_size = 1', source: 'not in the file', provenance: 'default' });
   return { ok: true, shape, config, assumptions };
 }

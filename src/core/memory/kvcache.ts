@@ -346,8 +346,13 @@ export interface RetentionBlock {
   range: number | null;
 }
 
+/** Prompt blocks listed one by one at most (2^16 blocks = 2M tokens at 32 per block). */
+export const MAX_LISTED_BLOCKS = 1 << 16;
+
 export interface RetentionCoverage {
   tokensPerBlock: number;
+  /** True when the ranges cover more blocks than are listed (counts below cover the listed blocks). */
+  truncated: boolean;
   /** Prompt blocks, known when the prompt length is given or every range is closed. */
   blocks: RetentionBlock[];
   perRange: { range: number; priority: number; firstBlock: number; endBlock: number | null; blocks: number | null }[];
@@ -377,7 +382,9 @@ export function retentionCoverage(ranges: TokenRange[], tokensPerBlock: number, 
   // Without a prompt length, blocks are listed up to the last closed range (or the start of an open-ended one).
   const open = perRange.filter((r) => r.endBlock === null).map((r) => r.firstBlock);
   const closed = perRange.map((r) => r.endBlock ?? 0);
-  const count = promptTokens !== undefined ? Math.ceil(promptTokens / tpb) : open.length > 0 ? Math.min(...open) : Math.max(0, ...closed);
+  const wanted = promptTokens !== undefined ? Math.ceil(promptTokens / tpb) : open.length > 0 ? Math.min(...open) : Math.max(0, ...closed);
+  // One entry per block: a range ending at token 10^12 must not allocate 3·10^10 of them; list the first MAX_LISTED_BLOCKS.
+  const count = Math.min(wanted, MAX_LISTED_BLOCKS);
   const blocks: RetentionBlock[] = Array.from({ length: count }, (_, index) => {
     const first = index * tpb;
     const i = ranges.findIndex((r) => first >= r.tokenStart && first < (r.tokenEnd ?? Infinity));
@@ -395,7 +402,7 @@ export function retentionCoverage(ranges: TokenRange[], tokensPerBlock: number, 
   const evictionOrder = [...levels.values()].sort((a, b) => a.priority - b.priority);
   const perPriority = [...new Set(blocks.map((b) => b.priority))].sort((a, b) => a - b).map((p) => ({ priority: p, blocks: blocks.filter((b) => b.priority === p).length }));
   return {
-    tokensPerBlock: tpb, blocks, perRange, perPriority, decodePriority, decodeDurationMs: opts.decodeDurationMs ?? null, evictionOrder,
+    tokensPerBlock: tpb, blocks, truncated: wanted > count, perRange, perPriority, decodePriority, decodeDurationMs: opts.decodeDurationMs ?? null, evictionOrder,
     secondaryOffloadMinPriority: threshold,
     notOffloaded: blocks.filter((b) => b.priority < threshold).map((b) => b.index),
     decodeNotOffloaded: decodePriority < threshold,

@@ -15,6 +15,7 @@
 // - within a group, points are tried cheapest first; once one fits, the costlier (or equally costly, less preferred)
 //   ones are dominated and skipped;
 // - only the returned candidates get an estimate they did not already have (which also confirms an inferred fit).
+import { MAX_RANKS } from '../layout.js';
 import { derived, type TrainingConfig } from '../memory/config.js';
 import { CUDA_CONTEXT_BYTES, FRAGMENTATION, NCCL_DENSE_BYTES, NCCL_EP_BYTES } from '../memory/overheads.js';
 import type { PrecisionId } from '../memory/precision.js';
@@ -185,6 +186,7 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
   const gbs = base.globalBatch;
   if (!gbs) throw new Error("the global batch size is unknown; the planner keeps the file's global batch");
   const world = opts.gpus;
+  if (!Number.isSafeInteger(world) || world < 1 || world > MAX_RANKS) throw new Error(`the GPU count must be an integer from 1 to ${MAX_RANKS}`);
   const { hw, assumed } = hardwareFor(gpu);
   const notes: string[] = [];
   if (assumed) notes.push(hw.source);

@@ -4,7 +4,7 @@
 // `npm run build` or `npm run package` first), and the suite's run() executes in the extension host with the real
 // `vscode` API. The exit code is the suite's result.
 //   node scripts/e2e/inhost.mjs
-import { rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -29,9 +29,46 @@ export async function buildInHostSuite() {
   return SUITE;
 }
 
+/**
+ * UI probes: the suite (in the extension host, without a DOM) prints `# ui-probe <id> <JSON request>` and waits for
+ * <workspace>/.ui-probe/<id>.json; this driver answers from the workbench's DOM. The folder exists only under this
+ * driver, so the suite skips its UI checks in desktop VS Code (npm run test:vscode).
+ */
+const PROBE_DIR = '.ui-probe';
+
+/**
+ * { view, waitFor }: what the workbench shows of the side bar's webview view (the only webview open): the side bar
+ * title, whether the view's iframe is visible, and its document's text once it contains `waitFor` (or after 10 s).
+ */
+async function viewProbe(page, { waitFor = '' }) {
+  const iframe = page.locator('iframe.webview.ready').first();
+  await iframe.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
+  const doc = page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+  await doc.locator('#app', { hasText: waitFor }).waitFor({ timeout: 10_000 }).catch(() => {});
+  return {
+    title: ((await page.locator('.part.sidebar .composite.title').first().textContent({ timeout: 2000 }).catch(() => '')) ?? '').trim(),
+    visible: await iframe.isVisible(),
+    text: ((await doc.locator('#app').innerText({ timeout: 2000 }).catch(() => '')) ?? '').slice(0, 2000),
+  };
+}
+
+async function answerProbe(page, ws, id, request) {
+  let answer;
+  try {
+    const req = JSON.parse(request);
+    answer = req.view ? await viewProbe(page, req) : { error: `unknown probe ${request}` };
+  } catch (e) {
+    answer = { error: String(e) };
+  }
+  const file = join(ws, PROBE_DIR, `${id}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(answer));
+  renameSync(`${file}.tmp`, file); // the suite never reads a half-written answer
+}
+
 export async function runInHost() {
   await buildInHostSuite();
   const ws = makeWorkspace();
+  mkdirSync(join(ws, PROBE_DIR));
   const server = await startVsCodeServer({ name: 'inhost-server' });
   let browser;
   try {
@@ -49,7 +86,9 @@ export async function runInHost() {
       if (type === 'trace' || type === 'debug') return;
       // only the extension host's output (the suite and the extension), not the workbench's own chatter
       const line = args.map(String).join(' ');
-      if (/^(ok|not ok|#|recipe-lens)/.test(line)) console.log(line);
+      const probe = /^# ui-probe (\S+) (.+)$/.exec(line);
+      if (probe) void answerProbe(page, ws, probe[1], probe[2]);
+      else if (/^(ok|not ok|#|recipe-lens)/.test(line)) console.log(line);
       else if (type === 'error' && !line.includes('[Service Worker]')) console.log(`[error] ${line}`); // code-server-only worker path: harmless 404
     });
     await page.goto(url);

@@ -35,6 +35,9 @@ const SETTINGS = {
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'git.enabled': false,
+  // The web workbench saves after 1 s by default (desktop VS Code does not): tests that type and then revert or undo
+  // must not find their edits already written to disk.
+  'files.autoSave': 'off',
 };
 
 /** A free TCP port on loopback: bind port 0, read what the kernel picked, release it. */
@@ -145,7 +148,7 @@ async function waitForHttp(url, child, logFile, timeoutMs = 60000) {
 
 /**
  * code-server on loopback (`port`, or a free one) with the VSIX installed, opened on `folder`; `settings` add to the defaults.
- * Returns { url, port, folder, logFile, exited, openUrl(file?), stop() }.
+ * Returns { url, port, folder, logFile, pid, exited, openUrl(file?), stop() }.
  */
 export async function startCodeServer({ folder, vsix = VSIX, name = 'code-server', settings, port }) {
   const run = newRun(name, settings);
@@ -179,6 +182,8 @@ export async function startCodeServer({ folder, vsix = VSIX, name = 'code-server
     port,
     folder,
     logFile,
+    /** code-server's pid, which is also its process group id: the extension host is in that group. */
+    pid: child.pid,
     /** Resolves with the exit code when code-server ends. */
     exited: new Promise((res) => child.once('exit', (code, signal) => res(code ?? signal))),
     /** The workbench URL for `folder`, optionally opening `file` (absolute path) in an editor. */

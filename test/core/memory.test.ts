@@ -206,3 +206,13 @@ test('hover on a corpus launcher recipe: CP what-ifs and the schema hover side b
   assert.ok(Math.abs(Number(after) - Number(before) / 2) < 0.2, `${before} → ${after}`);
   assert.match(md, /- CP 2 → 1: activations/);
 });
+
+test('MoE layers per stage are counted, not looped: DeepSeek-V3 (3 dense layers first) over PP 4, and a 1.8e9-layer typo', async () => {
+  const { stageParams } = await import('../../src/core/memory/weights.js');
+  const ds = MODEL_PRESETS['deepseek-v3']!;
+  const stages = stageParams(ds, { ...base, tp: 8, etp: 8, pp: 4, ep: 8, cp: 1 });
+  // 61 layers over 4 stages: 16, 15, 15, 15; the first stage holds the 3 dense layers.
+  assert.deepEqual(stages.map((s) => [s.layers, s.moeLayers]), [[16, 13], [15, 15], [15, 15], [15, 15]]);
+  const huge = stageParams({ ...llama8b, layers: 1_812_170_850 }, base);
+  assert.equal(huge[0]!.layers, 1_812_170_850);
+});

@@ -46,8 +46,8 @@ export function stageParams(m: ModelShape, c: TrainingConfig, vocabDivisibleBy =
   const out: StageParams[] = [];
   for (let st = 0; st < c.pp; st++) {
     const { first, count } = layersOfStage(m.layers, c.pp, st);
-    let moeLayers = 0;
-    for (let l = first; l < first + count; l++) if (m.experts > 0 && l >= m.denseLayersBeforeMoe) moeLayers++;
+    // Layers [first, first + count) that are MoE: those at or past denseLayersBeforeMoe (counted, not looped: L can be huge).
+    const moeLayers = m.experts > 0 ? Math.max(0, first + count - Math.max(first, m.denseLayersBeforeMoe)) : 0;
     const denseLayers = count - moeLayers;
     let linear = count * attn + denseLayers * denseMlp + moeLayers * shared;
     let dense = linear + count * 2 * norm + moeLayers * h * m.experts; // two norms per layer; router h·E

@@ -226,6 +226,35 @@ test('recipeLens.openPanel shows the planning view; the status-bar estimate comm
   assert.ok(ui.text.includes(gib), `the view shows the total of recipeLens.showEstimate (${gib}); got: ${ui.text.slice(0, 300)}`);
 });
 
+test('hostile files (alias bomb, 50,000 keys, 10,000-deep nesting) get their diagnostic and the extension keeps working', async () => {
+  const dir = vscode.Uri.joinPath(ws(), 'hostile');
+  await vscode.workspace.fs.createDirectory(dir);
+  const lines = ['kv_cache_config:', '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 0; i < 9; i++) lines.push(`  ${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill('*' + String.fromCharCode(97 + i)).join(',')}]`);
+  const files: [string, string, (ds: vscode.Diagnostic[]) => boolean][] = [
+    ['bomb.yaml', lines.join('\n') + '\n', (ds) => ds.some((d) => d.code === 'RL-LIMIT')],
+    ['wide.yaml', 'kv_cache_config:\n' + Array.from({ length: 50_000 }, (_, i) => `  key_${i}: ${i}`).join('\n') + '\n', (ds) => ds.length === 201],
+    ['deep.yaml', 'kv_cache_config:\n  x: ' + '['.repeat(10_000) + ']'.repeat(10_000) + '\n', (ds) => ds.length > 0],
+  ];
+  for (const [name, text, ok] of files) {
+    const uri = vscode.Uri.joinPath(dir, name);
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    await open(uri);
+    const ds = await diagnosticsWhen(uri, ok, 20_000);
+    assert.ok(ok(ds), `${name}: ${ds.length} diagnostics (${ds.slice(0, 2).map((d) => d.code).join(', ')})`);
+  }
+  // Afterwards an edit to a normal recipe still gets a fresh result.
+  const uri = vscode.Uri.joinPath(ws(), 'examples', 'llama3_8b_16k.yaml');
+  const editor = await open(uri);
+  const line = editor.document.getText().split('\n').findIndex((l) => /^\s*context_parallel_size:/.test(l));
+  const text = editor.document.lineAt(line).text;
+  const col = text.indexOf(':') + 2;
+  await editor.edit((e) => e.replace(new vscode.Range(line, col, line, text.length), '3'));
+  const ds = await diagnosticsWhen(uri, (d) => d.some((x) => x.code === 'RL-R3'), 10_000);
+  assert.ok(ds.some((x) => x.code === 'RL-R3'), 'a fresh RL-R3 after the hostile files');
+  await revert(editor);
+});
+
 export function run(): Promise<void> {
   return runAll();
 }

@@ -64,7 +64,7 @@ async function measure(fn, { warmup = WARMUP, runs = RUNS, inner = 1, setup } = 
 }
 
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms >= 0.1 ? ms.toFixed(3) : ms.toFixed(4));
-const fmtStat = (st) => (st ? `${fmtMs(st.median)} ms (${fmtMs(st.p10)}–${fmtMs(st.p90)})` : '—');
+const fmtStat = (st) => (!st ? '—' : st.p10 === undefined || st.p90 === undefined ? `${fmtMs(st.median)} ms (one run)` : `${fmtMs(st.median)} ms (${fmtMs(st.p10)}–${fmtMs(st.p90)})`);
 const fmtBytes = (b) => (b >= 1048576 ? `${(b / 1048576).toFixed(2)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
 const log = (...a) => console.error('#', ...a);
 

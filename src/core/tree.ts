@@ -148,10 +148,23 @@ export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMIT
   return out;
 }
 
+/** Key index of large mappings, built on first lookup (a 10,000-key model section is scanned once, not per key). */
+const entryIndexes = new WeakMap<MapNode, Map<string, MapEntry>>();
+const INDEX_FROM = 32;
+
 export function mapGet(n: TreeNode | undefined, key: string): MapEntry | undefined {
   if (!n || n.kind !== 'map') return undefined;
-  for (const e of n.entries) if (e.key === key) return e;
-  return undefined;
+  if (n.entries.length < INDEX_FROM) {
+    for (const e of n.entries) if (e.key === key) return e;
+    return undefined;
+  }
+  let index = entryIndexes.get(n);
+  if (!index) {
+    index = new Map();
+    for (const e of n.entries) index.set(e.key, e); // later duplicates win, as in the tree itself
+    entryIndexes.set(n, index);
+  }
+  return index.get(key);
 }
 
 /** Find a node by path. Returns the node and, for a mapping value, its entry (for the key span). */

@@ -102,7 +102,7 @@ export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Reco
   const r = new Reader(doc, format);
   const facts = new Facts(doc, format);
   const assumptions: Assumption[] = [];
-  const presetId = modeline.model ?? opts.model ?? findPreset(r.str('tokType') ?? '') ?? findPreset(r.str('modelName') ?? '') ?? findTargetPreset(doc);
+  const presetId = modeline.model ?? opts.model ?? findPreset(r.str('tokType') ?? '') ?? findPreset(r.str('modelName') ?? '') ?? (format === 'nemo2' ? findTargetPreset(doc) : undefined); // only NeMo 2.0 trees have `_target_` (detect.ts)
   const preset = presetId ? MODEL_PRESETS[findPreset(presetId) ?? presetId] : undefined;
   if ((modeline.model || opts.model) && !preset) return { ok: false, reason: `unknown model preset "${modeline.model ?? opts.model}"` };
   const fill = <T>(what: string, fromFile: T | undefined, fromPreset: T | undefined): T | undefined => {

@@ -4,7 +4,7 @@ import { checkpointInput, hfLayer, megatronLayer, type ActivationTerm } from './
 import { derived, type TrainingConfig } from './config.js';
 import { GIB, trainingOverheads } from './overheads.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
-import { paddedVocab, stageParams, stateBytes } from './weights.js';
+import { paddedVocab, shardGroups, stageParams, stateBytes } from './weights.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
 
@@ -60,8 +60,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const dpEff = dp ?? 1;
   if (dp === undefined && c.distributedOptimizer)
     assumptions.push({ what: 'data-parallel size 1 for the optimizer shard', source: 'the file gives no world size (set recipeLens.worldSize or --gpus)', provenance: 'default' });
-  const denseShard = dpEff * c.cp;
-  const expertShard = (dpEff * c.cp * c.tp) / (c.ep * c.etp);
+  const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp);
   const params = stageParams(m, c);
   const V = paddedVocab(m.vocab, c.tp);
 

@@ -111,3 +111,8 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
     bytesPerParam: bd,
   };
 }
+
+/** Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) = DP·CP·TP/(EP·ETP) for routed experts (Megatron intra_dp_cp_group; Bridge). */
+export function shardGroups(dp: number, cp: number, tp: number, ep: number, etp: number): { dense: number; experts: number } {
+  return { dense: dp * cp, experts: (dp * cp * tp) / (ep * etp) };
+}

@@ -5,6 +5,7 @@
 // bytes ÷ bandwidth or FLOPs ÷ FLOPs, with the constants of hardware.ts.
 // Not modelled: GEMM efficiency (micro-batch size, TP shards), FP8/NVFP4 GEMM speed-ups (precision is a memory lever
 // here), kernel launch overheads, straggling, and the MoE load imbalance.
+import { shardGroups } from '../memory/weights.js';
 import type { ModelShape } from '../memory/types.js';
 import type { Hardware } from './hardware.js';
 import type { RecomputeChoice } from './space.js';
@@ -195,7 +196,7 @@ export function offloadCost(x: CostInput, t0: number): number {
  * overlap_param_gather the gather behind the first forward (NeMo 2.0 recipes set both): only the excess is exposed.
  */
 export function dpCommCost(x: CostInput, t0: number): number {
-  const g = shardGroups(x.dp, x.cp, x.tp, x.ep, x.etp);
+  const g = shardGroups(x.dp, x.cp, x.tp, x.ep, x.etp); // the optimizer's shard groups (memory/weights.ts)
   const share = (n: number) => (n > 1 ? (n - 1) / n : 0);
   const elems = share(g.dense) * x.stage.dense + share(g.experts) * x.stage.experts;
   if (elems === 0) return 0;
@@ -204,11 +205,6 @@ export function dpCommCost(x: CostInput, t0: number): number {
   const gather = x.distributedOptimizer ? (elems * x.paramBytes) / bw : 0;
   const fwd = t0 / (3 * x.microbatches);
   return (Math.max(0, reduce - 2 * fwd) + Math.max(0, gather - fwd)) / t0;
-}
-
-/** Gradient-reduction (and distributed-optimizer shard) groups: DP×CP for dense parameters (Megatron intra_dp_cp_group), DP·CP·TP/(EP·ETP) for routed experts (Megatron-Bridge _expert_optimizer_shard_size). */
-export function shardGroups(dp: number, cp: number, tp: number, ep: number, etp: number): { dense: number; experts: number } {
-  return { dense: dp * cp, experts: (dp * cp * tp) / (ep * etp) };
 }
 
 /** All terms and their sum, as fractions of T0. */

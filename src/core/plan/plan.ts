@@ -22,9 +22,9 @@ import type { PrecisionId } from '../memory/precision.js';
 import { megatronLayer } from '../memory/activations.js';
 import { estimateTraining, TIGHT_FRACTION, type TrainingEstimate } from '../memory/training.js';
 import type { GpuSpec, ModelShape } from '../memory/types.js';
-import { stageParams, stateBytes, type StageParams } from '../memory/weights.js';
+import { shardGroups, stageParams, stateBytes, type StageParams } from '../memory/weights.js';
 import { precisionIdOf, withPrecision } from '../panel/quant.js';
-import { planCost, shardGroups, tokenFlops, type CostBreakdown, type CostInput, type TokenFlops } from './cost.js';
+import { planCost, tokenFlops, type CostBreakdown, type CostInput, type TokenFlops } from './cost.js';
 import { hardwareFor, type Hardware } from './hardware.js';
 import {
   interleavedMicrobatches,

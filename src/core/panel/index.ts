@@ -83,34 +83,19 @@ export function buildSections(input: PanelInput): PanelOutput {
   let plan: PlanCache | undefined;
   let planEdits: (TextEdit[] | undefined)[] | undefined;
   if (e.kind === 'training') {
+    // The document both sections write into: the same file, version, findings and validation options.
+    const target = { e, doc, format, text: input.text, uri: input.uri, docVersion: input.docVersion, validate: input.validateOptions, findings: r.findings };
     const p = plannerSection({
-      e,
-      doc,
-      format,
-      text: input.text,
-      uri: input.uri,
-      docVersion: input.docVersion,
+      ...target,
       chosenWorld: sameDoc ? input.ui.layout.worldSize : null,
       modeline,
       whatIf: sameDoc ? input.ui.whatIf : {},
-      validate: input.validateOptions,
-      findings: r.findings,
       state: input.plan ?? {},
     });
     planner = p.vm;
     plan = p.cache;
     planEdits = p.edits;
-    const w = whatIfSection({
-      e,
-      doc,
-      format,
-      text: input.text,
-      uri: input.uri,
-      docVersion: input.docVersion,
-      values: sameDoc ? input.ui.whatIf : {},
-      validate: input.validateOptions,
-      findings: r.findings,
-    });
+    const w = whatIfSection({ ...target, values: sameDoc ? input.ui.whatIf : {} });
     whatIf = w.vm;
     edits = w.edits;
     config = w.config;

@@ -6,6 +6,7 @@
 // Not modelled: GEMM efficiency (micro-batch size, TP shards), FP8/NVFP4 GEMM speed-ups (precision is a memory lever
 // here), kernel launch overheads, straggling, and the MoE load imbalance.
 import { shardGroups } from '../memory/weights.js';
+import type { TrainingConfig } from '../memory/config.js';
 import type { ModelShape } from '../memory/types.js';
 import type { Hardware } from './hardware.js';
 import type { RecomputeChoice } from './space.js';
@@ -43,30 +44,20 @@ export function tokenFlops(m: ModelShape, seq: number): TokenFlops {
 }
 
 /** What the cost terms read: the model, one point of the search space, and the hardware. */
-export interface CostInput {
+export interface CostInput
+  extends Pick<TrainingConfig, 'seq' | 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'sp' | 'microBatch' | 'offloadLayers' | 'distributedOptimizer'> {
   shape: ModelShape;
   flops: TokenFlops;
-  seq: number;
   globalBatch: number;
   gpus: number;
-  tp: number;
-  pp: number;
-  vpp: number | null;
-  cp: number;
-  ep: number;
-  etp: number;
   dp: number;
-  sp: boolean;
-  microBatch: number;
   /** Micro-batches per step per pipeline: GBS / (MBS·DP). */
   microbatches: number;
   recompute: RecomputeChoice;
-  offloadLayers: number;
   /** Parameters of the most-loaded pipeline stage: dense (gradients reduced over DP×CP) and routed experts (expert-DP group). */
   stage: { layers: number; moeLayers: number; dense: number; experts: number };
   /** Bytes one layer saves for backward per micro-batch (memory model, activations.ts): what offloading moves. */
   layerActivationBytes: number;
-  distributedOptimizer: boolean;
   /** Bytes of a gradient in the reduction (4 with grad_reduce_in_fp32) and of a gathered parameter. */
   gradBytes: number;
   paramBytes: number;

@@ -16,7 +16,10 @@ export const EXTENSION_DEFAULTS: ValidateOptions = {
 };
 
 /** Full validation as AnalysisCache.get does it: parse, schema, rules, memory check, then LSP-style diagnostics. */
-export function fullValidate(text: string, opts: ValidateOptions = EXTENSION_DEFAULTS): { format: string | null; diagnostics: Diagnostic[]; tooLarge: boolean } {
+export function fullValidate(
+  text: string,
+  opts: ValidateOptions = EXTENSION_DEFAULTS,
+): { format: string | null; diagnostics: Diagnostic[]; tooLarge: boolean } {
   const r = validateText(text, opts);
   return { format: r.format, diagnostics: toDiagnostics(r.parsed, sortFindings(r.findings)), tooLarge: !!r.parsed.tooLarge };
 }
@@ -57,7 +60,9 @@ export function hover(p: Prepared, offset: number): string[] {
     const e = estimate(p);
     if (e.kind === 'training' && lever) parts.push(memoryHoverMarkdown(e, lever));
     if (e.kind === 'serving' && (KV_KEYS.has(key) || where.path[0] === 'kv_cache_config' || where.path[1] === 'kv_cache_config'))
-      parts.push(servingHoverMarkdown(e, typeof where.path[0] === 'string' && where.path[0].endsWith('_servers') ? where.path[0] : undefined));
+      parts.push(
+        servingHoverMarkdown(e, typeof where.path[0] === 'string' && where.path[0].endsWith('_servers') ? where.path[0] : undefined),
+      );
     if (e.kind === 'retention') parts.push(retentionHoverMarkdown(e));
   }
   const md = hoverMarkdown(p.doc, p.doc.format, where.path);

@@ -63,8 +63,14 @@ async function measure(fn, { warmup = WARMUP, runs = RUNS, inner = 1, setup } = 
   return stats(samples);
 }
 
-const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms >= 0.1 ? ms.toFixed(3) : ms.toFixed(4));
-const fmtStat = (st) => (!st ? '—' : st.p10 === undefined || st.p90 === undefined ? `${fmtMs(st.median)} ms (one run)` : `${fmtMs(st.median)} ms (${fmtMs(st.p10)}–${fmtMs(st.p90)})`);
+const fmtMs = (ms) =>
+  ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms >= 0.1 ? ms.toFixed(3) : ms.toFixed(4);
+const fmtStat = (st) =>
+  !st
+    ? '—'
+    : st.p10 === undefined || st.p90 === undefined
+      ? `${fmtMs(st.median)} ms (one run)`
+      : `${fmtMs(st.median)} ms (${fmtMs(st.p10)}–${fmtMs(st.p90)})`;
 const fmtBytes = (b) => (b >= 1048576 ? `${(b / 1048576).toFixed(2)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
 const log = (...a) => console.error('#', ...a);
 
@@ -91,7 +97,9 @@ const { getLanguageService } = await import('yaml-language-server');
 const { TextDocument } = await import('vscode-languageserver-textdocument');
 const ylsVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'yaml-language-server', 'package.json'), 'utf8')).version;
 
-const schemaFiles = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.schema.json')).sort();
+const schemaFiles = readdirSync(join(root, 'schemas'))
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort();
 const schemasById = new Map();
 const formatToId = new Map();
 for (const f of schemaFiles) {
@@ -142,7 +150,12 @@ function corpusFiles() {
 const gen10k = generateRecipe(typicalText, { lines: 10_000 });
 const gen1m = generateRecipe(typicalText, { bytes: 1 << 20 });
 const gen10m = QUICK ? undefined : generateRecipe(typicalText, { bytes: 10 << 20 });
-for (const [n, t] of [['recipe-10k-lines.yaml', gen10k], ['recipe-1mb.yaml', gen1m], ['recipe-10mb.yaml', gen10m]]) if (t) writeFileSync(join(tmp, n), t);
+for (const [n, t] of [
+  ['recipe-10k-lines.yaml', gen10k],
+  ['recipe-1mb.yaml', gen1m],
+  ['recipe-10mb.yaml', gen10m],
+])
+  if (t) writeFileSync(join(tmp, n), t);
 
 const lineCount = (t) => t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
 
@@ -153,7 +166,9 @@ const results = { validation: [], corpus: [], incremental: [], estimate: [], hov
 async function compare(label, name, text, { ours: oursOpts, runs = RUNS, warmup = WARMUP, budget } = {}) {
   const first = core.fullValidate(text, oursOpts);
   const format = first.format ?? 'nemo1';
-  log(`validate ${label}: ${lineCount(text)} lines, ${fmtBytes(text.length)}, format ${first.format}${first.tooLarge ? ' (over the size limit: not validated)' : ''}`);
+  log(
+    `validate ${label}: ${lineCount(text)} lines, ${fmtBytes(text.length)}, format ${first.format}${first.tooLarge ? ' (over the size limit: not validated)' : ''}`,
+  );
   const ours = await measure(() => core.fullValidate(text, oursOpts), { runs, warmup });
   let theirs;
   let theirDiags = 0;
@@ -193,8 +208,21 @@ results.validation.push(await compare('(c) generated 10,000-line recipe', 'gen10
 results.validation.push(await compare('(d) generated 1 MB recipe', 'gen1m', gen1m, { budget: { ratio: 0.1 } }));
 if (gen10m) {
   // 20 runs after 5 here: yaml-language-server takes seconds per run on 10 MB.
-  results.validation.push(await compare('(d) generated 10 MB recipe, default 5 MB limit (not validated: one RL-SIZE info)', 'gen10m', gen10m, { budget: {}, runs: 20, warmup: 5 }));
-  results.validation.push(await compare('(d) generated 10 MB recipe, limit raised to 64 MB', 'gen10m', gen10m, { ours: RAISED, budget: { ratio: 0.1 }, runs: 20, warmup: 5 }));
+  results.validation.push(
+    await compare('(d) generated 10 MB recipe, default 5 MB limit (not validated: one RL-SIZE info)', 'gen10m', gen10m, {
+      budget: {},
+      runs: 20,
+      warmup: 5,
+    }),
+  );
+  results.validation.push(
+    await compare('(d) generated 10 MB recipe, limit raised to 64 MB', 'gen10m', gen10m, {
+      ours: RAISED,
+      budget: { ratio: 0.1 },
+      runs: 20,
+      warmup: 5,
+    }),
+  );
 }
 for (const p of corpusFiles()) {
   const rel = relative(corpusDir, p);
@@ -254,7 +282,12 @@ for (const [label, text] of estimateInputs) {
 const hoverInputs = [
   [`(a) ${TYPICAL}`, typicalText, 'tensor_model_parallel_size', 'memory + schema'],
   [`(a) ${TYPICAL}`, typicalText, 'hidden_dropout', 'schema only'],
-  ['examples/trtllm_llama3_70b_serve.yaml', read(join(root, 'examples', 'trtllm_llama3_70b_serve.yaml')), 'free_gpu_memory_fraction', 'KV cache + schema'],
+  [
+    'examples/trtllm_llama3_70b_serve.yaml',
+    read(join(root, 'examples', 'trtllm_llama3_70b_serve.yaml')),
+    'free_gpu_memory_fraction',
+    'KV cache + schema',
+  ],
   ['(c) generated 10,000-line recipe', gen10k, 'tensor_model_parallel_size', 'memory + schema'],
 ];
 for (const [label, text, key, what] of hoverInputs) {
@@ -274,7 +307,16 @@ results.planner = null;
 if (existsSync(join(root, 'src', 'core', 'plan', 'plan.ts'))) {
   try {
     const plannerFile = join(tmp, 'planner.cjs');
-    await esbuild.build({ entryPoints: [join(root, 'bench', 'planner.ts')], outfile: plannerFile, bundle: true, platform: 'node', format: 'cjs', target: 'es2022', logLevel: 'silent', absWorkingDir: root });
+    await esbuild.build({
+      entryPoints: [join(root, 'bench', 'planner.ts')],
+      outfile: plannerFile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'es2022',
+      logLevel: 'silent',
+      absWorkingDir: root,
+    });
     const planner = require(plannerFile);
     const ex = planner.prepare(read(join(root, PLANNER_RECIPE)));
     results.planner = [];
@@ -304,7 +346,10 @@ function sizes() {
   }
   const vsix = join(os.tmpdir(), 'bench.vsix');
   try {
-    execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['vsce', 'package', '--no-dependencies', '--out', vsix], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['vsce', 'package', '--no-dependencies', '--out', vsix], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     out.push({ label: 'recipe-lens.vsix', bytes: statSync(vsix).size, budget: { bytes: 1 << 20 } });
   } catch (e) {
     out.push({ label: 'recipe-lens.vsix', error: `vsce package failed: ${e.message.split('\n')[0]}`, budget: { bytes: 1 << 20 } });
@@ -378,11 +423,21 @@ function judge(st, budget, ratio) {
   if (!budget) return '';
   const parts = [];
   if (budget.ms !== undefined && st) parts.push(st.median <= budget.ms ? 'OK' : `MISSED (${fmtMs(st.median)} ms > ${budget.ms} ms)`);
-  if (budget.ratio !== undefined && ratio !== undefined) parts.push(ratio <= budget.ratio ? 'OK' : `MISSED (ratio ${ratio.toFixed(3)} > ${budget.ratio})`);
+  if (budget.ratio !== undefined && ratio !== undefined)
+    parts.push(ratio <= budget.ratio ? 'OK' : `MISSED (ratio ${ratio.toFixed(3)} > ${budget.ratio})`);
   if (!parts.length) return '';
   return parts.every((p) => p === 'OK') ? 'OK' : parts.filter((p) => p !== 'OK').join('; ');
 }
-const budgetText = (b) => (!b ? '—' : [b.ms !== undefined ? `≤ ${b.ms} ms` : '', b.ratio !== undefined ? `ratio ≤ ${b.ratio}` : '', b.bytes !== undefined ? `≤ ${fmtBytes(b.bytes)}` : ''].filter(Boolean).join(', ') || '—');
+const budgetText = (b) =>
+  !b
+    ? '—'
+    : [
+        b.ms !== undefined ? `≤ ${b.ms} ms` : '',
+        b.ratio !== undefined ? `ratio ≤ ${b.ratio}` : '',
+        b.bytes !== undefined ? `≤ ${fmtBytes(b.bytes)}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ') || '—';
 
 const cpu = os.cpus();
 const machine = `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} logical cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()} ${os.arch()}`;
@@ -401,7 +456,7 @@ md('  parentheses is the 10th–90th percentile. "ours" is the full validation t
 md('  (`validateText`: YAML parse, format detection, interpolation, Ajv schema check, typo/deprecation walk, cross-field');
 md('  rules, memory check; then `sortFindings` + `toDiagnostics`). "theirs" is `doValidation` of yaml-language-server\'s');
 md('  language service on a new document version (so it parses again: it caches the parse per version) with our schema');
-md('  for the file\'s format. Ratio = ours / theirs (medians).');
+md("  for the file's format. Ratio = ours / theirs (medians).");
 md(`- Generated inputs: the model section of ${TYPICAL} repeated under unique keys in \`model\` (an open mapping), see`);
 md('  bench/generate.mjs; written to bench/tmp/ (git-ignored).');
 md();
@@ -411,7 +466,9 @@ md();
 md('| file | lines | size | diagnostics ours / theirs | ours | yaml-language-server | ratio | budget | verdict |');
 md('|---|---:|---:|---:|---:|---:|---:|---|---|');
 const vrow = (r) =>
-  md(`| ${r.label} | ${r.lines.toLocaleString('en-US')} | ${fmtBytes(r.bytes)} | ${r.ourDiagnostics} / ${r.theirs ? r.theirDiagnostics : '—'} | ${fmtStat(r.ours)} | ${fmtStat(r.theirs)} | ${r.ratio?.toFixed(3) ?? '—'} | ${budgetText(r.budget)} | ${judge(r.ours, r.budget, r.ratio) || '—'} |`);
+  md(
+    `| ${r.label} | ${r.lines.toLocaleString('en-US')} | ${fmtBytes(r.bytes)} | ${r.ourDiagnostics} / ${r.theirs ? r.theirDiagnostics : '—'} | ${fmtStat(r.ours)} | ${fmtStat(r.theirs)} | ${r.ratio?.toFixed(3) ?? '—'} | ${budgetText(r.budget)} | ${judge(r.ours, r.budget, r.ratio) || '—'} |`,
+  );
 results.validation.forEach(vrow);
 md();
 md('### (b) every corpus file (../shared/corpus)');
@@ -423,7 +480,9 @@ if (results.corpus.length) {
   const ratios = results.corpus.map((r) => r.ratio).filter((x) => x !== undefined);
   const st = stats(ratios);
   md();
-  md(`Corpus: ${results.corpus.length} files, ratio median ${st.median.toFixed(3)} (min ${st.min.toFixed(3)}, max ${st.max.toFixed(3)}); ${ratios.filter((r) => r > 0.1).length} over 0.1.`);
+  md(
+    `Corpus: ${results.corpus.length} files, ratio median ${st.median.toFixed(3)} (min ${st.min.toFixed(3)}, max ${st.max.toFixed(3)}); ${ratios.filter((r) => r > 0.1).length} over 0.1.`,
+  );
 }
 md();
 md('Diagnostics differ by design: yaml-language-server reports unresolved `${…}` interpolations as type errors and');
@@ -437,15 +496,22 @@ md('applying the edit to the string. yaml-language-server gets the change throug
 md();
 md('| file | ours | yaml-language-server | ratio | budget | verdict |');
 md('|---|---:|---:|---:|---|---|');
-for (const r of results.incremental) md(`| ${r.label} | ${fmtStat(r.ours)} | ${fmtStat(r.theirs)} | ${r.ratio.toFixed(3)} | ${budgetText(r.budget)} | ${judge(r.ours, r.budget, r.ratio)} |`);
+for (const r of results.incremental)
+  md(
+    `| ${r.label} | ${fmtStat(r.ours)} | ${fmtStat(r.theirs)} | ${r.ratio.toFixed(3)} | ${budgetText(r.budget)} | ${judge(r.ours, r.budget, r.ratio)} |`,
+  );
 md();
 
 md('## 3. Estimate and hover');
 md();
 md('| what | result | time | budget | verdict |');
 md('|---|---|---:|---|---|');
-for (const r of results.estimate) md(`| estimate: ${r.label} | ${r.kind}${r.reason ? ` (${r.reason.slice(0, 60)})` : ''} | ${fmtStat(r.stat)} | ${budgetText(r.budget)} | ${judge(r.stat, r.budget)} |`);
-for (const r of results.hover) md(`| hover: ${r.label} | ${r.parts} part(s) | ${fmtStat(r.stat)} | ${budgetText(r.budget)} | ${judge(r.stat, r.budget)} |`);
+for (const r of results.estimate)
+  md(
+    `| estimate: ${r.label} | ${r.kind}${r.reason ? ` (${r.reason.slice(0, 60)})` : ''} | ${fmtStat(r.stat)} | ${budgetText(r.budget)} | ${judge(r.stat, r.budget)} |`,
+  );
+for (const r of results.hover)
+  md(`| hover: ${r.label} | ${r.parts} part(s) | ${fmtStat(r.stat)} | ${budgetText(r.budget)} | ${judge(r.stat, r.budget)} |`);
 md();
 md('Hover = cursor → key path, the memory estimate (uncached, as on the first hover after an edit), the markdown; on the');
 md('cached analysis of the current version, as the extension does.');
@@ -456,11 +522,16 @@ md();
 if (!results.planner) md('not measured (no planner in src/core/plan yet)');
 else if (!Array.isArray(results.planner)) md(`not measured (the planner did not run: ${results.planner.error})`);
 else {
-  md(`Full search (\`plan()\`, H100) for the model and configuration of ${PLANNER_RECIPE}; ${RUNS} runs up to 64 GPUs, 5 runs after 1 from 1,024. No budget is set for it.`);
+  md(
+    `Full search (\`plan()\`, H100) for the model and configuration of ${PLANNER_RECIPE}; ${RUNS} runs up to 64 GPUs, 5 runs after 1 from 1,024. No budget is set for it.`,
+  );
   md();
   md('| GPUs | points in the space | memory estimates run | time |');
   md('|---:|---:|---:|---:|');
-  for (const r of results.planner) md(`| ${r.gpus.toLocaleString('en-US')} | ${r.space.toLocaleString('en-US')} | ${r.estimated.toLocaleString('en-US')} | ${fmtStat(r.stat)} |`);
+  for (const r of results.planner)
+    md(
+      `| ${r.gpus.toLocaleString('en-US')} | ${r.space.toLocaleString('en-US')} | ${r.estimated.toLocaleString('en-US')} | ${fmtStat(r.stat)} |`,
+    );
 }
 md();
 
@@ -472,13 +543,21 @@ const e2e = results.e2e;
 const notMeasured = 'not measured (run npm run test:e2e first)';
 const e2eRow = (label, m, budgetMs) => {
   if (!e2e.file) md(`| ${label} | ${notMeasured} | ${budgetMs ? `≤ ${budgetMs} ms` : '—'} | — |`);
-  else if (!m?.stat) md(`| ${label} | not in ${relative(root, e2e.file)}${e2e.error ? ` (${e2e.error})` : ''} | ${budgetMs ? `≤ ${budgetMs} ms` : '—'} | — |`);
-  else md(`| ${label} | ${fmtStat(m.stat)} (\`${m.key}\`, e2e run of ${e2e.date}) | ${budgetMs ? `≤ ${budgetMs} ms` : '—'} | ${budgetMs ? verdict(m.stat.median <= budgetMs) + (m.stat.median > budgetMs ? ` (${fmtMs(m.stat.median)} ms)` : '') : '—'} |`);
+  else if (!m?.stat)
+    md(
+      `| ${label} | not in ${relative(root, e2e.file)}${e2e.error ? ` (${e2e.error})` : ''} | ${budgetMs ? `≤ ${budgetMs} ms` : '—'} | — |`,
+    );
+  else
+    md(
+      `| ${label} | ${fmtStat(m.stat)} (\`${m.key}\`, e2e run of ${e2e.date}) | ${budgetMs ? `≤ ${budgetMs} ms` : '—'} | ${budgetMs ? verdict(m.stat.median <= budgetMs) + (m.stat.median > budgetMs ? ` (${fmtMs(m.stat.median)} ms)` : '') : '—'} |`,
+    );
 };
 e2eRow('activate() in the extension host', e2e.activate, 50);
 if (!results.sizes.length) md('| bundles and VSIX | not measured (--quick / --no-package) | ≤ 1 MiB (VSIX) | — |');
 for (const s of results.sizes)
-  md(`| ${s.label} | ${s.error ?? `${fmtBytes(s.bytes)} (${s.bytes.toLocaleString('en-US')} B)`} | ${budgetText(s.budget)} | ${s.budget && !s.error ? verdict(s.bytes <= s.budget.bytes) + (s.bytes > s.budget.bytes ? ` (${fmtBytes(s.bytes)})` : '') : '—'} |`);
+  md(
+    `| ${s.label} | ${s.error ?? `${fmtBytes(s.bytes)} (${s.bytes.toLocaleString('en-US')} B)`} | ${budgetText(s.budget)} | ${s.budget && !s.error ? verdict(s.bytes <= s.budget.bytes) + (s.bytes > s.budget.bytes ? ` (${fmtBytes(s.bytes)})` : '') : '—'} |`,
+  );
 md();
 md('## 6. Panel refresh (keystroke → updated webview DOM)');
 md();
@@ -492,14 +571,20 @@ md('| what | figure | budget |');
 md('|---|---:|---|');
 if (!e2e.file) md(`| extension host RSS, panel open on the 10,000-line file | ${notMeasured} | — |`);
 else if (!e2e.memory?.stat) md(`| extension host RSS, panel open on the 10,000-line file | not in ${relative(root, e2e.file)} | — |`);
-else md(`| extension host RSS, panel open on the 10,000-line file | ${fmtBytes(e2e.memory.stat.median)} (\`${e2e.memory.key}\`, e2e run of ${e2e.date}) | — |`);
+else
+  md(
+    `| extension host RSS, panel open on the 10,000-line file | ${fmtBytes(e2e.memory.stat.median)} (\`${e2e.memory.key}\`, e2e run of ${e2e.date}) | — |`,
+  );
 md();
 
 const missed = lines.filter((l) => l.includes('MISSED')).length;
 md(`**${missed ? `${missed} row(s) MISSED a budget` : 'All measured budgets met'}.**`);
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
-writeFileSync(join(tmp, 'results.json'), JSON.stringify({ machine, node: process.version, ylsVersion, date: new Date().toISOString(), quick: QUICK, results }, null, 1));
+writeFileSync(
+  join(tmp, 'results.json'),
+  JSON.stringify({ machine, node: process.version, ylsVersion, date: new Date().toISOString(), quick: QUICK, results }, null, 1),
+);
 if (!QUICK) {
   writeFileSync(join(root, 'bench', 'RESULTS.md'), report);
   log('wrote bench/RESULTS.md');

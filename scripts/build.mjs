@@ -35,15 +35,45 @@ function testEntries() {
 compileSchemas();
 const jobs = [];
 if (!only || only === 'extension')
-  jobs.push(esbuild.build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] }));
+  jobs.push(
+    esbuild.build({
+      ...common,
+      entryPoints: ['src/vscode/extension.ts'],
+      outfile: 'dist/extension.js',
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+    }),
+  );
 if (!only || only === 'cli')
-  jobs.push(esbuild.build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } }));
+  jobs.push(
+    esbuild.build({
+      ...common,
+      entryPoints: ['src/cli.ts'],
+      outfile: 'dist/cli.js',
+      platform: 'node',
+      format: 'cjs',
+      banner: { js: '#!/usr/bin/env node' },
+    }),
+  );
 if (!only || only === 'webview')
-  jobs.push(esbuild.build({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' }));
+  jobs.push(
+    esbuild.build({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' }),
+  );
 if ((!only && !production) || only === 'test') {
   rmSync(join(root, 'dist-test'), { recursive: true, force: true });
   jobs.push(
-    esbuild.build({ ...common, sourcemap: 'inline', minify: false, entryPoints: testEntries(), outdir: 'dist-test', outbase: 'test', platform: 'node', format: 'cjs', external: ['vscode'] }),
+    esbuild.build({
+      ...common,
+      sourcemap: 'inline',
+      minify: false,
+      entryPoints: testEntries(),
+      outdir: 'dist-test',
+      outbase: 'test',
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+    }),
   );
 }
 await Promise.all(jobs);

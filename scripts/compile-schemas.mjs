@@ -7,7 +7,14 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const AJV_OPTIONS = { allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true, inlineRefs: false, code: { source: true, esm: true } };
+export const AJV_OPTIONS = {
+  allErrors: true,
+  strict: true,
+  strictTypes: false,
+  allowUnionTypes: true,
+  inlineRefs: false,
+  code: { source: true, esm: true },
+};
 export const EXTRA_KEYWORDS = ['markdownDescription', 'x-aliases', 'x-deprecatedMessage', 'x-rule'];
 
 const camel = (id) => id.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -17,7 +24,9 @@ export function compileSchemas() {
   const ajv = new Ajv2020.default(AJV_OPTIONS);
   ajv.addVocabulary(EXTRA_KEYWORDS);
   const exports = {};
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.schema.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.schema.json'))
+    .sort()) {
     const schema = JSON.parse(readFileSync(join(dir, f), 'utf8'));
     ajv.addSchema(schema);
     exports[camel(f.replace(/\.schema\.json$/, ''))] = schema.$id;

@@ -8,6 +8,13 @@ import { compileSchemas } from './compile-schemas.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 compileSchemas();
 const out = join(root, '.cache', 'fuzz', 'fuzz.js');
-await esbuild.build({ entryPoints: [join(root, 'test', 'fuzz', 'fuzz.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: out, logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(root, 'test', 'fuzz', 'fuzz.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: out,
+  logLevel: 'warning',
+});
 const r = spawnSync(process.execPath, [out, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 process.exit(r.status ?? 1);

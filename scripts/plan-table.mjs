@@ -11,7 +11,19 @@ import * as esbuild from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? join(root, 'bench', 'plan-vs-nemo.md'));
 const bundle = join(mkdtempSync(join(tmpdir(), 'plan-table-')), 'plan.test.js');
-await esbuild.build({ entryPoints: [join(root, 'test/core/plan.test.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning', absWorkingDir: root });
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=dot', bundle], { cwd: root, stdio: 'inherit', env: { ...process.env, PLAN_TABLE_OUT: out } });
+await esbuild.build({
+  entryPoints: [join(root, 'test/core/plan.test.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: bundle,
+  logLevel: 'warning',
+  absWorkingDir: root,
+});
+const r = spawnSync(process.execPath, ['--test', '--test-reporter=dot', bundle], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, PLAN_TABLE_OUT: out },
+});
 if (r.status !== 0) process.exit(r.status ?? 1);
 console.log(`wrote ${out}`);

@@ -13,8 +13,16 @@ const run = (cmd, args) => spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' })
 if (process.argv.includes('--cli')) {
   if (run(process.execPath, ['scripts/build.mjs']).status !== 0) process.exit(1);
   const cli = join('dist', 'cli.js');
-  console.log('\n$ recipe-lens check examples/llama3_8b_128k.yaml examples/trtllm_llama3_70b_serve.yaml examples/retention_system_prompt.yaml');
-  run(process.execPath, [cli, 'check', 'examples/llama3_8b_128k.yaml', 'examples/trtllm_llama3_70b_serve.yaml', 'examples/retention_system_prompt.yaml']);
+  console.log(
+    '\n$ recipe-lens check examples/llama3_8b_128k.yaml examples/trtllm_llama3_70b_serve.yaml examples/retention_system_prompt.yaml',
+  );
+  run(process.execPath, [
+    cli,
+    'check',
+    'examples/llama3_8b_128k.yaml',
+    'examples/trtllm_llama3_70b_serve.yaml',
+    'examples/retention_system_prompt.yaml',
+  ]);
   console.log('\n$ recipe-lens check examples/broken/llama3_8b_cp3.yaml examples/broken/retention_overlap.yaml');
   const broken = run(process.execPath, [cli, 'check', 'examples/broken/llama3_8b_cp3.yaml', 'examples/broken/retention_overlap.yaml']);
   console.log(`(exit status ${broken.status}: errors found, as these files are meant to show)`);

@@ -34,7 +34,6 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
 
 exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file`;
 
-
 interface Args {
   format: 'text' | 'json' | 'sarif';
   as?: FormatId;
@@ -51,7 +50,8 @@ function parseArgs(argv: string[], command: 'check' | 'estimate' | 'layout'): Ar
   out.files = walkArgs(argv, (flag, value) => {
     if (flag === '--format') {
       const v = value();
-      if (v !== 'text' && v !== 'json' && (v !== 'sarif' || command !== 'check')) throw new UsageError(`unknown --format ${v} (${command === 'check' ? 'text, json or sarif' : 'text or json'})`);
+      if (v !== 'text' && v !== 'json' && (v !== 'sarif' || command !== 'check'))
+        throw new UsageError(`unknown --format ${v} (${command === 'check' ? 'text, json or sarif' : 'text or json'})`);
       out.format = v;
     } else if (flag === '--as') {
       const v = value();
@@ -99,7 +99,11 @@ function check(args: Args, write: (s: string) => void, warn: (s: string) => void
         unreadable = true;
         continue;
       }
-      const res = validateText(text, { forcedFormat: args.as, worldSize: args.worldSize, memory: args.gpu ? { gpu: args.gpu, model: args.model, profile: args.profile, attention: args.attention } : undefined });
+      const res = validateText(text, {
+        forcedFormat: args.as,
+        worldSize: args.worldSize,
+        memory: args.gpu ? { gpu: args.gpu, model: args.model, profile: args.profile, attention: args.attention } : undefined,
+      });
       reports.push({ path, format: res.format, diagnostics: toDiagnostics(res.parsed, sortFindings(res.findings)) });
     }
   }
@@ -111,7 +115,9 @@ function check(args: Args, write: (s: string) => void, warn: (s: string) => void
         write(`${r.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
     }
     const n = (s: string) => reports.reduce((k, r) => k + r.diagnostics.filter((d) => d.severity === s).length, 0);
-    write(`${reports.length} file${reports.length === 1 ? '' : 's'} checked (${reports.filter((r) => r.format).length} recipes): ${n('error')} errors, ${n('warning')} warnings, ${n('info')} infos`);
+    write(
+      `${reports.length} file${reports.length === 1 ? '' : 's'} checked (${reports.filter((r) => r.format).length} recipes): ${n('error')} errors, ${n('warning')} warnings, ${n('info')} infos`,
+    );
   }
   if (unreadable) return 2;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
@@ -151,7 +157,13 @@ function estimate(args: Args, write: (s: string) => void, warn: (s: string) => v
     warn(`recipe-lens: ${path} is not a recognised recipe format`);
     return 2;
   }
-  const e = estimateDoc(doc, parsed.modeline?.values ?? {}, { gpu: args.gpu, model: args.model, profile: args.profile, attention: args.attention, worldSize: args.worldSize });
+  const e = estimateDoc(doc, parsed.modeline?.values ?? {}, {
+    gpu: args.gpu,
+    model: args.model,
+    profile: args.profile,
+    attention: args.attention,
+    worldSize: args.worldSize,
+  });
   if (e.kind === 'none') {
     warn(`recipe-lens: no estimate for ${path}: ${e.reason}`);
     return 2;
@@ -161,7 +173,11 @@ function estimate(args: Args, write: (s: string) => void, warn: (s: string) => v
   return 0;
 }
 
-export function main(argv: string[], write = (s: string) => void process.stdout.write(s + '\n'), warn = (s: string) => void process.stderr.write(s + '\n')): number {
+export function main(
+  argv: string[],
+  write = (s: string) => void process.stdout.write(s + '\n'),
+  warn = (s: string) => void process.stderr.write(s + '\n'),
+): number {
   try {
     const [cmd, ...rest] = argv;
     if (cmd === '--version' || cmd === '-v') {

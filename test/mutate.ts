@@ -5,7 +5,31 @@ export const MUTATION_KINDS = ['delete', 'duplicate', 'indent', 'dedent', 'value
 export type MutationOp = { kind: (typeof MUTATION_KINDS)[number]; at: number; value: string };
 
 /** Values that stress YAML and the rules: numbers at the edges, nulls, interpolations, aliases, broken syntax. */
-export const HOSTILE_VALUES = ['0', '-1', '.nan', '.inf', '-.inf', 'None', '~', 'null', '${model.x}', '${multiply:${.a},0}', '*a', '&a 3', '[', '{', '"', '1e400', '\u0000', '\uFEFF', '<<: *a', '!!binary x', '|', '>-', '? x'];
+export const HOSTILE_VALUES = [
+  '0',
+  '-1',
+  '.nan',
+  '.inf',
+  '-.inf',
+  'None',
+  '~',
+  'null',
+  '${model.x}',
+  '${multiply:${.a},0}',
+  '*a',
+  '&a 3',
+  '[',
+  '{',
+  '"',
+  '1e400',
+  '\u0000',
+  '\uFEFF',
+  '<<: *a',
+  '!!binary x',
+  '|',
+  '>-',
+  '? x',
+];
 
 export const mutationOps = (maxLength: number) =>
   fc.array(

@@ -50,5 +50,9 @@ export const title = (text: string) => s('title', {}, text);
 
 /** A two-column table of label/value rows. */
 export function factTable(rows: { label: string; value: string }[], cls = 'facts'): HTMLTableElement {
-  return h('table', { class: cls }, h('tbody', {}, ...rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, r.label), h('td', {}, r.value)))));
+  return h(
+    'table',
+    { class: cls },
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, r.label), h('td', {}, r.value)))),
+  );
 }

@@ -20,7 +20,17 @@ import {
   type WhatIfValues,
 } from '../src/protocol.js';
 import { h } from './dom.js';
-import { renderHeader, renderKv, renderLayout, renderMemory, renderPlanner, renderQuant, section, WhatIfView, type Actions } from './render.js';
+import {
+  renderHeader,
+  renderKv,
+  renderLayout,
+  renderMemory,
+  renderPlanner,
+  renderQuant,
+  section,
+  WhatIfView,
+  type Actions,
+} from './render.js';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -39,7 +49,10 @@ interface Saved {
 
 const api = acquireVsCodeApi();
 const saved = api.getState() as Saved | undefined;
-const state: Saved = saved && saved.v === PROTOCOL_VERSION && saved.ui ? saved : { v: PROTOCOL_VERSION, ui: structuredClone(DEFAULT_UI), open: {}, sections: {} };
+const state: Saved =
+  saved && saved.v === PROTOCOL_VERSION && saved.ui
+    ? saved
+    : { v: PROTOCOL_VERSION, ui: structuredClone(DEFAULT_UI), open: {}, sections: {} };
 const rendered = new Map<SectionId, string>();
 
 const send = (msg: FromWebview) => api.postMessage(msg);
@@ -69,7 +82,10 @@ const actions: Actions = {
       if (String(n) === f.file) delete values[key];
       else (values as Record<string, number>)[key] = n;
     } else {
-      const ok = key === 'recompute' ? (RECOMPUTE_CHOICES as readonly string[]).includes(raw) : (PRECISION_CHOICES as readonly string[]).includes(raw);
+      const ok =
+        key === 'recompute'
+          ? (RECOMPUTE_CHOICES as readonly string[]).includes(raw)
+          : (PRECISION_CHOICES as readonly string[]).includes(raw);
       if (raw === f.file || !ok) delete values[key];
       else (values as Record<string, string>)[key] = raw;
     }
@@ -119,7 +135,14 @@ const actions: Actions = {
 
 const app = document.getElementById('app')!;
 const notice = document.getElementById('notice')!;
-const TITLES: Record<Exclude<SectionId, 'header'>, string> = { memory: 'Memory', whatIf: 'What if', planner: 'Layouts', layout: 'Parallel layout', quant: 'Quantization', kv: 'KV cache' };
+const TITLES: Record<Exclude<SectionId, 'header'>, string> = {
+  memory: 'Memory',
+  whatIf: 'What if',
+  planner: 'Layouts',
+  layout: 'Parallel layout',
+  quant: 'Quantization',
+  kv: 'KV cache',
+};
 const ORDER: SectionId[] = ['header', 'memory', 'whatIf', 'planner', 'layout', 'quant', 'kv'];
 const slots = new Map<SectionId, HTMLElement>();
 for (const id of ORDER) {
@@ -165,7 +188,8 @@ function render(id: SectionId, sections: Partial<Sections>): void {
       break;
     }
     case 'layout': {
-      const hadFocus = slot.contains(document.activeElement) && (document.activeElement as HTMLElement | null)?.classList.contains('cell') === true;
+      const hadFocus =
+        slot.contains(document.activeElement) && (document.activeElement as HTMLElement | null)?.classList.contains('cell') === true;
       wrap().append(renderLayout(sections.layout!, actions, hadFocus));
       break;
     }

@@ -44,11 +44,25 @@ async function viewProbe(page, { waitFor = '' }) {
   const iframe = page.locator('iframe.webview.ready').first();
   await iframe.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
   const doc = page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
-  await doc.locator('#app', { hasText: waitFor }).waitFor({ timeout: 10_000 }).catch(() => {});
+  await doc
+    .locator('#app', { hasText: waitFor })
+    .waitFor({ timeout: 10_000 })
+    .catch(() => {});
   return {
-    title: ((await page.locator('.part.sidebar .composite.title').first().textContent({ timeout: 2000 }).catch(() => '')) ?? '').trim(),
+    title: (
+      (await page
+        .locator('.part.sidebar .composite.title')
+        .first()
+        .textContent({ timeout: 2000 })
+        .catch(() => '')) ?? ''
+    ).trim(),
     visible: await iframe.isVisible(),
-    text: ((await doc.locator('#app').innerText({ timeout: 2000 }).catch(() => '')) ?? '').slice(0, 2000),
+    text: (
+      (await doc
+        .locator('#app')
+        .innerText({ timeout: 2000 })
+        .catch(() => '')) ?? ''
+    ).slice(0, 2000),
   };
 }
 

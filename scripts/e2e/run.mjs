@@ -26,6 +26,7 @@ const inhost = await timed('in-host suite', () => runInHost());
 const ui = await timed('UI suite', () => run(process.execPath, ['--test', '--test-reporter=spec', 'test/e2e/ui.test.mjs']));
 
 console.log('\n=== e2e summary');
-for (const [name, s, code] of times) console.log(`${name.padEnd(28)} ${s.toFixed(1).padStart(6)} s${code ? `  FAILED (exit ${code})` : ''}`);
+for (const [name, s, code] of times)
+  console.log(`${name.padEnd(28)} ${s.toFixed(1).padStart(6)} s${code ? `  FAILED (exit ${code})` : ''}`);
 console.log(`${'total'.padEnd(28)} ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s`);
 process.exitCode = inhost || ui ? 1 : 0;

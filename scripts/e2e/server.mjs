@@ -58,7 +58,8 @@ function newRun(name, settings = {}) {
   runDirs.add(dir);
   hookExit();
   const p = { dir, userData: join(dir, 'data'), extensions: join(dir, 'ext'), serverData: join(dir, 'server') };
-  for (const sub of ['data/User', 'ext', 'server/data/Machine', 'xdg/config', 'xdg/data', 'xdg/cache', 'tmp']) mkdirSync(join(dir, sub), { recursive: true });
+  for (const sub of ['data/User', 'ext', 'server/data/Machine', 'xdg/config', 'xdg/data', 'xdg/cache', 'tmp'])
+    mkdirSync(join(dir, sub), { recursive: true });
   const json = JSON.stringify({ ...SETTINGS, ...settings }, null, 2);
   writeFileSync(join(p.userData, 'User', 'settings.json'), json);
   writeFileSync(join(p.serverData, 'data', 'Machine', 'settings.json'), json); // plain VS Code server: remote settings
@@ -93,7 +94,9 @@ function hookExit() {
     for (const g of groups) {
       try {
         process.kill(-g, 'SIGKILL');
-      } catch {}
+      } catch {
+        // the group is gone already
+      }
     }
     for (const dir of runDirs) rmSync(dir, { recursive: true, force: true });
   });
@@ -140,7 +143,9 @@ async function waitForHttp(url, child, logFile, timeoutMs = 60000) {
     try {
       const r = await fetch(url);
       if (r.ok) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await sleep(200);
   }
   throw new Error(`no answer from ${url} in ${timeoutMs / 1000} s; log: ${logFile}`);
@@ -189,7 +194,9 @@ export async function startCodeServer({ folder, vsix = VSIX, name = 'code-server
     /** The workbench URL for `folder`, optionally opening `file` (absolute path) in an editor. */
     openUrl(file) {
       // code-server's remote authority is the host:port the browser used
-      const payload = file ? `&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${port}${file}`]]))}` : '';
+      const payload = file
+        ? `&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${port}${file}`]]))}`
+        : '';
       return `${url}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}${payload}`;
     },
     stop: () => stopGroup(child.pid, run.dir),

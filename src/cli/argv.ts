@@ -35,7 +35,8 @@ export function walkArgs(argv: readonly string[], onFlag: (flag: string, value: 
 
 export function intArg(flag: string, raw: string, min: number): number {
   const v = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${raw}`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v < min)
+    throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${raw}`);
   return v;
 }
 

@@ -48,5 +48,12 @@ export function expandArg(arg: string, limit = 100_000): string[] {
   const re = globToRegExp(norm);
   const all: string[] = [];
   walk(base, all, limit);
-  return all.filter((p) => re.test(p.split(sep).join('/').replace(/^\.\//, baseEnd < 0 ? '' : './')));
+  return all.filter((p) =>
+    re.test(
+      p
+        .split(sep)
+        .join('/')
+        .replace(/^\.\//, baseEnd < 0 ? '' : './'),
+    ),
+  );
 }

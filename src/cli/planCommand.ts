@@ -21,7 +21,6 @@ export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--mo
 
 exit status: 0 candidates found, 1 no layout fits, 2 usage error, unreadable file or no model shape`;
 
-
 interface PlanArgs {
   gpus?: number;
   gpu?: string;
@@ -91,7 +90,9 @@ export function planCommand(argv: string[], write: (s: string) => void, warn: (s
     return 2;
   }
   if (!ex.config.globalBatch) {
-    warn(`recipe-lens: no plan for ${args.file}: the file gives no global batch size (the planner keeps it and splits it into micro-batches)`);
+    warn(
+      `recipe-lens: no plan for ${args.file}: the file gives no global batch size (the planner keeps it and splits it into micro-batches)`,
+    );
     return 2;
   }
   const gpu = resolveGpu(modeline, { gpu: args.gpu });

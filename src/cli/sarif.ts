@@ -33,7 +33,12 @@ export function toSarif(files: FileReport[], version: string): object {
                 physicalLocation: {
                   artifactLocation: { uri: f.path.split('\\').join('/') },
                   // SARIF is 1-based.
-                  region: { startLine: d.range.start.line + 1, startColumn: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1 },
+                  region: {
+                    startLine: d.range.start.line + 1,
+                    startColumn: d.range.start.character + 1,
+                    endLine: d.range.end.line + 1,
+                    endColumn: d.range.end.character + 1,
+                  },
                 },
                 ...(d.path ? { logicalLocations: [{ fullyQualifiedName: d.path }] } : {}),
               },

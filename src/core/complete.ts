@@ -53,7 +53,9 @@ export function completions(format: FormatId, ctx: CompletionContext, existingKe
   if (!info) return [];
   const values: unknown[] = info.enum ? [...info.enum] : [];
   // An open string field (TRT-LLM `dtype`, `backend`…) has no enum, but the schema lists typical values.
-  if (!info.enum) for (const l of locs) for (const x of Array.isArray(l.schema.examples) ? l.schema.examples : []) if (isScalar(x) && !values.includes(x)) values.push(x);
+  if (!info.enum)
+    for (const l of locs)
+      for (const x of Array.isArray(l.schema.examples) ? l.schema.examples : []) if (isScalar(x) && !values.includes(x)) values.push(x);
   if (!info.enum && info.types.includes('boolean')) values.push(true, false);
   if (info.types.includes('null') && !values.includes(null)) values.push(null);
   return values.map((v) => ({

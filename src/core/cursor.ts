@@ -68,8 +68,8 @@ export function completionContext(text: string, offset: number): CompletionConte
   const line = lineAt(text, offset);
   const before = line.text.slice(0, offset - line.start);
   if (/^\s*#/.test(before)) return undefined;
-  const valueMatch = /^([ \t]*(?:- )*)([A-Za-z0-9_.\-]+):[ \t]+(\S*)$/.exec(before);
-  const keyMatch = /^([ \t]*(?:- )*)([A-Za-z0-9_\-]*)$/.exec(before);
+  const valueMatch = /^([ \t]*(?:- )*)([A-Za-z0-9_.-]+):[ \t]+(\S*)$/.exec(before);
+  const keyMatch = /^([ \t]*(?:- )*)([A-Za-z0-9_-]*)$/.exec(before);
   let indent: number;
   let mode: 'key' | 'value';
   let prefix: string;

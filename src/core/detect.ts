@@ -4,9 +4,30 @@ import type { FormatId } from './types.js';
 
 /** Top-level fields of Megatron-Bridge's ConfigContainer (formats.md §0 D, §4). */
 export const BRIDGE_TOP_LEVEL = new Set([
-  'env_vars', 'rng', 'rerun_state_machine', 'train', 'model', 'optimizer', 'optimizer_config_override_provider',
-  'ddp', 'validation', 'scheduler', 'dataset', 'logger', 'tokenizer', 'checkpoint', 'dist', 'ft', 'straggler',
-  'nvrx_straggler', 'profiling', 'peft', 'comm_overlap', 'mixed_precision', 'tensor_inspect', 'inprocess_restart',
+  'env_vars',
+  'rng',
+  'rerun_state_machine',
+  'train',
+  'model',
+  'optimizer',
+  'optimizer_config_override_provider',
+  'ddp',
+  'validation',
+  'scheduler',
+  'dataset',
+  'logger',
+  'tokenizer',
+  'checkpoint',
+  'dist',
+  'ft',
+  'straggler',
+  'nvrx_straggler',
+  'profiling',
+  'peft',
+  'comm_overlap',
+  'mixed_precision',
+  'tensor_inspect',
+  'inprocess_restart',
 ]);
 
 const has = (n: TreeNode | undefined, k: string) => mapGet(n, k) !== undefined;

@@ -96,12 +96,24 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
     } catch (e) {
       // The yaml library should not throw while we walk its nodes; if it does, the document is reported, not the editor.
       const at = d.range?.[0] ?? 0;
-      problems.push({ code: 'RL-YAML', severity: 'error', message: `YAML document could not be read: ${(e as Error).message}`, span: [at, at] });
+      problems.push({
+        code: 'RL-YAML',
+        severity: 'error',
+        message: `YAML document could not be read: ${(e as Error).message}`,
+        span: [at, at],
+      });
       built = { root: undefined, duplicateKeys: [] };
     }
     const format = forced === 'none' ? null : (forced ?? detectFormat(built.root));
-    for (const e of d.errors) problems.push({ code: 'RL-YAML', severity: 'error', message: yamlMessage(e.message), span: [e.pos[0], Math.max(e.pos[1], e.pos[0])] });
-    for (const w of d.warnings) problems.push({ code: 'RL-YAML', severity: 'warning', message: yamlMessage(w.message), span: [w.pos[0], w.pos[1]] });
+    for (const e of d.errors)
+      problems.push({
+        code: 'RL-YAML',
+        severity: 'error',
+        message: yamlMessage(e.message),
+        span: [e.pos[0], Math.max(e.pos[1], e.pos[0])],
+      });
+    for (const w of d.warnings)
+      problems.push({ code: 'RL-YAML', severity: 'warning', message: yamlMessage(w.message), span: [w.pos[0], w.pos[1]] });
     const range = d.range ?? [0, 0, 0];
     return {
       index,
@@ -136,7 +148,6 @@ function yamlMessage(m: string): string {
   // The yaml library appends a source excerpt after a blank line; keep the first line.
   return m.split('\n')[0]!.trim();
 }
-
 
 /** The resolved value at a path: interpolations evaluated, `UNRESOLVED` where that is impossible. */
 export function valueAt(doc: RecipeDoc, path: KeyPath | string): Resolved | undefined {

@@ -1,5 +1,17 @@
 // Minimal text edits that set one scalar (or add one key), keeping comments, key order and quoting.
-import { isAlias, isMap, isScalar, isSeq, parse, parseAllDocuments, visit as yamlVisit, type Document, type Node as YNode, type Pair, type YAMLMap } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  parse,
+  parseAllDocuments,
+  visit as yamlVisit,
+  type Document,
+  type Node as YNode,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import { pathToString } from './tree.js';
 import type { KeyPath, TextEdit } from './types.js';
 
@@ -25,6 +37,7 @@ function pairOf(map: YAMLMap, key: string): Pair | undefined {
 
 /** Plain if both YAML 1.1 (PyYAML, OmegaConf) and 1.2 read it back as this same string. */
 function plainSafe(s: string, inFlow: boolean): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must be quoted
   if (!/^[A-Za-z0-9_$/.(~+][^\n\r\t\0-\x1f\x7f-\x9f\u2028\u2029\ufeff]*$/.test(s) || s !== s.trim()) return false;
   if (/: |:$| #|^[-?:](?:\s|$)/.test(s) || s === '<<' || s === '=') return false;
   if (inFlow && /[,[\]{}]/.test(s)) return false;
@@ -36,9 +49,11 @@ function plainSafe(s: string, inFlow: boolean): boolean {
   return true;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what this detects
 const printable = (s: string) => !/[\0-\x1f\x7f-\x9f\u2028\u2029\ufeff]/.test(s);
 
 function doubleQuoted(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are escaped here
   const esc = s.replace(/[\\"\0-\x1f\x7f-\x9f\u2028\u2029\ufeff]/g, (c) => {
     const named: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\0': '\\0' };
     return named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -136,10 +151,15 @@ export function setScalarEdit(text: string, path: KeyPath, value: ScalarValue, o
   if (!isScalar(target) || !target.range) return { error: `${at} is not a scalar` };
   if (target.type === 'BLOCK_LITERAL' || target.type === 'BLOCK_FOLDED') return { error: `${at} is a block scalar; edit it by hand` };
   if (target.tag) return { error: `${at} has an explicit tag (${target.tag}); edit it by hand` };
-  if (target.anchor && isReferenced(doc, target.anchor)) return { error: `${at} is anchored (&${target.anchor}) and aliased elsewhere; edit it by hand` };
+  if (target.anchor && isReferenced(doc, target.anchor))
+    return { error: `${at} is anchored (&${target.anchor}) and aliased elsewhere; edit it by hand` };
   const [start, end] = target.range;
   const quote = target.type === 'QUOTE_SINGLE' || target.type === 'QUOTE_DOUBLE' ? target.type : undefined;
-  let newText = scalarText(value, { quote, source: quote ? undefined : text.slice(start, end), inFlow: !!(parent as { flow?: boolean }).flow });
+  let newText = scalarText(value, {
+    quote,
+    source: quote ? undefined : text.slice(start, end),
+    inFlow: !!(parent as { flow?: boolean }).flow,
+  });
   // An empty value (`key:` or `key:  # note`) needs a space after the colon and before a comment.
   if (start === end && start > 0 && !/\s/.test(text[start - 1]!)) newText = ` ${newText}`;
   if (start === end && text[end] === '#') newText = `${newText} `;
@@ -163,7 +183,11 @@ function insertKey(text: string, map: YAMLMap, key: string, value: ScalarValue, 
 }
 
 /** Edits for several keys at once, against the same original text, sorted and non-overlapping. */
-export function editsForChanges(text: string, changes: readonly { path: KeyPath; value: ScalarValue }[], opts: EditOptions = {}): EditsResult {
+export function editsForChanges(
+  text: string,
+  changes: readonly { path: KeyPath; value: ScalarValue }[],
+  opts: EditOptions = {},
+): EditsResult {
   const seen = new Set<string>();
   const edits: TextEdit[] = [];
   for (const c of changes) {
@@ -193,7 +217,9 @@ export function editsForChanges(text: string, changes: readonly { path: KeyPath;
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const len = (e: TextEdit) => e.span[1] - e.span[0];
   // By offset; at one offset inserts go before a replacement, and in the order given.
-  const sorted = edits.map((e, i) => ({ e, i })).sort((a, b) => a.e.span[0] - b.e.span[0] || +(len(a.e) > 0) - +(len(b.e) > 0) || a.i - b.i);
+  const sorted = edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.span[0] - b.e.span[0] || +(len(a.e) > 0) - +(len(b.e) > 0) || a.i - b.i);
   let out = '';
   let pos = 0;
   for (const { e } of sorted) {

@@ -37,7 +37,9 @@ function resolvePlain(s: string): unknown {
   // primitive results (a Date is an object: resolved anew each time). Bounded so a huge file cannot grow it forever.
   const hit = PLAIN_CACHE.get(s);
   if (hit !== undefined || PLAIN_CACHE.has(s)) return hit;
-  TAGS ??= (new Schema({ schema: 'yaml-1.1', resolveKnownTags: false }).tags as unknown as ScalarTag[]).filter((t) => !t.collection && t.default === true && t.test);
+  TAGS ??= (new Schema({ schema: 'yaml-1.1', resolveKnownTags: false }).tags as unknown as ScalarTag[]).filter(
+    (t) => !t.collection && t.default === true && t.test,
+  );
   let v: unknown = s;
   for (const t of TAGS) {
     if (!t.test!.test(s)) continue;
@@ -183,7 +185,7 @@ class FastParser {
   private seq(ind: number, parentInd: number, depth: number): Built {
     const items: TreeNode[] = [];
     const start = this.starts[this.line]! + ind;
-    let end = start;
+    let end: number;
     for (;;) {
       const i = this.line;
       const dash = this.starts[i]! + ind;
@@ -267,7 +269,7 @@ class FastParser {
     if (depth > this.maxDepth - 2) bail();
     const entries: MapEntry[] = [];
     const index = new Map<string, number>();
-    let end = firstKey;
+    let end: number;
     let p = firstKey;
     for (;;) {
       const i = this.line;

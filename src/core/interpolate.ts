@@ -137,9 +137,7 @@ function resolveBody(ctx: ResolveContext, body: string, path: readonly PathSeg[]
     const name = body.slice(0, colon).trim();
     const fn = RESOLVERS[name];
     if (!fn) return UNRESOLVED;
-    const args = splitArgs(body.slice(colon + 1)).map((a) =>
-      hasInterpolation(a) ? resolveString(ctx, a, path, depth + 1) : literal(a),
-    );
+    const args = splitArgs(body.slice(colon + 1)).map((a) => (hasInterpolation(a) ? resolveString(ctx, a, path, depth + 1) : literal(a)));
     if (args.some((a) => a === UNRESOLVED)) return UNRESOLVED;
     return fn(args);
   }

@@ -75,18 +75,22 @@ export function rankLayout(input: LayoutInput): RankLayout {
   const { tp, cp, ep, dp, pp } = input;
   const etp = input.etp ?? tp;
   const order = input.order ?? 'tp-cp-ep-dp-pp';
-  for (const [k, v] of Object.entries({ tp, cp, ep, dp, pp, etp })) if (!positiveInt(v)) throw new RangeError(`${k} must be a positive integer, got ${v}`);
+  for (const [k, v] of Object.entries({ tp, cp, ep, dp, pp, etp }))
+    if (!positiveInt(v)) throw new RangeError(`${k} must be a positive integer, got ${v}`);
   if (!RANK_ORDERS.includes(order)) throw new RangeError(`unknown rank order ${order}`);
   const world = tp * cp * dp * pp;
   // A layout lists every rank: past MAX_RANKS (a million GPUs) a typo such as PP 63479766 would exhaust memory.
   if (world > MAX_RANKS) throw new RangeError(`world size ${world} is over ${MAX_RANKS.toLocaleString('en-US')} ranks; no layout is drawn`);
   // Expert grid: world must divide by ETP·EP·PP — parallel_state.py initialize_model_parallel.
-  if (world % (etp * ep * pp) !== 0) throw new RangeError(`world size ${world} is not divisible by ETP·EP·PP = ${etp}·${ep}·${pp} = ${etp * ep * pp}`);
+  if (world % (etp * ep * pp) !== 0)
+    throw new RangeError(`world size ${world} is not divisible by ETP·EP·PP = ${etp}·${ep}·${pp} = ${etp * ep * pp}`);
   const edp = world / (etp * ep * pp);
   const ppLast = order === 'tp-cp-ep-dp-pp';
   // Megatron asserts both grids agree on PP groups; with PP before DP that needs ETP·EP = TP·CP (parallel_state.py).
   if (!ppLast && pp > 1 && etp * ep !== tp * cp)
-    throw new RangeError(`with use_tp_pp_dp_mapping and PP > 1, Megatron needs ETP·EP = TP·CP (here ${etp}·${ep} vs ${tp}·${cp}) so attention and MoE layers share PP groups`);
+    throw new RangeError(
+      `with use_tp_pp_dp_mapping and PP > 1, Megatron needs ETP·EP = TP·CP (here ${etp}·${ep} vs ${tp}·${cp}) so attention and MoE layers share PP groups`,
+    );
   // Decoder grid, fastest first: tp, cp, (ep = 1), then dp and pp in the order's sequence.
   const dense = ppLast ? [tp, cp, dp, pp] : [tp, cp, pp, dp];
   const dIdx = ppLast ? { dp: 2, pp: 3 } : { dp: 3, pp: 2 };
@@ -112,7 +116,8 @@ export function rankLayout(input: LayoutInput): RankLayout {
 
 /** Node index of every rank when ranks fill nodes in order, `devicesPerNode` at a time (torchrun / SLURM). */
 export function nodesOf(world: number, devicesPerNode: number): number[] {
-  if (!positiveInt(world) || !positiveInt(devicesPerNode)) throw new RangeError('world size and devices per node must be positive integers');
+  if (!positiveInt(world) || !positiveInt(devicesPerNode))
+    throw new RangeError('world size and devices per node must be positive integers');
   const out: number[] = new Array(world);
   for (let r = 0; r < world; r++) out[r] = Math.floor(r / devicesPerNode);
   return out;
@@ -173,16 +178,33 @@ export function layoutFromDoc(doc: RecipeDoc, format: FormatId, opts: { worldSiz
   const sizes = { tp: facts.intOr('tp', 1), pp: facts.intOr('pp', 1), cp: facts.intOr('cp', 1), ep: facts.intOr('ep', 1) };
   for (const [k, v] of Object.entries(sizes))
     if (v === undefined || v < 1)
-      return { layout: undefined, kind: v === undefined ? 'unknown' : 'invalid', reason: `the ${k.toUpperCase()} size is ${v === undefined ? 'not an integer the file resolves' : `${v}, not a positive integer`}` };
+      return {
+        layout: undefined,
+        kind: v === undefined ? 'unknown' : 'invalid',
+        reason: `the ${k.toUpperCase()} size is ${v === undefined ? 'not an integer the file resolves' : `${v}, not a positive integer`}`,
+      };
   const { tp, pp, cp, ep } = sizes as Record<keyof typeof sizes, number>;
   const etp = facts.intOr('etp', tp);
   if (etp === undefined || etp < 1)
-    return { layout: undefined, kind: etp === undefined ? 'unknown' : 'invalid', reason: `the ETP size is ${etp === undefined ? 'not an integer the file resolves' : `${etp}, not a positive integer`}` };
+    return {
+      layout: undefined,
+      kind: etp === undefined ? 'unknown' : 'invalid',
+      reason: `the ETP size is ${etp === undefined ? 'not an integer the file resolves' : `${etp}, not a positive integer`}`,
+    };
   const world = worldSize(facts, { worldSize: opts.worldSize });
-  if (!world) return { layout: undefined, kind: 'world', reason: 'world size unknown: the file states no GPU count (trainer.devices × trainer.num_nodes)' };
+  if (!world)
+    return {
+      layout: undefined,
+      kind: 'world',
+      reason: 'world size unknown: the file states no GPU count (trainer.devices × trainer.num_nodes)',
+    };
   // DP = world / (TP·PP·CP) — Megatron parallel_state.py initialize_model_parallel.
   if (world.ws % (tp * pp * cp) !== 0)
-    return { layout: undefined, kind: 'invalid', reason: `world size ${world.ws} is not divisible by TP·PP·CP = ${tp}·${pp}·${cp} = ${tp * pp * cp}` };
+    return {
+      layout: undefined,
+      kind: 'invalid',
+      reason: `world size ${world.ws} is not divisible by TP·PP·CP = ${tp}·${pp}·${cp} = ${tp * pp * cp}`,
+    };
   const order: RankOrder = usesTpPpDp(doc, format, facts) ? 'tp-cp-ep-pp-dp' : 'tp-cp-ep-dp-pp';
   try {
     const layout = rankLayout({ tp, cp, ep, pp, etp, dp: world.ws / (tp * pp * cp), order });
@@ -204,7 +226,9 @@ const NAMES: Record<LayoutDim, string> = { tp: 'TP', cp: 'CP', dp: 'DP', pp: 'PP
 /** Human-readable layout: sizes, the groups of rank 0, then each dimension's groups (at most `cap` each). */
 export function layoutText(l: RankLayout, cap = 64): string {
   const { tp, cp, ep, dp, pp } = l.sizes;
-  const lines = [`world ${l.worldSize} = TP ${tp} × CP ${cp} × PP ${pp} × DP ${dp}; EP ${ep} (expert grid ETP ${l.expert.etp} × EP ${ep} × expert-DP ${l.expert.edp} × PP ${pp}); order ${l.order}`];
+  const lines = [
+    `world ${l.worldSize} = TP ${tp} × CP ${cp} × PP ${pp} × DP ${dp}; EP ${ep} (expert grid ETP ${l.expert.etp} × EP ${ep} × expert-DP ${l.expert.edp} × PP ${pp}); order ${l.order}`,
+  ];
   lines.push(`rank 0: ${LAYOUT_DIMS.map((d) => `${NAMES[d]} ${groupText(l.groups[d][0] ?? [])}`).join('  ')}`);
   for (const d of LAYOUT_DIMS) {
     const gs = l.groups[d];
@@ -212,6 +236,11 @@ export function layoutText(l: RankLayout, cap = 64): string {
     for (const g of gs.slice(0, cap)) lines.push(`  ${groupText(g)}`);
     if (gs.length > cap) lines.push(`  … ${gs.length - cap} more`);
   }
-  if (cp > 1) lines.push(`CP chunks (sequence in ${2 * cp}): ${Object.entries(l.cpChunks).map(([i, [a, b]]) => `cp${i} → ${a},${b}`).join('  ')}`);
+  if (cp > 1)
+    lines.push(
+      `CP chunks (sequence in ${2 * cp}): ${Object.entries(l.cpChunks)
+        .map(([i, [a, b]]) => `cp${i} → ${a},${b}`)
+        .join('  ')}`,
+    );
   return lines.join('\n');
 }

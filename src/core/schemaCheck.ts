@@ -49,7 +49,15 @@ export function show(v: unknown): string {
 }
 
 function typePhrase(types: readonly string[]): string {
-  const word: Record<string, string> = { integer: 'an integer', number: 'a number', string: 'a string', boolean: 'a boolean (true/false)', object: 'a mapping', array: 'a list', null: 'null' };
+  const word: Record<string, string> = {
+    integer: 'an integer',
+    number: 'a number',
+    string: 'a string',
+    boolean: 'a boolean (true/false)',
+    object: 'a mapping',
+    array: 'a list',
+    null: 'null',
+  };
   return types.map((t) => word[t] ?? t).join(' or ');
 }
 
@@ -164,7 +172,9 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       findings.push({
         code: 'RL-SCHEMA',
         severity: 'error',
-        message: path.length ? `\`${keyName(path)}\` is missing the required key \`${missing}\`` : `the required top-level key \`${missing}\` is missing`,
+        message: path.length
+          ? `\`${keyName(path)}\` is missing the required key \`${missing}\``
+          : `the required top-level key \`${missing}\` is missing`,
         path: dotted,
         span: entry ? entry.keySpan : [node.span[0], node.span[0]],
       });
@@ -174,7 +184,8 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
     if (['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword) && (byPath.get(e.instancePath)?.length ?? 0) > 1) continue;
     // An interpolation is judged by what it resolves to (toData gave Ajv that value); one that cannot be
     // resolved here, or `???`, is filled in at launch and never reported.
-    const resolved = isDeferred(node) && node.kind === 'scalar' && String(node.value).trim() !== '???' ? resolveNode(doc.resolve, node, path) : UNRESOLVED;
+    const resolved =
+      isDeferred(node) && node.kind === 'scalar' && String(node.value).trim() !== '???' ? resolveNode(doc.resolve, node, path) : UNRESOLVED;
     if (isDeferred(node) && resolved === UNRESOLVED) continue;
     const interpolated = resolved !== UNRESOLVED;
     const id = `${e.keyword}:${dotted}`;
@@ -201,12 +212,19 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
         });
         continue;
       }
-      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${typePhrase(allowed)}, got ${valueKind(value)}${from}`, path: dotted, span });
+      findings.push({
+        code,
+        severity: 'error',
+        message: `\`${name}\` must be ${typePhrase(allowed)}, got ${valueKind(value)}${from}`,
+        path: dotted,
+        span,
+      });
       continue;
     }
     if (e.keyword === 'enum') {
       const allowed = (e.params.allowedValues as unknown[]) ?? info?.enum ?? [];
-      const ci = typeof value === 'string' ? allowed.find((a) => typeof a === 'string' && a.toLowerCase() === value.toLowerCase()) : undefined;
+      const ci =
+        typeof value === 'string' ? allowed.find((a) => typeof a === 'string' && a.toLowerCase() === value.toLowerCase()) : undefined;
       if (typeof ci === 'string') {
         findings.push({
           code: 'RL-ENUM-CASE',
@@ -218,7 +236,13 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
         });
         continue;
       }
-      const fix = typeof value === 'string' && !interpolated ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
+      const fix =
+        typeof value === 'string' && !interpolated
+          ? closest(
+              value,
+              allowed.filter((a): a is string => typeof a === 'string'),
+            )
+          : undefined;
       findings.push({
         code,
         severity: 'error',
@@ -237,15 +261,34 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
         scale && !from && typeof value === 'number' && typeof limit === 'number' && (e.keyword === 'minimum' || e.keyword === 'maximum')
           ? [{ title: `Clamp to ${limit}`, edits: [{ span, newText: String(limit) }] }]
           : undefined;
-      findings.push({ code, severity: 'error', message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}${from}`, path: dotted, span, fixes: clamp });
+      findings.push({
+        code,
+        severity: 'error',
+        message: `\`${name}\` must be ${boundPhrase(info, info?.types ?? [])}, got ${show(value)}${from}`,
+        path: dotted,
+        span,
+        fixes: clamp,
+      });
       continue;
     }
     if (e.keyword === 'minItems' && node.kind === 'seq') {
       const limit = Number(e.params.limit);
-      findings.push({ code, severity: 'error', message: `\`${name}\` must list at least ${limit} ${limit === 1 ? 'entry' : 'entries'}, got ${node.items.length}`, path: dotted, span });
+      findings.push({
+        code,
+        severity: 'error',
+        message: `\`${name}\` must list at least ${limit} ${limit === 1 ? 'entry' : 'entries'}, got ${node.items.length}`,
+        path: dotted,
+        span,
+      });
       continue;
     }
-    findings.push({ code, severity: 'error', message: `\`${name}\` ${e.message ?? 'is not valid'}, got ${show(value)}${from}`, path: dotted, span });
+    findings.push({
+      code,
+      severity: 'error',
+      message: `\`${name}\` ${e.message ?? 'is not valid'}, got ${show(value)}${from}`,
+      path: dotted,
+      span,
+    });
   }
 
   unknownCount += typosAndDeprecations(doc, format, findings, seen, MAX_UNKNOWN_KEYS - unknownCount);
@@ -260,7 +303,13 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
   return findings;
 }
 
-function unknownKey(format: FormatId, parentPath: PathSeg[], entry: MapEntry, closed: boolean, suggest: (key: string) => string | undefined): Finding {
+function unknownKey(
+  format: FormatId,
+  parentPath: PathSeg[],
+  entry: MapEntry,
+  closed: boolean,
+  suggest: (key: string) => string | undefined,
+): Finding {
   const full = [...parentPath, entry.key];
   const dotted = pathToString(full);
   const alias = rootAliases(format)[dotted];
@@ -302,7 +351,8 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
       const child = locateChild(locs, e.key);
       if (!index.has(e.key) && !closed && index.size) {
         const s = index.closest(e.key);
-        if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget) findings.push(unknownKey(format, path, e, false, () => s));
+        if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget)
+          findings.push(unknownKey(format, path, e, false, () => s));
       }
       const info = child.length ? infoOf(child) : undefined;
       if (info?.deprecated)

@@ -83,7 +83,8 @@ function expand(loc: Located, out: Located[] = [], depth = 0): Located[] {
   const d = deref(loc);
   if (!d || depth > 16) return out;
   out.push(d);
-  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const s of d.schema[k] ?? []) expand({ schema: s, base: d.base }, out, depth + 1);
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const)
+    for (const s of d.schema[k] ?? []) expand({ schema: s, base: d.base }, out, depth + 1);
   return out;
 }
 

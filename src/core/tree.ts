@@ -1,12 +1,5 @@
 // The document model: a small, alias-expanded tree over the `yaml` AST that keeps every node's span.
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  type Document,
-  type Node as YNode,
-} from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node as YNode } from 'yaml';
 import type { KeyPath, PathSeg, Span } from './types.js';
 
 export interface ScalarNode {
@@ -221,10 +214,7 @@ function parsePathUncached(dotted: string): PathSeg[] {
 }
 
 /** Depth-first visit of every node with its path. Return false from `fn` to skip children. */
-export function visit(
-  root: TreeNode | undefined,
-  fn: (node: TreeNode, path: PathSeg[], entry?: MapEntry) => boolean | void,
-): void {
+export function visit(root: TreeNode | undefined, fn: (node: TreeNode, path: PathSeg[], entry?: MapEntry) => boolean | void): void {
   const rec = (n: TreeNode, path: PathSeg[], entry?: MapEntry) => {
     if (fn(n, path, entry) === false) return;
     if (n.kind === 'map') for (const e of n.entries) rec(e.value, [...path, e.key], e);

@@ -29,9 +29,21 @@ export function validateText(text: string, opts: ValidateOptions = {}): Validati
   const findings: Finding[] = [];
   const ml = parsed.modeline;
   if (ml?.badFormat)
-    findings.push({ code: 'RL-MODELINE', severity: 'warning', message: `unknown format "${ml.badFormat}" in the recipe-lens modeline; use one of ${FORMAT_IDS.join(', ')}, none`, path: '', span: ml.span });
+    findings.push({
+      code: 'RL-MODELINE',
+      severity: 'warning',
+      message: `unknown format "${ml.badFormat}" in the recipe-lens modeline; use one of ${FORMAT_IDS.join(', ')}, none`,
+      path: '',
+      span: ml.span,
+    });
   if (ml?.unknown.length)
-    findings.push({ code: 'RL-MODELINE', severity: 'warning', message: `unknown recipe-lens modeline setting ${ml.unknown.map((k) => `"${k}"`).join(', ')}`, path: '', span: ml.span });
+    findings.push({
+      code: 'RL-MODELINE',
+      severity: 'warning',
+      message: `unknown recipe-lens modeline setting ${ml.unknown.map((k) => `"${k}"`).join(', ')}`,
+      path: '',
+      span: ml.span,
+    });
   if (parsed.tooLarge) {
     const forced = ml?.format ?? opts.forcedFormat;
     // Only say something about files that look like recipes: the head is enough to tell.
@@ -100,7 +112,8 @@ function docFindings(doc: RecipeDoc, opts: ValidateOptions, modeline: Record<str
   }
   if (format === 'trtllm-options' || format === 'trtllm-disagg') {
     out.push(...kvCacheRules(doc, format === 'trtllm-disagg'));
-    if (opts.memory && !out.some((f) => f.severity === 'error')) out.push(...memoryFindings(doc, modeline, { worldSize: opts.worldSize, ...opts.memory }));
+    if (opts.memory && !out.some((f) => f.severity === 'error'))
+      out.push(...memoryFindings(doc, modeline, { worldSize: opts.worldSize, ...opts.memory }));
   }
   if (format === 'kv-retention') out.push(...retentionRules(doc));
   return out;
@@ -115,7 +128,9 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
     path: f.path,
     range: r(f.span),
     ...(f.related?.length ? { related: f.related.map((x) => ({ path: x.path, range: r(x.span), message: x.message })) } : {}),
-    ...(f.fixes?.length ? { fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits.map((e) => ({ range: r(e.span), newText: e.newText })) })) } : {}),
+    ...(f.fixes?.length
+      ? { fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits.map((e) => ({ range: r(e.span), newText: e.newText })) })) }
+      : {}),
   }));
 }
 

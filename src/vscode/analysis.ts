@@ -50,7 +50,13 @@ export class AnalysisCache {
       console.error(`recipe-lens: validation failed for ${doc.uri.fsPath}:`, e);
       return undefined;
     }
-    const a: Analysis = { version: doc.version, result, diagnostics: toDiagnostics(result.parsed, sortFindings(result.findings)), settings: s, estimates: new Map() };
+    const a: Analysis = {
+      version: doc.version,
+      result,
+      diagnostics: toDiagnostics(result.parsed, sortFindings(result.findings)),
+      settings: s,
+      estimates: new Map(),
+    };
     this.byUri.set(key, a);
     return a;
   }

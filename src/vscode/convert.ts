@@ -14,7 +14,10 @@ export function toVsDiagnostic(d: Diagnostic, uri: vscode.Uri): vscode.Diagnosti
   const out = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
   out.source = 'recipe-lens';
   out.code = d.code;
-  if (d.related?.length) out.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, toRange(r.range)), r.message));
+  if (d.related?.length)
+    out.relatedInformation = d.related.map(
+      (r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, toRange(r.range)), r.message),
+    );
   if (d.code === 'RL-DEPRECATED') out.tags = [vscode.DiagnosticTag.Deprecated];
   return out;
 }

@@ -44,7 +44,10 @@ export class DiagnosticsController implements vscode.Disposable {
     const key = doc.uri.toString();
     const t = this.timers.get(key);
     if (t) clearTimeout(t);
-    this.timers.set(key, setTimeout(() => this.refresh(doc), settingsFor(doc).debounceMs));
+    this.timers.set(
+      key,
+      setTimeout(() => this.refresh(doc), settingsFor(doc).debounceMs),
+    );
   }
 
   private forget(uri: vscode.Uri): void {

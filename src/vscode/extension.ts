@@ -28,7 +28,9 @@ export function activate(context: vscode.ExtensionContext): void {
     diagnostics,
     vscode.languages.registerHoverProvider(YAML, new RecipeHoverProvider(cache)),
     vscode.languages.registerCompletionItemProvider(YAML, new RecipeCompletionProvider(cache), ':', ' '),
-    vscode.languages.registerCodeActionsProvider(YAML, new RecipeCodeActionProvider(cache), { providedCodeActionKinds: RecipeCodeActionProvider.kinds }),
+    vscode.languages.registerCodeActionsProvider(YAML, new RecipeCodeActionProvider(cache), {
+      providedCodeActionKinds: RecipeCodeActionProvider.kinds,
+    }),
     vscode.commands.registerCommand('recipeLens.revalidate', () => diagnostics.refreshAll()),
     new EstimateStatusBar(cache, 'recipeLens.openPanel'),
     vscode.commands.registerCommand('recipeLens.showEstimate', async () => {
@@ -37,7 +39,9 @@ export function activate(context: vscode.ExtensionContext): void {
       const doc = a?.result.parsed.docs.find((d) => d.format);
       const e = a && doc ? estimateOf(a, doc) : undefined;
       if (!e || e.kind !== 'training') {
-        void vscode.window.showInformationMessage(`Recipe Lens: no memory estimate for this file${e?.kind === 'none' ? ` (${e.reason})` : ''}`);
+        void vscode.window.showInformationMessage(
+          `Recipe Lens: no memory estimate for this file${e?.kind === 'none' ? ` (${e.reason})` : ''}`,
+        );
         return undefined;
       }
       const report = await vscode.workspace.openTextDocument({ content: estimateText(e), language: 'plaintext' });
@@ -48,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): void {
       const ed = vscode.window.activeTextEditor;
       const a = ed ? cache.get(ed.document) : undefined;
       const f = a?.result.format;
-      void vscode.window.showInformationMessage(f ? `Recipe Lens: ${FORMAT_LABELS[f]} (${f})` : 'Recipe Lens: this file is not a recognised recipe format');
+      void vscode.window.showInformationMessage(
+        f ? `Recipe Lens: ${FORMAT_LABELS[f]} (${f})` : 'Recipe Lens: this file is not a recognised recipe format',
+      );
       return f ?? null;
     }),
   );

@@ -7,7 +7,16 @@ import { buildSections, emptySections } from '../core/panel/index.js';
 import { panelHtml } from '../core/panel/html.js';
 import type { PlanCache } from '../core/panel/planner.js';
 import type { TextEdit } from '../core/types.js';
-import { DEFAULT_UI, parseWebviewMessage, PROTOCOL_VERSION, SECTION_IDS, type FromWebview, type Sections, type ToWebview, type UiState } from '../protocol.js';
+import {
+  DEFAULT_UI,
+  parseWebviewMessage,
+  PROTOCOL_VERSION,
+  SECTION_IDS,
+  type FromWebview,
+  type Sections,
+  type ToWebview,
+  type UiState,
+} from '../protocol.js';
 import { estimateOf, type AnalysisCache } from './analysis.js';
 
 /** Delay after a keystroke before the panel recomputes (the refresh budget is 100 ms). */
@@ -230,7 +239,13 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
       while (this.plans.size > 8) this.plans.delete(this.plans.keys().next().value!);
     }
     if (s.planner?.state === 'ready' && out.planEdits)
-      this.planPreview = { uri, version: doc.version, planId: s.planner.planId, edits: out.planEdits, keys: s.planner.rows.map((r) => r.changes.length) };
+      this.planPreview = {
+        uri,
+        version: doc.version,
+        planId: s.planner.planId,
+        edits: out.planEdits,
+        keys: s.planner.rows.map((r) => r.changes.length),
+      };
     // Keep the grid where the view model put it (a page number from now on, clamped to the grid).
     if (s.layout?.reason === null) {
       this.ui.layout = { ...this.ui.layout, mode: s.layout.view.mode, page: s.layout.view.page };
@@ -267,7 +282,8 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     }
     const ui = JSON.stringify(this.ui);
     if (first) this.post({ v: PROTOCOL_VERSION, type: 'init', sections, ui: this.ui });
-    else if (Object.keys(changed).length || ui !== this.sentUi) this.post({ v: PROTOCOL_VERSION, type: 'update', sections: changed as Partial<Sections>, ui: this.ui });
+    else if (Object.keys(changed).length || ui !== this.sentUi)
+      this.post({ v: PROTOCOL_VERSION, type: 'update', sections: changed as Partial<Sections>, ui: this.ui });
     this.sentUi = ui;
   }
 
@@ -288,7 +304,9 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     const doc = this.document();
     if (!doc || doc.uri.toString() !== uri) return this.refuse('the panel shows another file now; nothing was written.');
     if (doc.version !== version || !this.preview || this.preview.uri !== uri || this.preview.version !== doc.version)
-      return this.refuse(`the file changed since the preview was computed (version ${version}, now ${doc.version}); check the new preview and apply again.`);
+      return this.refuse(
+        `the file changed since the preview was computed (version ${version}, now ${doc.version}); check the new preview and apply again.`,
+      );
     const edits = this.preview.edits;
     if (!edits?.length) return this.refuse('this change cannot be applied (see the conflicts in the what-if section).');
     const keys = this.preview.keys;
@@ -303,15 +321,21 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     const doc = this.document();
     if (!doc || doc.uri.toString() !== uri) return this.refuse('the panel shows another file now; nothing was written.');
     const p = this.planPreview;
-    if (!p || p.uri !== uri || p.planId !== planId) return this.refuse('the layout list changed since (another search, GPU or GPU count); check the new list and apply again.');
+    if (!p || p.uri !== uri || p.planId !== planId)
+      return this.refuse('the layout list changed since (another search, GPU or GPU count); check the new list and apply again.');
     if (doc.version !== version || p.version !== doc.version)
-      return this.refuse(`the file changed since the layouts were listed (version ${version}, now ${doc.version}); check the list and apply again.`);
+      return this.refuse(
+        `the file changed since the layouts were listed (version ${version}, now ${doc.version}); check the list and apply again.`,
+      );
     const edits = p.edits[index];
     if (!edits?.length) return this.refuse(`layout ${index + 1} cannot be applied (see its conflicts in the Layouts section).`);
     const keys = p.keys[index] ?? edits.length;
     if (!(await this.write(doc, edits))) return this.refuse('VS Code refused the edit; nothing was written.');
     this.ui.whatIf = {};
-    this.notice('info', `Wrote layout ${index + 1} (${keys} key${keys === 1 ? '' : 's'}) into ${doc.uri.path.split('/').pop()}; Undo reverts it in one step.`);
+    this.notice(
+      'info',
+      `Wrote layout ${index + 1} (${keys} key${keys === 1 ? '' : 's'}) into ${doc.uri.path.split('/').pop()}; Undo reverts it in one step.`,
+    );
     this.refresh();
   }
 
@@ -363,7 +387,9 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     const n = await this.suggest();
     if (n === undefined) {
       const p = this.compute().planner;
-      void vscode.window.showWarningMessage(`Recipe Lens: no layouts suggested: ${p ? p.message || 'the planner could not run' : 'open a training recipe (NeMo or Megatron-Bridge) first'}.`);
+      void vscode.window.showWarningMessage(
+        `Recipe Lens: no layouts suggested: ${p ? p.message || 'the planner could not run' : 'open a training recipe (NeMo or Megatron-Bridge) first'}.`,
+      );
     }
     return n;
   }

@@ -11,7 +11,8 @@ import { toRange } from './convert.js';
 function docAt(cache: AnalysisCache, document: vscode.TextDocument, offset: number) {
   const a = cache.get(document);
   if (!a) return undefined;
-  const doc = a.result.parsed.docs.find((d) => offset >= d.span[0] && offset <= d.span[1] && d.format) ?? a.result.parsed.docs.find((d) => d.format);
+  const doc =
+    a.result.parsed.docs.find((d) => offset >= d.span[0] && offset <= d.span[1] && d.format) ?? a.result.parsed.docs.find((d) => d.format);
   return doc?.format ? { doc, format: doc.format, analysis: a } : undefined;
 }
 
@@ -30,7 +31,9 @@ export class RecipeHoverProvider implements vscode.HoverProvider {
       const e = estimateOf(hit.analysis, hit.doc);
       if (e.kind === 'training' && lever) parts.push(memoryHoverMarkdown(e, lever));
       if (e.kind === 'serving' && (KV_KEYS.has(key) || where.path[0] === 'kv_cache_config' || where.path[1] === 'kv_cache_config'))
-        parts.push(servingHoverMarkdown(e, typeof where.path[0] === 'string' && where.path[0].endsWith('_servers') ? where.path[0] : undefined));
+        parts.push(
+          servingHoverMarkdown(e, typeof where.path[0] === 'string' && where.path[0].endsWith('_servers') ? where.path[0] : undefined),
+        );
       if (e.kind === 'retention') parts.push(retentionHoverMarkdown(e));
     }
     const md = hoverMarkdown(hit.doc, hit.format, where.path);
@@ -58,7 +61,10 @@ export class RecipeCompletionProvider implements vscode.CompletionItemProvider {
     const existing = new Set(parent?.kind === 'map' ? parent.entries.map((e) => e.key) : []);
     const range = new vscode.Range(document.positionAt(ctx.wordStart), position);
     return completions(format, ctx, existing).map((c) => {
-      const item = new vscode.CompletionItem(c.label, c.kind === 'key' ? vscode.CompletionItemKind.Property : vscode.CompletionItemKind.Value);
+      const item = new vscode.CompletionItem(
+        c.label,
+        c.kind === 'key' ? vscode.CompletionItemKind.Property : vscode.CompletionItemKind.Value,
+      );
       item.insertText = c.insertText;
       item.range = range;
       if (c.detail) item.detail = c.detail;

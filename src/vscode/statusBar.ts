@@ -38,7 +38,12 @@ export class EstimateStatusBar implements vscode.Disposable {
     const icon = t.fit.verdict === 'fits' ? '$(check)' : t.fit.verdict === 'tight' ? '$(warning)' : '$(error)';
     this.item.text = `${icon} ${(t.perGpu.total / GIB).toFixed(1)} / ${(e.gpu.bytes / GIB).toFixed(1)} GiB`;
     this.item.tooltip = `Recipe Lens: most-loaded rank needs ${(t.perGpu.total / GIB).toFixed(2)} GiB on ${e.gpu.name} (${t.fit.verdict}). Click to open the planning panel.`;
-    this.item.backgroundColor = t.fit.verdict === 'does-not-fit' ? new vscode.ThemeColor('statusBarItem.errorBackground') : t.fit.verdict === 'tight' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      t.fit.verdict === 'does-not-fit'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : t.fit.verdict === 'tight'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
     this.item.show();
   }
 

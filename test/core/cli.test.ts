@@ -37,7 +37,10 @@ test('exit 1 with errors; JSON has the documented shape with 0-based positions',
       ['model.context_parallel_size', 'error', { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } }],
     ],
   );
-  assert.equal(r3[0].message, 'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)');
+  assert.equal(
+    r3[0].message,
+    'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)',
+  );
   for (const d of f.diagnostics) assert.deepEqual(Object.keys(d).slice(0, 5), ['code', 'severity', 'message', 'path', 'range']);
 });
 
@@ -45,16 +48,22 @@ test('exit 0 without errors; non-recipes have format null and no diagnostics', (
   const r = run('check', '--format', 'json', GOOD, OTHER);
   assert.equal(r.status, 0);
   const out = JSON.parse(r.stdout);
-  assert.deepEqual(out.files.map((f: { format: string | null; diagnostics: unknown[] }) => [f.format, f.diagnostics.length]), [
-    ['trtllm-options', 0],
-    [null, 0],
-  ]);
+  assert.deepEqual(
+    out.files.map((f: { format: string | null; diagnostics: unknown[] }) => [f.format, f.diagnostics.length]),
+    [
+      ['trtllm-options', 0],
+      [null, 0],
+    ],
+  );
 });
 
 test('text output is path:line:col: severity code: message (1-based)', () => {
   const r = run('check', BAD);
   assert.equal(r.status, 1);
-  assert.match(r.stdout, new RegExp(`${BAD.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:23: error RL-R3: seq 131072 is not a multiple of 2·CP = 6`));
+  assert.match(
+    r.stdout,
+    new RegExp(`${BAD.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:23: error RL-R3: seq 131072 is not a multiple of 2·CP = 6`),
+  );
   assert.match(r.stdout, /1 file checked \(1 recipes\): \d+ errors/);
 });
 
@@ -82,12 +91,18 @@ test('an unexpanded glob is expanded by the CLI; the whole corpus has no error',
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.files.length, 25);
-  assert.equal(out.files.flatMap((f: { diagnostics: { severity: string }[] }) => f.diagnostics.filter((d) => d.severity === 'error')).length, 0);
+  assert.equal(
+    out.files.flatMap((f: { diagnostics: { severity: string }[] }) => f.diagnostics.filter((d) => d.severity === 'error')).length,
+    0,
+  );
 });
 
 test('--world-size feeds R1 for files without a world size', () => {
   const bridge = join(dir, 'bridge.yaml');
-  writeFileSync(bridge, 'train:\n  global_batch_size: 8\nmodel:\n  tensor_model_parallel_size: 4\n  context_parallel_size: 2\n  seq_length: 8192\n');
+  writeFileSync(
+    bridge,
+    'train:\n  global_batch_size: 8\nmodel:\n  tensor_model_parallel_size: 4\n  context_parallel_size: 2\n  seq_length: 8192\n',
+  );
   assert.equal(run('check', bridge).status, 0);
   const r = run('check', '--format', 'json', '--world-size', '12', bridge);
   assert.equal(r.status, 1);
@@ -106,7 +121,9 @@ test('estimate --format json prints the documented shape with byte counts', () =
   for (const k of ['weights', 'gradients', 'optimizer', 'activations', 'overhead', 'total']) assert.equal(typeof e.perGpu[k], 'number', k);
   const p = e.perGpu;
   assert.equal(p.total, p.weights + p.gradients + p.optimizer + p.activations + p.transient + p.overhead);
-  assert.ok(Array.isArray(e.breakdown) && e.breakdown.every((l: { bytes: number; source: string }) => typeof l.bytes === 'number' && l.source));
+  assert.ok(
+    Array.isArray(e.breakdown) && e.breakdown.every((l: { bytes: number; source: string }) => typeof l.bytes === 'number' && l.source),
+  );
   assert.ok(Array.isArray(e.assumptions));
 });
 
@@ -127,11 +144,17 @@ test('check --gpu adds the memory-fit warning (RL-MEM)', () => {
   const r = run('check', '--format', 'json', '--gpu', 'custom:16', join(REPO, 'examples', 'llama3_8b_16k.yaml'));
   assert.equal(r.status, 0);
   const ds = JSON.parse(r.stdout).files[0].diagnostics;
-  assert.deepEqual(ds.map((d: { code: string; path: string }) => [d.code, d.path]), [['RL-MEM', 'model.encoder_seq_length']]);
+  assert.deepEqual(
+    ds.map((d: { code: string; path: string }) => [d.code, d.path]),
+    [['RL-MEM', 'model.encoder_seq_length']],
+  );
 });
 
 const LAYOUT_BRIDGE = join(dir, 'bridge-layout.yaml');
-writeFileSync(LAYOUT_BRIDGE, 'train:\n  global_batch_size: 8\nmodel:\n  tensor_model_parallel_size: 2\n  context_parallel_size: 2\n  seq_length: 8192\n');
+writeFileSync(
+  LAYOUT_BRIDGE,
+  'train:\n  global_batch_size: 8\nmodel:\n  tensor_model_parallel_size: 2\n  context_parallel_size: 2\n  seq_length: 8192\n',
+);
 
 test('layout --format json: Megatron rank groups with global rank ids', () => {
   const r = run('layout', '--format', 'json', join(REPO, 'examples', 'llama3_8b_128k.yaml'));
@@ -157,7 +180,19 @@ test('layout: --gpus for files without a world size; exit 2 without one, 1 when 
   assert.equal(none.stdout, '');
   assert.match(none.stderr, /world size unknown.*--gpus/);
   const four = JSON.parse(run('layout', '--format', 'json', '--gpus', '4', bridge).stdout);
-  assert.deepEqual([four.groups.tp, four.groups.cp], [[[0, 1], [2, 3]], [[0, 2], [1, 3]]]);
+  assert.deepEqual(
+    [four.groups.tp, four.groups.cp],
+    [
+      [
+        [0, 1],
+        [2, 3],
+      ],
+      [
+        [0, 2],
+        [1, 3],
+      ],
+    ],
+  );
   const bad = run('layout', '--gpus', '6', bridge);
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /not divisible by TP·PP·CP/);
@@ -172,6 +207,6 @@ test('layout text: sizes, the groups of rank 0, at most 64 groups per dimension'
   const r = run('layout', '--gpus', '1024', LAYOUT_BRIDGE);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^world 1024 = TP 2 × CP 2 × PP 1 × DP 256/);
-  assert.match(r.stdout, /\nrank 0: TP \[0, 1\]  CP \[0, 2\]  DP \[0, 4, 8, …, 1020\] \(256 ranks, stride 4\)/);
-  assert.match(r.stdout, /\nTP: 512 groups of 2\n(  \[.*\n){64}  … 448 more\n/);
+  assert.match(r.stdout, /\nrank 0: TP \[0, 1\] {2}CP \[0, 2\] {2}DP \[0, 4, 8, …, 1020\] \(256 ranks, stride 4\)/);
+  assert.match(r.stdout, /\nTP: 512 groups of 2\n( {2}\[.*\n){64} {2}… 448 more\n/);
 });

@@ -12,7 +12,11 @@ test('the corpus is there (25 files beside the checkout)', () => {
 });
 
 test('EXPECTED.tsv names exactly the files this test expects warnings for', () => {
-  const rows = readFileSync(`${CORPUS}/EXPECTED.tsv`, 'utf8').trim().split('\n').slice(2).map((l) => l.split('\t')[0]);
+  const rows = readFileSync(`${CORPUS}/EXPECTED.tsv`, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(2)
+    .map((l) => l.split('\t')[0]);
   assert.deepEqual(rows.sort(), Object.keys(EXPECTED_WARNINGS).sort());
 });
 
@@ -20,7 +24,10 @@ for (const file of files) {
   const name = rel(CORPUS, file);
   test(`corpus ${name}: no error, exactly the expected warnings`, () => {
     const ds = diagnoseFile(file);
-    assert.deepEqual(bySeverity(ds, 'error').map((d) => `${d.code} ${d.path}: ${d.message}`), []);
+    assert.deepEqual(
+      bySeverity(ds, 'error').map((d) => `${d.code} ${d.path}: ${d.message}`),
+      [],
+    );
     const warnings = bySeverity(ds, 'warning').map((d) => ({ code: d.code, path: d.path }));
     assert.deepEqual(warnings, EXPECTED_WARNINGS[name] ?? []);
   });

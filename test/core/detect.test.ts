@@ -54,5 +54,8 @@ test('a setting (glob association) forces the format; the modeline wins over it'
 
 test('an unknown modeline format is a warning on the modeline', () => {
   const ds = diagnose('# recipe-lens: format=nemo3\nkv_cache_config: {}\n');
-  assert.deepEqual(ds.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]), [['RL-MODELINE', 0, 0, 27]]);
+  assert.deepEqual(
+    ds.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]),
+    [['RL-MODELINE', 0, 0, 27]],
+  );
 });

@@ -12,7 +12,13 @@ import { CORPUS, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
 /** Raw values of every document (interpolations left as written). */
 const plain = (text: string): unknown[] => {
   const rec = (n: TreeNode | undefined): unknown =>
-    !n ? null : n.kind === 'scalar' ? n.value : n.kind === 'seq' ? n.items.map(rec) : Object.fromEntries(n.entries.map((e) => [e.key, rec(e.value)]));
+    !n
+      ? null
+      : n.kind === 'scalar'
+        ? n.value
+        : n.kind === 'seq'
+          ? n.items.map(rec)
+          : Object.fromEntries(n.entries.map((e) => [e.key, rec(e.value)]));
   return parseFile(text).docs.map((d) => rec(d.root));
 };
 
@@ -35,7 +41,8 @@ const set = (text: string, path: PathSeg[], value: ScalarValue) => {
 function candidates(text: string): { path: PathSeg[]; node: TreeNode & { kind: 'scalar' } }[] {
   const out: { path: PathSeg[]; node: TreeNode & { kind: 'scalar' } }[] = [];
   visit(parseFile(text).docs[0]?.root, (n, path) => {
-    if (n.kind === 'scalar' && Number.isInteger(n.value) && !n.quoted && text.slice(n.span[0], n.span[1]) === n.source) out.push({ path, node: n });
+    if (n.kind === 'scalar' && Number.isInteger(n.value) && !n.quoted && text.slice(n.span[0], n.span[1]) === n.source)
+      out.push({ path, node: n });
   });
   const rank = (p: PathSeg[]) => (/parallel_size$/.test(String(p[p.length - 1])) ? 0 : 1);
   return out.sort((a, b) => rank(a.path) - rank(b.path));
@@ -91,20 +98,53 @@ for (const file of files) {
 }
 
 test('quoted strings keep their quotes; comments after the value stay', () => {
-  const text = "name: 'megatron_gpt' # run name\npath: \"/data/x\"   # where\nmode: plain # m\n";
-  assert.equal(set(text, ['name'], 'llama 3'), "name: 'llama 3' # run name\npath: \"/data/x\"   # where\nmode: plain # m\n");
-  assert.equal(set(text, ['path'], 'a"b'), "name: 'megatron_gpt' # run name\npath: \"a\\\"b\"   # where\nmode: plain # m\n");
+  const text = 'name: \'megatron_gpt\' # run name\npath: "/data/x"   # where\nmode: plain # m\n';
+  assert.equal(set(text, ['name'], 'llama 3'), 'name: \'llama 3\' # run name\npath: "/data/x"   # where\nmode: plain # m\n');
+  assert.equal(set(text, ['path'], 'a"b'), 'name: \'megatron_gpt\' # run name\npath: "a\\"b"   # where\nmode: plain # m\n');
   assert.equal(set(text, ['name'], "it's"), "name: 'it''s' # run name\npath: \"/data/x\"   # where\nmode: plain # m\n");
-  assert.equal(set(text, ['mode'], 'selective'), "name: 'megatron_gpt' # run name\npath: \"/data/x\"   # where\nmode: selective # m\n");
+  assert.equal(set(text, ['mode'], 'selective'), 'name: \'megatron_gpt\' # run name\npath: "/data/x"   # where\nmode: selective # m\n');
   // A number replacing a quoted string is written plain: it must read back as a number.
   assert.equal(set(text, ['name'], 16), 'name: 16 # run name\npath: "/data/x"   # where\nmode: plain # m\n');
 });
 
 test('values read back as the same value in YAML 1.1 and 1.2', () => {
-  const cases: ScalarValue[] = [8, -3, 0.9, 1e-7, 1.5e-5, 3e21, true, false, null, 'yes', 'off', 'null', '~', '16', '1e5', '2024-01-01', 'a: b', 'x #y', '- a', '', ' pad', 'a\nb', 'tab\there', 'bf16-mixed', '${model.tensor_model_parallel_size}', 'Null', '<<', '=', '0x1F', '1_000', '1:30'];
+  const cases: ScalarValue[] = [
+    8,
+    -3,
+    0.9,
+    1e-7,
+    1.5e-5,
+    3e21,
+    true,
+    false,
+    null,
+    'yes',
+    'off',
+    'null',
+    '~',
+    '16',
+    '1e5',
+    '2024-01-01',
+    'a: b',
+    'x #y',
+    '- a',
+    '',
+    ' pad',
+    'a\nb',
+    'tab\there',
+    'bf16-mixed',
+    '${model.tensor_model_parallel_size}',
+    'Null',
+    '<<',
+    '=',
+    '0x1F',
+    '1_000',
+    '1:30',
+  ];
   for (const v of cases) {
     const text = set('k: 1 # c\n', ['k'], v);
-    for (const version of ['1.1', '1.2'] as const) assert.deepEqual(parse(text, { version }).k, v, `${JSON.stringify(v)} in ${version}: ${text}`);
+    for (const version of ['1.1', '1.2'] as const)
+      assert.deepEqual(parse(text, { version }).k, v, `${JSON.stringify(v)} in ${version}: ${text}`);
     assert.ok(text.endsWith(' # c\n'), text);
   }
   // PyYAML's 1.1 float pattern needs a dot: 1e-7 is written 1.0e-7.
@@ -129,19 +169,28 @@ test('CRLF files keep CRLF', () => {
   ]);
   assert.ok(r.edits, r.error);
   const after = applyEdits(text, r.edits);
-  assert.equal(after, 'trainer:\r\n  devices: 8 # per node\r\n  num_nodes: 2\r\nmodel:\r\n  tensor_model_parallel_size: 4\r\n  seq: 4096\r\n  context_parallel_size: 2\r\n');
+  assert.equal(
+    after,
+    'trainer:\r\n  devices: 8 # per node\r\n  num_nodes: 2\r\nmodel:\r\n  tensor_model_parallel_size: 4\r\n  seq: 4096\r\n  context_parallel_size: 2\r\n',
+  );
   assert.doesNotMatch(after, /[^\r]\n/);
 });
 
 test('a missing key is inserted after the last entry, with the siblings’ indentation', () => {
   // Last entry is a nested mapping with a trailing comment: insert after it, at the parent's indentation.
   const nested = 'model:\n  tp: 1\n  optim:\n    name: adam # o\n\n# trailing\nrun: x\n';
-  assert.equal(set(nested, ['model', 'context_parallel_size'], 2), 'model:\n  tp: 1\n  optim:\n    name: adam # o\n  context_parallel_size: 2\n\n# trailing\nrun: x\n');
+  assert.equal(
+    set(nested, ['model', 'context_parallel_size'], 2),
+    'model:\n  tp: 1\n  optim:\n    name: adam # o\n  context_parallel_size: 2\n\n# trailing\nrun: x\n',
+  );
   // End of file without a final newline.
   assert.equal(set('model:\n  tp: 1', ['model', 'cp'], 2), 'model:\n  tp: 1\n  cp: 2');
   assert.equal(set('a: 1\n', ['b'], 'x'), 'a: 1\nb: x\n');
   // A mapping inside a sequence item.
-  assert.equal(set('servers:\n  - url: a\n    port: 1\n  - url: b\n', ['servers', 0, 'tp'], 2), 'servers:\n  - url: a\n    port: 1\n    tp: 2\n  - url: b\n');
+  assert.equal(
+    set('servers:\n  - url: a\n    port: 1\n  - url: b\n', ['servers', 0, 'tp'], 2),
+    'servers:\n  - url: a\n    port: 1\n    tp: 2\n  - url: b\n',
+  );
   // Keys that a loader would read as something else are quoted.
   assert.equal(set('a: 1\n', ['on'], 1), "a: 1\n'on': 1\n");
 });
@@ -161,8 +210,20 @@ test('multiple changes at once: one sorted list, inserts into one mapping merged
     { span: [24, 25], newText: 'q' },
   ]);
   assert.equal(applyEdits(text, r.edits), 'model:\n  a: 9\n  b: 2\n  c: 3\n  d: 4\nz: q\n');
-  assert.match(editsForChanges(text, [{ path: ['z'], value: 1 }, { path: ['z'], value: 2 }]).error ?? '', /changed twice/);
-  assert.match(editsForChanges(text, [{ path: ['z'], value: 1 }, { path: ['y', 'x'], value: 2 }]).error ?? '', /^y\.x: y does not exist/);
+  assert.match(
+    editsForChanges(text, [
+      { path: ['z'], value: 1 },
+      { path: ['z'], value: 2 },
+    ]).error ?? '',
+    /changed twice/,
+  );
+  assert.match(
+    editsForChanges(text, [
+      { path: ['z'], value: 1 },
+      { path: ['y', 'x'], value: 2 },
+    ]).error ?? '',
+    /^y\.x: y does not exist/,
+  );
 });
 
 test('duplicate keys: the last one (the one loaders keep) is edited', () => {
@@ -205,6 +266,18 @@ test('multi-document files: the option picks the document', () => {
 });
 
 test('applyEdits refuses overlapping edits', () => {
-  assert.throws(() => applyEdits('abcdef', [{ span: [0, 3], newText: 'x' }, { span: [2, 4], newText: 'y' }]));
-  assert.equal(applyEdits('abc', [{ span: [1, 1], newText: 'X' }, { span: [1, 2], newText: 'Y' }, { span: [1, 1], newText: 'Z' }]), 'aXZYc');
+  assert.throws(() =>
+    applyEdits('abcdef', [
+      { span: [0, 3], newText: 'x' },
+      { span: [2, 4], newText: 'y' },
+    ]),
+  );
+  assert.equal(
+    applyEdits('abc', [
+      { span: [1, 1], newText: 'X' },
+      { span: [1, 2], newText: 'Y' },
+      { span: [1, 1], newText: 'Z' },
+    ]),
+    'aXZYc',
+  );
 });

@@ -91,7 +91,10 @@ test('pathAtOffset: a key of a mapping inside a list has the item index in its p
   const key = pathAtOffset(root, at(RETENTION, 'priority', 2, 1));
   assert.deepEqual([key?.path, key?.onKey], [['token_range_retention_configs', 1, 'priority'], true]);
   const value = pathAtOffset(root, at(RETENTION, 'token_start: 64', 'token_start: '.length + 1));
-  assert.deepEqual([value?.path, value?.onKey, value?.entry?.key], [['token_range_retention_configs', 1, 'token_start'], false, 'token_start']);
+  assert.deepEqual(
+    [value?.path, value?.onKey, value?.entry?.key],
+    [['token_range_retention_configs', 1, 'token_start'], false, 'token_start'],
+  );
   const first = pathAtOffset(root, at(RETENTION, 'token_end'));
   assert.deepEqual(first?.path, ['token_range_retention_configs', 0, 'token_end']);
 });
@@ -118,7 +121,12 @@ test('completionContext: key mode at the top level', () => {
 
 test('completionContext: key mode one and two levels down, with a partial key', () => {
   const one = cursor('kv_cache_config:\n  dtype: fp8\n  free|\n');
-  assert.deepEqual(completionContext(one.text, one.offset), { path: ['kv_cache_config'], mode: 'key', prefix: 'free', wordStart: one.offset - 4 });
+  assert.deepEqual(completionContext(one.text, one.offset), {
+    path: ['kv_cache_config'],
+    mode: 'key',
+    prefix: 'free',
+    wordStart: one.offset - 4,
+  });
   const two = ctxOf('trainer:\n  devices: 8\nmodel:\n  tensor_model_parallel_size: 2\n  data:\n    seq_length: 4096\n    |\n');
   assert.deepEqual([two?.path, two?.mode, two?.prefix], [['model', 'data'], 'key', '']);
 });
@@ -146,7 +154,12 @@ test('completionContext: in a `- ` list item of token_range_retention_configs', 
 
 test('completionContext: value mode names the key whose value is typed', () => {
   const { text, offset } = cursor('kv_cache_config:\n  dtype: fp8\ncache_transceiver_config:\n  backend: NI|\n');
-  assert.deepEqual(completionContext(text, offset), { path: ['cache_transceiver_config', 'backend'], mode: 'value', prefix: 'NI', wordStart: offset - 2 });
+  assert.deepEqual(completionContext(text, offset), {
+    path: ['cache_transceiver_config', 'backend'],
+    mode: 'value',
+    prefix: 'NI',
+    wordStart: offset - 2,
+  });
   const empty = ctxOf('kv_cache_config:\n  enable_block_reuse: |\n');
   assert.deepEqual([empty?.path, empty?.mode, empty?.prefix], [['kv_cache_config', 'enable_block_reuse'], 'value', '']);
   const inItem = ctxOf('token_range_retention_configs:\n  - token_start: 0\n    priority: |\n');
@@ -186,13 +199,19 @@ test('completions: top-level keys of a TRT-LLM options file', () => {
 
 test('completions: the keys of a NeMo model section', () => {
   const got = labels(complete('trainer:\n  devices: 8\nmodel:\n  encoder_seq_length: 4096\n  |\n', 'nemo1'));
-  for (const k of ['context_parallel_size', 'tensor_model_parallel_size', 'sequence_parallel', 'data', 'optim']) assert.ok(got.includes(k), k);
+  for (const k of ['context_parallel_size', 'tensor_model_parallel_size', 'sequence_parallel', 'data', 'optim'])
+    assert.ok(got.includes(k), k);
   assert.ok(!got.includes('encoder_seq_length'));
   assert.ok(!got.includes('devices'));
 });
 
 test('completions: inside a list item, the item’s keys', () => {
-  assert.deepEqual(labels(complete('token_range_retention_configs:\n  - |\n', 'kv-retention')), ['token_start', 'token_end', 'priority', 'duration_ms']);
+  assert.deepEqual(labels(complete('token_range_retention_configs:\n  - |\n', 'kv-retention')), [
+    'token_start',
+    'token_end',
+    'priority',
+    'duration_ms',
+  ]);
   const ctx: CompletionContext = { path: ['token_range_retention_configs'], mode: 'key', prefix: '', wordStart: 0 };
   assert.deepEqual(labels(completions('kv-retention', ctx, new Set(['token_start']))), ['token_end', 'priority', 'duration_ms']);
 });

@@ -12,7 +12,10 @@ test('the examples are there', () => {
 for (const file of files.filter((f) => !f.includes('/broken/'))) {
   test(`example ${rel(EXAMPLES, file)} has no error and no warning`, () => {
     const ds = diagnoseFile(file).filter((d) => d.severity !== 'info');
-    assert.deepEqual(ds.map((d) => `${d.code} ${d.path}: ${d.message}`), []);
+    assert.deepEqual(
+      ds.map((d) => `${d.code} ${d.path}: ${d.message}`),
+      [],
+    );
   });
 }
 

@@ -11,12 +11,14 @@ import { SHARED } from '../helpers.js';
 
 interface GoldenRow {
   id: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of the upstream JSON, read field by field
   inputs: Record<string, any>;
   megatron_bridge: { weight_and_optimizer_bytes: number; activation_bytes: number };
 }
 
 const golden = JSON.parse(readFileSync(join(SHARED, 'reference', 'golden-megatron.json'), 'utf8')) as { configs: GoldenRow[] };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see GoldenRow
 export function goldenCase(i: Record<string, any>): { shape: ModelShape; config: TrainingConfig } {
   const experts = i.num_moe_experts ?? 0;
   const shape: ModelShape = {
@@ -49,7 +51,12 @@ export function goldenCase(i: Record<string, any>): { shape: ModelShape; config:
     etp: i.expert_tensor_parallel_size ?? 1,
     sp: i.sequence_parallel,
     worldSize: i.world_size,
-    recompute: { granularity: i.recompute_granularity, method: i.recompute_method, numLayers: i.recompute_num_layers, modules: ['core_attn'] },
+    recompute: {
+      granularity: i.recompute_granularity,
+      method: i.recompute_method,
+      numLayers: i.recompute_num_layers,
+      modules: ['core_attn'],
+    },
     offloadLayers: i.cpu_offloading ? i.cpu_offloading_num_layers : 0,
     params: 'bf16',
     fp8: i.precision === 'fp8' ? 'delayed' : null,

@@ -14,7 +14,10 @@ test('10,000-deep flow nesting: the nesting limit, no crash', () => {
 
 test('a 10 MB single line: one information diagnostic, not parsed', () => {
   const r = validateText('kv_cache_config:\n  dtype: "' + 'x'.repeat(10 * 1024 * 1024) + '"\n');
-  assert.deepEqual(r.findings.map((f) => [f.code, f.severity]), [['RL-SIZE', 'info']]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.code, f.severity]),
+    [['RL-SIZE', 'info']],
+  );
 });
 
 test('a 50,000-line closed mapping of unknown keys: the first 200 are listed, then one count', () => {
@@ -26,13 +29,21 @@ test('a 50,000-line closed mapping of unknown keys: the first 200 are listed, th
 });
 
 test('a 50,000-line NeMo model section of legitimate-looking keys: no findings', () => {
-  const text = 'name: x\ntrainer:\n  devices: 8\nmodel:\n  encoder_seq_length: 4096\n' + Array.from({ length: 50_000 }, (_, i) => `  custom_key_${i}: ${i}`).join('\n') + '\n';
+  const text =
+    'name: x\ntrainer:\n  devices: 8\nmodel:\n  encoder_seq_length: 4096\n' +
+    Array.from({ length: 50_000 }, (_, i) => `  custom_key_${i}: ${i}`).join('\n') +
+    '\n';
   assert.deepEqual(codes(text), []);
 });
 
 test('billion laughs: one RL-LIMIT error', () => {
   const lines = ['kv_cache_config:', '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 0; i < 9; i++) lines.push(`  ${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill('*' + String.fromCharCode(97 + i)).join(',')}]`);
+  for (let i = 0; i < 9; i++)
+    lines.push(
+      `  ${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+        .fill('*' + String.fromCharCode(97 + i))
+        .join(',')}]`,
+    );
   assert.equal(codes(lines.join('\n') + '\n').filter((c) => c === 'RL-LIMIT').length, 1);
 });
 
@@ -63,9 +74,12 @@ test('absurd sizes cost no memory: PP 63,479,766, a 10^12-token retention range,
   const { parseFile } = await import('../../src/core/document.js');
   const { rankLayout, MAX_RANKS } = await import('../../src/core/layout.js');
   // Found by fuzzing: the estimate built one pipeline stage per PP.
-  const nemo = 'name: x\ntrainer:\n  devices: 8\n  num_nodes: 2\nmodel:\n  encoder_seq_length: 4096\n  num_layers: 24\n  hidden_size: 1024\n  num_attention_heads: 16\n  tokenizer:\n    type: gpt2\n  pipeline_model_parallel_size: 63479766\n';
+  const nemo =
+    'name: x\ntrainer:\n  devices: 8\n  num_nodes: 2\nmodel:\n  encoder_seq_length: 4096\n  num_layers: 24\n  hidden_size: 1024\n  num_attention_heads: 16\n  tokenizer:\n    type: gpt2\n  pipeline_model_parallel_size: 63479766\n';
   assert.deepEqual(
-    validateText(nemo, { memory: { gpu: 'h100' } }).findings.map((f) => f.code).filter((c) => c === 'RL-R1' || c === 'RL-R4'),
+    validateText(nemo, { memory: { gpu: 'h100' } })
+      .findings.map((f) => f.code)
+      .filter((c) => c === 'RL-R1' || c === 'RL-R4'),
     ['RL-R1', 'RL-R4', 'RL-R4'],
   );
   const e = estimateDoc(parseFile(nemo).docs[0]!, {}, { gpu: 'h100' });
@@ -74,5 +88,8 @@ test('absurd sizes cost no memory: PP 63,479,766, a 10^12-token retention range,
   const r = estimateDoc(parseFile(retention).docs[0]!, {}, {});
   assert.equal(r.kind === 'retention' && r.coverage.truncated, true);
   assert.equal(r.kind === 'retention' && r.coverage.blocks.length, 1 << 16);
-  assert.throws(() => rankLayout({ tp: 8, cp: 1, ep: 1, dp: 1 << 27, pp: 1 }), new RegExp(`over ${MAX_RANKS.toLocaleString('en-US')} ranks`));
+  assert.throws(
+    () => rankLayout({ tp: 8, cp: 1, ep: 1, dp: 1 << 27, pp: 1 }),
+    new RegExp(`over ${MAX_RANKS.toLocaleString('en-US')} ranks`),
+  );
 });

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { customGpu } from '../../src/core/memory/gpus.js';
 import {
-  defaultRuntimeBytes, estimateKvCache, kvBytesPerToken, modelAttentionWindows, ppLayers, resolveKvDtype, retentionCoverage,
+  defaultRuntimeBytes,
+  estimateKvCache,
+  kvBytesPerToken,
+  modelAttentionWindows,
+  ppLayers,
+  resolveKvDtype,
+  retentionCoverage,
   servingWeightBytes,
 } from '../../src/core/memory/kvcache.js';
 import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
@@ -150,35 +156,82 @@ test('sliding windows: gpt-oss alternates 128-token and full layers; VSWA pools 
 });
 
 test('retention [0,1024)@100, [1024,end)@35 with 32-token blocks over a 3000-token prompt', () => {
-  const ranges = [{ tokenStart: 0, tokenEnd: 1024, priority: 100 }, { tokenStart: 1024, tokenEnd: null, priority: 35 }];
+  const ranges = [
+    { tokenStart: 0, tokenEnd: 1024, priority: 100 },
+    { tokenStart: 1024, tokenEnd: null, priority: 35 },
+  ];
   const c = retentionCoverage(ranges, 32, 3000);
   assert.equal(c.blocks.length, 94); // ceil(3000 / 32)
-  assert.deepEqual(c.perRange.map((r) => [r.firstBlock, r.endBlock, r.blocks]), [[0, 32, 32], [32, 94, 62]]);
+  assert.deepEqual(
+    c.perRange.map((r) => [r.firstBlock, r.endBlock, r.blocks]),
+    [
+      [0, 32, 32],
+      [32, 94, 62],
+    ],
+  );
   assert.equal(c.blocks[31]?.priority, 100);
   assert.equal(c.blocks[32]?.priority, 35);
   assert.equal(c.blocks[93]?.endToken, 3000);
-  assert.deepEqual(c.perPriority, [{ priority: 35, blocks: 62 }, { priority: 100, blocks: 32 }]);
+  assert.deepEqual(c.perPriority, [
+    { priority: 35, blocks: 62 },
+    { priority: 100, blocks: 32 },
+  ]);
   assert.equal(c.decodePriority, 35);
-  assert.deepEqual(c.evictionOrder.map((l) => [l.priority, l.blocks.length, l.decode]), [[35, 62, true], [100, 32, false]]);
+  assert.deepEqual(
+    c.evictionOrder.map((l) => [l.priority, l.blocks.length, l.decode]),
+    [
+      [35, 62, true],
+      [100, 32, false],
+    ],
+  );
   assert.equal(c.secondaryOffloadMinPriority, 30);
   assert.deepEqual(c.notOffloaded, []);
   assert.equal(c.decodeNotOffloaded, false);
 });
 
 test('retention: an open-ended range without a prompt length; a block belongs to the range of its first token', () => {
-  const open = retentionCoverage([{ tokenStart: 0, tokenEnd: 1024, priority: 100 }, { tokenStart: 1024, priority: 35 }], 32);
+  const open = retentionCoverage(
+    [
+      { tokenStart: 0, tokenEnd: 1024, priority: 100 },
+      { tokenStart: 1024, priority: 35 },
+    ],
+    32,
+  );
   assert.equal(open.blocks.length, 32);
   assert.equal(open.perRange[1]?.blocks, null);
   // [0,17) with 16-token blocks covers blocks 0 and 1 (executor.h comment); [20,40) starts inside block 1, so covers only block 2.
-  const c = retentionCoverage([{ tokenStart: 0, tokenEnd: 17, priority: 90 }, { tokenStart: 20, tokenEnd: 40, priority: 10, durationMs: 5000 }], 16, 48);
-  assert.deepEqual(c.blocks.map((b) => b.priority), [90, 90, 10]);
+  const c = retentionCoverage(
+    [
+      { tokenStart: 0, tokenEnd: 17, priority: 90 },
+      { tokenStart: 20, tokenEnd: 40, priority: 10, durationMs: 5000 },
+    ],
+    16,
+    48,
+  );
+  assert.deepEqual(
+    c.blocks.map((b) => b.priority),
+    [90, 90, 10],
+  );
   assert.deepEqual(c.notOffloaded, [2]);
-  assert.deepEqual(c.evictionOrder.map((l) => [l.priority, l.revertsAfterMs]), [[10, 5000], [35, null], [90, null]]);
+  assert.deepEqual(
+    c.evictionOrder.map((l) => [l.priority, l.revertsAfterMs]),
+    [
+      [10, 5000],
+      [35, null],
+      [90, null],
+    ],
+  );
 });
 
 test('retention: decode priority below the offload threshold; blocks outside every range get priority 35', () => {
-  const c = retentionCoverage([{ tokenStart: 64, tokenEnd: 128, priority: 80 }], 32, 160, { decodeRetentionPriority: 20, secondaryOffloadMinPriority: 35 });
-  assert.deepEqual(c.blocks.map((b) => b.priority), [35, 35, 80, 80, 35]);
+  const c = retentionCoverage([{ tokenStart: 64, tokenEnd: 128, priority: 80 }], 32, 160, {
+    decodeRetentionPriority: 20,
+    secondaryOffloadMinPriority: 35,
+  });
+  assert.deepEqual(
+    c.blocks.map((b) => b.priority),
+    [35, 35, 80, 80, 35],
+  );
   assert.equal(c.decodeNotOffloaded, true);
   assert.deepEqual(c.notOffloaded, []);
   assert.equal(c.evictionOrder[0]?.priority, 20);

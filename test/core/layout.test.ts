@@ -4,7 +4,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseFile } from '../../src/core/document.js';
-import { kvExchangePerCpStep, layoutFromDoc, layoutText, nodesOf, rankLayout, type LayoutResult, type RankLayout } from '../../src/core/layout.js';
+import {
+  kvExchangePerCpStep,
+  layoutFromDoc,
+  layoutText,
+  nodesOf,
+  rankLayout,
+  type LayoutResult,
+  type RankLayout,
+} from '../../src/core/layout.js';
 import { EXAMPLES } from '../helpers.js';
 
 const fromText = (text: string, worldSize?: number): LayoutResult => {
@@ -17,8 +25,14 @@ test("the NeMo article's picture: 4 GPUs, TP 2, CP 2 → TP {0,1},{2,3}; CP {0,2
   const l = rankLayout({ tp: 2, cp: 2, ep: 1, dp: 1, pp: 1 });
   assert.equal(l.worldSize, 4);
   assert.equal(l.order, 'tp-cp-ep-dp-pp');
-  assert.deepEqual(l.groups.tp, [[0, 1], [2, 3]]);
-  assert.deepEqual(l.groups.cp, [[0, 2], [1, 3]]);
+  assert.deepEqual(l.groups.tp, [
+    [0, 1],
+    [2, 3],
+  ]);
+  assert.deepEqual(l.groups.cp, [
+    [0, 2],
+    [1, 3],
+  ]);
   assert.deepEqual(l.groups.dp, [[0], [1], [2], [3]]);
   assert.deepEqual(l.groups.pp, [[0], [1], [2], [3]]);
   assert.deepEqual(l.cpChunks, { 0: [0, 3], 1: [1, 2] });
@@ -27,19 +41,73 @@ test("the NeMo article's picture: 4 GPUs, TP 2, CP 2 → TP {0,1},{2,3}; CP {0,2
 test('TP 2 × CP 2 × DP 2 × PP 2 (default order): rank = tp + 2·cp + 4·dp + 8·pp', () => {
   const l = rankLayout({ tp: 2, cp: 2, ep: 1, dp: 2, pp: 2 });
   assert.deepEqual(l.sizes, { tp: 2, cp: 2, ep: 1, dp: 2, pp: 2 });
-  assert.deepEqual(l.groups.tp, [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11], [12, 13], [14, 15]]);
-  assert.deepEqual(l.groups.cp, [[0, 2], [1, 3], [4, 6], [5, 7], [8, 10], [9, 11], [12, 14], [13, 15]]);
-  assert.deepEqual(l.groups.dp, [[0, 4], [1, 5], [2, 6], [3, 7], [8, 12], [9, 13], [10, 14], [11, 15]]);
-  assert.deepEqual(l.groups.pp, [[0, 8], [1, 9], [2, 10], [3, 11], [4, 12], [5, 13], [6, 14], [7, 15]]);
-  assert.deepEqual(l.groups.ep, l.groups.tp.flat().map((r) => [r]));
+  assert.deepEqual(l.groups.tp, [
+    [0, 1],
+    [2, 3],
+    [4, 5],
+    [6, 7],
+    [8, 9],
+    [10, 11],
+    [12, 13],
+    [14, 15],
+  ]);
+  assert.deepEqual(l.groups.cp, [
+    [0, 2],
+    [1, 3],
+    [4, 6],
+    [5, 7],
+    [8, 10],
+    [9, 11],
+    [12, 14],
+    [13, 15],
+  ]);
+  assert.deepEqual(l.groups.dp, [
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+    [8, 12],
+    [9, 13],
+    [10, 14],
+    [11, 15],
+  ]);
+  assert.deepEqual(l.groups.pp, [
+    [0, 8],
+    [1, 9],
+    [2, 10],
+    [3, 11],
+    [4, 12],
+    [5, 13],
+    [6, 14],
+    [7, 15],
+  ]);
+  assert.deepEqual(
+    l.groups.ep,
+    l.groups.tp.flat().map((r) => [r]),
+  );
 });
 
 test('use_tp_pp_dp_mapping order tp-cp-ep-pp-dp: rank = tp + 2·pp + 4·dp', () => {
   const l = rankLayout({ tp: 2, cp: 1, ep: 1, dp: 2, pp: 2, order: 'tp-cp-ep-pp-dp' });
   assert.equal(l.order, 'tp-cp-ep-pp-dp');
-  assert.deepEqual(l.groups.tp, [[0, 1], [2, 3], [4, 5], [6, 7]]);
-  assert.deepEqual(l.groups.pp, [[0, 2], [1, 3], [4, 6], [5, 7]]);
-  assert.deepEqual(l.groups.dp, [[0, 4], [1, 5], [2, 6], [3, 7]]);
+  assert.deepEqual(l.groups.tp, [
+    [0, 1],
+    [2, 3],
+    [4, 5],
+    [6, 7],
+  ]);
+  assert.deepEqual(l.groups.pp, [
+    [0, 2],
+    [1, 3],
+    [4, 6],
+    [5, 7],
+  ]);
+  assert.deepEqual(l.groups.dp, [
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+  ]);
   // Megatron asserts the dense and expert grids share PP groups; with CP 2 and EP 1 they do not.
   assert.throws(() => rankLayout({ tp: 2, cp: 2, ep: 1, dp: 2, pp: 2, order: 'tp-cp-ep-pp-dp' }), /ETP·EP = TP·CP/);
   // With PP 1 both orders give the same groups.
@@ -49,7 +117,12 @@ test('use_tp_pp_dp_mapping order tp-cp-ep-pp-dp: rank = tp + 2·pp + 4·dp', () 
 });
 
 test('every group holds ranks that differ only in its own coordinate', () => {
-  for (const [tp, cp, dp, pp] of [[4, 2, 3, 2], [1, 8, 2, 4], [8, 1, 1, 3], [2, 3, 5, 1]] as const) {
+  for (const [tp, cp, dp, pp] of [
+    [4, 2, 3, 2],
+    [1, 8, 2, 4],
+    [8, 1, 1, 3],
+    [2, 3, 5, 1],
+  ] as const) {
     for (const order of ['tp-cp-ep-dp-pp', 'tp-cp-ep-pp-dp'] as const) {
       if (order === 'tp-cp-ep-pp-dp' && cp > 1 && pp > 1) continue;
       const l = rankLayout({ tp, cp, ep: 1, dp, pp, order });
@@ -90,14 +163,33 @@ test('EP groups come from the expert grid ETP × EP × expert-DP × PP (Mixtral-
   // 16 GPUs, TP 2, CP 2, PP 2, DP 2, EP 4 with ETP = TP: expert-DP 1, EP spans the CP×DP ranks of each TP/PP slot.
   const l = rankLayout({ tp: 2, cp: 2, ep: 4, dp: 2, pp: 2 });
   assert.deepEqual(l.expert, { etp: 2, edp: 1 });
-  assert.deepEqual(l.groups.ep, [[0, 2, 4, 6], [1, 3, 5, 7], [8, 10, 12, 14], [9, 11, 13, 15]]);
+  assert.deepEqual(l.groups.ep, [
+    [0, 2, 4, 6],
+    [1, 3, 5, 7],
+    [8, 10, 12, 14],
+    [9, 11, 13, 15],
+  ]);
   const dpCp = (r: number) => [r % 2, Math.floor(r / 8)].join(); // ranks sharing tp and pp
   for (const g of l.groups.ep) assert.equal(new Set(g.map(dpCp)).size, 1);
   // Megatron MoE style ETP 1: 16 GPUs, TP 2, PP 2, DP 4, EP 4 → expert-DP 2, EP groups of 4 consecutive ranks.
   const m = rankLayout({ tp: 2, cp: 1, ep: 4, dp: 4, pp: 2, etp: 1 });
   assert.deepEqual(m.expert, { etp: 1, edp: 2 });
-  assert.deepEqual(m.groups.ep, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]);
-  assert.deepEqual(m.groups.pp, [[0, 8], [1, 9], [2, 10], [3, 11], [4, 12], [5, 13], [6, 14], [7, 15]]);
+  assert.deepEqual(m.groups.ep, [
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+    [8, 9, 10, 11],
+    [12, 13, 14, 15],
+  ]);
+  assert.deepEqual(m.groups.pp, [
+    [0, 8],
+    [1, 9],
+    [2, 10],
+    [3, 11],
+    [4, 12],
+    [5, 13],
+    [6, 14],
+    [7, 15],
+  ]);
   // 8 experts, EP 8 on 64 GPUs with TP 4 (ETP 4): world must divide by ETP·EP·PP.
   assert.throws(() => rankLayout({ tp: 4, cp: 1, ep: 8, dp: 4, pp: 4 }), /not divisible by ETP·EP·PP/);
 });
@@ -158,11 +250,18 @@ test('layoutFromDoc: sizes and world from the recipe, the option when the file h
 });
 
 test('layoutFromDoc: use_tp_pp_dp_mapping selects tp-cp-ep-pp-dp (NeMo model., Bridge dist.)', () => {
-  const nemo = 'trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  encoder_seq_length: 4096\n  tensor_model_parallel_size: 2\n  pipeline_model_parallel_size: 2\n  use_tp_pp_dp_mapping: True\n';
+  const nemo =
+    'trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  encoder_seq_length: 4096\n  tensor_model_parallel_size: 2\n  pipeline_model_parallel_size: 2\n  use_tp_pp_dp_mapping: True\n';
   const r = fromText(nemo);
   assert.equal(r.layout?.order, 'tp-cp-ep-pp-dp');
-  assert.deepEqual(r.layout?.groups.dp, [[0, 4], [1, 5], [2, 6], [3, 7]]);
+  assert.deepEqual(r.layout?.groups.dp, [
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+  ]);
   assert.equal(fromText(nemo.replace('True', 'False')).layout?.order, 'tp-cp-ep-dp-pp');
-  const bridge = 'train:\n  global_batch_size: 8\nmodel:\n  seq_length: 4096\n  tensor_model_parallel_size: 2\n  pipeline_model_parallel_size: 2\ndist:\n  use_tp_pp_dp_mapping: true\n';
+  const bridge =
+    'train:\n  global_batch_size: 8\nmodel:\n  seq_length: 4096\n  tensor_model_parallel_size: 2\n  pipeline_model_parallel_size: 2\ndist:\n  use_tp_pp_dp_mapping: true\n';
   assert.equal(fromText(bridge, 8).layout?.order, 'tp-cp-ep-pp-dp');
 });

@@ -19,9 +19,29 @@ import { CORPUS, EXAMPLES } from '../helpers.js';
 const llama8b = MODEL_PRESETS['llama3-8b']!;
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
 const base: TrainingConfig = {
-  seq: 65536, microBatch: 1, globalBatch: 512, tp: 4, pp: 1, vpp: null, cp: 2, ep: 1, etp: 4, sp: true, worldSize: 64,
-  recompute: { granularity: null, method: null, numLayers: null, modules: [] }, offloadLayers: 0, params: 'bf16', fp8: null, fp4: null,
-  quantizedParams: false, distributedOptimizer: true, gradReduceInFp32: true, hiddenDropout: 0, attentionDropout: 0, profile: 'megatron', attention: 'flash',
+  seq: 65536,
+  microBatch: 1,
+  globalBatch: 512,
+  tp: 4,
+  pp: 1,
+  vpp: null,
+  cp: 2,
+  ep: 1,
+  etp: 4,
+  sp: true,
+  worldSize: 64,
+  recompute: { granularity: null, method: null, numLayers: null, modules: [] },
+  offloadLayers: 0,
+  params: 'bf16',
+  fp8: null,
+  fp4: null,
+  quantizedParams: false,
+  distributedOptimizer: true,
+  gradReduceInFp32: true,
+  hiddenDropout: 0,
+  attentionDropout: 0,
+  profile: 'megatron',
+  attention: 'flash',
 };
 const est = (patch: Partial<TrainingConfig>) => estimateTraining(llama8b, { ...base, ...patch }, H100);
 const act = (patch: Partial<TrainingConfig>) => est(patch).perGpu.activations;
@@ -46,7 +66,7 @@ test('full recompute < selective < none (eager attention); selective = none with
 test('full recompute keeps one input per chunk and rematerialises one chunk in backward', () => {
   const one = est({ recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] } });
   const four = est({ recompute: { granularity: 'full', method: 'uniform', numLayers: 4, modules: [] } });
-  const layerInput = 2 * (65536 / 2) * 4096 / 4; // 2·s·b·h/t with SP, s = seq/CP
+  const layerInput = (2 * (65536 / 2) * 4096) / 4; // 2·s·b·h/t with SP, s = seq/CP
   const layersLine = (e: typeof one) => e.breakdown.find((l) => l.label.startsWith('transformer layers'))!.bytes;
   assert.equal(layersLine(one), 32 * layerInput);
   assert.equal(layersLine(four), 8 * layerInput);
@@ -98,7 +118,10 @@ test('HF profile reproduces the measured per-layer inventory (hf-activations.md,
   const hf = { ...base, profile: 'hf' as const, tp: 1, sp: false, cp: 1 };
   const [s, b, h, i, a, g] = [2048, 8, 4096, 14336, 32, 8];
   assert.equal(hfLayer(llama8b, { ...hf, attention: 'eager' }, b, s).dense, 24 * s * b * h + 8 * s * b * i + 6 * a * s * s * b + 8 * s * b);
-  assert.equal(hfLayer(llama8b, { ...hf, attention: 'flash' }, b, s).dense, (20 + (4 * g) / a) * s * b * h + 8 * s * b * i + 4 * a * s * b + 8 * s * b);
+  assert.equal(
+    hfLayer(llama8b, { ...hf, attention: 'flash' }, b, s).dense,
+    (20 + (4 * g) / a) * s * b * h + 8 * s * b * i + 4 * a * s * b + 8 * s * b,
+  );
 });
 
 test('pipeline: the first stage holds PP micro-batches; interleaving adds (PP−1)/(PP·VPP)', () => {
@@ -132,7 +155,10 @@ test('RL-MEM: a warning on the sequence-length key when the estimate exceeds the
   assert.equal(mem[0]!.path, 'model.encoder_seq_length');
   assert.match(mem[0]!.message, /^estimated \d+\.\d GiB per GPU exceeds the Custom 40 GiB \(40\.0 GiB\): activations/);
   assert.ok(mem[0]!.related!.some((x) => x.path === 'model.context_parallel_size'));
-  assert.deepEqual(validateText(text, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'), []);
+  assert.deepEqual(
+    validateText(text, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'),
+    [],
+  );
 });
 
 test('hover on context_parallel_size shows the total, the breakdown and the CP what-ifs', () => {
@@ -173,12 +199,19 @@ test('TensorRT-LLM options without a model shape: no estimate, with the reason',
 });
 
 test('a serving role whose weights leave no room for one request warns on max_seq_len; a max_tokens cap does not', () => {
-  const text = 'model: meta-llama/Llama-3.3-70B-Instruct\nmax_seq_len: 131072\ntensor_parallel_size: 1\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n';
+  const text =
+    'model: meta-llama/Llama-3.3-70B-Instruct\nmax_seq_len: 131072\ntensor_parallel_size: 1\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n';
   const mem = validateText(text, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM');
-  assert.deepEqual(mem.map((f) => [f.path, f.severity]), [['max_seq_len', 'warning']]);
+  assert.deepEqual(
+    mem.map((f) => [f.path, f.severity]),
+    [['max_seq_len', 'warning']],
+  );
   assert.match(mem[0]!.message, /^the KV pool \(0\.0 GiB\) cannot hold one request of 131072 tokens/);
   const gptoss = readFileSync(join(CORPUS, 'TensorRT-LLM', 'disagg_config_ctxtp1_gentp1_gptoss_host_offload.yaml'), 'utf8');
-  assert.deepEqual(validateText(gptoss, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'), []);
+  assert.deepEqual(
+    validateText(gptoss, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'),
+    [],
+  );
 });
 
 test('retention config: blocks per range and eviction order', () => {
@@ -186,10 +219,13 @@ test('retention config: blocks per range and eviction order', () => {
   const e = estimateDoc(parseFile(text).docs[0]!, {}, {});
   assert.equal(e.kind, 'retention');
   if (e.kind !== 'retention') return;
-  assert.deepEqual(e.coverage.perRange.map((r) => [r.priority, r.firstBlock, r.endBlock]), [
-    [100, 0, 32],
-    [35, 32, null],
-  ]);
+  assert.deepEqual(
+    e.coverage.perRange.map((r) => [r.priority, r.firstBlock, r.endBlock]),
+    [
+      [100, 0, 32],
+      [35, 32, null],
+    ],
+  );
   assert.equal(e.coverage.decodePriority, 20);
   assert.equal(e.coverage.evictionOrder[0]!.decode, true);
 });
@@ -201,7 +237,10 @@ test('hover on a corpus launcher recipe: CP what-ifs and the schema hover side b
   if (e.kind !== 'training') return;
   const md = memoryHoverMarkdown(e, 'cp');
   // TP 1 PP 1 CP 2 at 8K: one stage, CP 2 → 4 halves the per-rank sequence.
-  assert.match(md, /^\*\*Per-GPU memory\*\* \(most-loaded rank\): \*\*\d+\.\d GiB\*\* of 79\.2 GiB NVIDIA H100 80GB HBM3 \(SXM\) — tight \(over 90%\)/);
+  assert.match(
+    md,
+    /^\*\*Per-GPU memory\*\* \(most-loaded rank\): \*\*\d+\.\d GiB\*\* of 79\.2 GiB NVIDIA H100 80GB HBM3 \(SXM\) — tight \(over 90%\)/,
+  );
   const [, before, after] = /- CP 2 → 4: activations (\d+\.\d) → (\d+\.\d) GiB/.exec(md)!;
   assert.ok(Math.abs(Number(after) - Number(before) / 2) < 0.2, `${before} → ${after}`);
   assert.match(md, /- CP 2 → 1: activations/);
@@ -212,7 +251,15 @@ test('MoE layers per stage are counted, not looped: DeepSeek-V3 (3 dense layers 
   const ds = MODEL_PRESETS['deepseek-v3']!;
   const stages = stageParams(ds, { ...base, tp: 8, etp: 8, pp: 4, ep: 8, cp: 1 });
   // 61 layers over 4 stages: 16, 15, 15, 15; the first stage holds the 3 dense layers.
-  assert.deepEqual(stages.map((s) => [s.layers, s.moeLayers]), [[16, 13], [15, 15], [15, 15], [15, 15]]);
+  assert.deepEqual(
+    stages.map((s) => [s.layers, s.moeLayers]),
+    [
+      [16, 13],
+      [15, 15],
+      [15, 15],
+      [15, 15],
+    ],
+  );
   const huge = stageParams({ ...llama8b, layers: 1_812_170_850 }, base);
   assert.equal(huge[0]!.layers, 1_812_170_850);
 });

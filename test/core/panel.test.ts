@@ -19,7 +19,11 @@ import { CORPUS, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
 
 const URI = 'file:///work/recipe.yaml';
 
-function panel(text: string, ui: Partial<UiState> = {}, opts: { worldSize?: number; page?: number | 'rank'; plan?: PlanState; docVersion?: number } = {}) {
+function panel(
+  text: string,
+  ui: Partial<UiState> = {},
+  opts: { worldSize?: number; page?: number | 'rank'; plan?: PlanState; docVersion?: number } = {},
+) {
   const result = validateText(text, { worldSize: opts.worldSize });
   const input: PanelInput = {
     uri: URI,
@@ -44,11 +48,25 @@ const layoutUi = (worldSize: number | null, mode: 'all' | 'node' | 'replica' = '
 const v = PROTOCOL_VERSION;
 const VALID: FromWebview[] = [
   { v, type: 'ready', ui: null },
-  { v, type: 'ready', ui: { uri: URI, gpu: 'h200', whatIf: { cp: 4, recompute: 'full', precision: 'nvfp4' }, rank: 5, layout: { worldSize: null, mode: 'all', page: 0 } } },
+  {
+    v,
+    type: 'ready',
+    ui: {
+      uri: URI,
+      gpu: 'h200',
+      whatIf: { cp: 4, recompute: 'full', precision: 'nvfp4' },
+      rank: 5,
+      layout: { worldSize: null, mode: 'all', page: 0 },
+    },
+  },
   { v, type: 'selectGpu', gpu: 'a100-80gb' },
   { v, type: 'selectGpu', gpu: 'custom:96' },
   { v, type: 'preview', values: {} },
-  { v, type: 'preview', values: { cp: 8, tp: 4, pp: 2, vpp: 1, microBatch: 2, seq: 131072, recompute: 'off', offloadLayers: 0, precision: 'fp8-delayed' } },
+  {
+    v,
+    type: 'preview',
+    values: { cp: 8, tp: 4, pp: 2, vpp: 1, microBatch: 2, seq: 131072, recompute: 'off', offloadLayers: 0, precision: 'fp8-delayed' },
+  },
   { v, type: 'apply', uri: URI, docVersion: 12 },
   { v, type: 'selectRank', rank: 4095 },
   { v, type: 'layoutView', view: { worldSize: 8192, mode: 'replica', page: 3 } },
@@ -249,7 +267,10 @@ test("layout (llama3_8b_128k): Megatron's order on 8 nodes of 8; rank 0's groups
     [0, 1, 2, 3, 4, 5, 6, 7, 7, 6, 5, 4, 3, 2, 1, 0],
   );
   // 2 (K, V) · 16384 tokens · ⌈8/4⌉ KV heads · 128 · 2 B = 16 MiB; MHA would carry 32/8 = 4× more.
-  assert.equal(cp.exchange, '16.00 MiB of K and V per rank per CP step: 2 (K, V) × 16,384 tokens × 2 KV heads per TP rank × 128 × 2 B × micro-batch 1; 7 ring steps per attention forward');
+  assert.equal(
+    cp.exchange,
+    '16.00 MiB of K and V per rank per CP step: 2 (K, V) × 16,384 tokens × 2 KV heads per TP rank × 128 × 2 B × micro-batch 1; 7 ring steps per attention forward',
+  );
   assert.equal(cp.exchangeDetail, 'GQA: 8 KV heads for 32 query heads, so the ring carries 4× less than MHA would (64.00 MiB per step).');
 });
 
@@ -260,7 +281,10 @@ test('layout: selecting rank 5 highlights its TP, CP and PP groups', () => {
     l.selected!.groups.map((g) => g.text),
     ['TP group 1: 4, 5, 6, 7', 'CP group 1: 1, 5, 9, 13, 17, 21, 25, 29', 'DP 1: no group', 'PP group 5: 5, 37'],
   );
-  assert.deepEqual(l.cp!.members.find((m) => m.self), { rank: 5, cpIndex: 1, chunks: [1, 14], self: true, text: 'rank 5 (CP 1) holds chunks 1 and 14' });
+  assert.deepEqual(
+    l.cp!.members.find((m) => m.self),
+    { rank: 5, cpIndex: 1, chunks: [1, 14], self: true, text: 'rank 5 (CP 1) holds chunks 1 and 14' },
+  );
 });
 
 test('layout: thousands of ranks are summarised and paged, never more than MAX_CELLS cells', () => {
@@ -294,19 +318,25 @@ test('layout: a world size that TP·PP·CP does not divide is explained, with ot
   const l = panel(LLAMA_128K, layoutUi(96)).sections.layout!;
   assert.equal(l.reason, 'RL-R1: world size 96 is not divisible by TP·PP·CP = 4·2·8 = 64; pick another GPU count.');
   assert.deepEqual(l.boxes, []);
-  assert.deepEqual(l.worldSizeChoices.slice(0, 3).map((c) => c.value), ['64', '96', '128']);
+  assert.deepEqual(
+    l.worldSizeChoices.slice(0, 3).map((c) => c.value),
+    ['64', '96', '128'],
+  );
 });
 
 test('layout (corpus launcher recipe, MoE): Mixtral 8x7B with EP 8 on 64 GPUs', () => {
   const l = panel(readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'mixtral_8x7b.yaml'), 'utf8')).sections.layout!;
   assert.equal(l.caption, 'TP 1 × CP 1 × DP 16 × PP 4 (EP 8) = 64 GPUs on 8 nodes of 8 · order tp-cp-ep-dp-pp');
-  assert.deepEqual(l.selected!.groups.map((g) => g.text), [
-    'TP 1: no group',
-    'CP 1: no group',
-    'DP group 0: 0–15 (16 ranks)',
-    'PP group 0: 0, 16, 32, 48',
-    'EP group 0: 0, 1, 2, 3, 4, 5, 6, 7 (expert grid ETP 1 × EP 8 × EDP 2 × PP 4)',
-  ]);
+  assert.deepEqual(
+    l.selected!.groups.map((g) => g.text),
+    [
+      'TP 1: no group',
+      'CP 1: no group',
+      'DP group 0: 0–15 (16 ranks)',
+      'PP group 0: 0, 16, 32, 48',
+      'EP group 0: 0, 1, 2, 3, 4, 5, 6, 7 (expert grid ETP 1 × EP 8 × EDP 2 × PP 4)',
+    ],
+  );
   assert.equal(l.cp, null);
   const m = panel(readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8')).sections;
   assert.equal(m.layout!.caption, 'TP 1 × CP 2 × DP 64 × PP 1 = 128 GPUs on 16 nodes of 8 · order tp-cp-ep-dp-pp');
@@ -353,7 +383,9 @@ test('quantization: an NVFP4 what-if shows E2M1, 16-value blocks, RHT, stochasti
   ]);
   assert.ok(q.notes.some((n) => /Random Hadamard transforms/.test(n)));
   assert.ok(q.notes.some((n) => /Stochastic rounding on gradients only/.test(n)));
-  assert.ok(q.notes.includes("In this model: about 5 of 32 layers' linears stay BF16; the estimate counts 15% of the linear bytes at BF16."));
+  assert.ok(
+    q.notes.includes("In this model: about 5 of 32 layers' linears stay BF16; the estimate counts 15% of the linear bytes at BF16."),
+  );
   assert.match(q.summary, /^NVFP4 saves [\d.]+ GiB on the most-loaded rank against BF16/);
 });
 
@@ -397,7 +429,10 @@ test('KV cache (retention): timeline by priority, decode dropped below 30, evict
     ],
   );
   assert.equal(t.ranges[0]!.detail, 'range 0: 32 blocks (0–31); no expiry; copied to the host tier when evicted');
-  assert.equal(t.ranges[2]!.detail, 'generated tokens: priority for 30,000 ms, then 35; dropped when evicted (below secondary_offload_min_priority 30)');
+  assert.equal(
+    t.ranges[2]!.detail,
+    'generated tokens: priority for 30,000 ms, then 35; dropped when evicted (below secondary_offload_min_priority 30)',
+  );
   assert.equal(t.blocks.length, 39); // 40 blocks of 32 tokens on the drawn axis (1,280 tokens)
   assert.deepEqual(
     k.eviction.map((e) => [e.order, e.text, e.dropped]),
@@ -439,9 +474,17 @@ test('what-if: CP 3 breaks R1 and R3, offload with PP 2 breaks R11; Apply is ref
     w.conflicts.map((c) => [c.code, c.severity, c.message]),
     [
       ['RL-R1', 'error', 'world size 64 is not divisible by TP·PP·CP = 4·2·3 = 24'],
-      ['RL-R3', 'error', 'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)'],
+      [
+        'RL-R3',
+        'error',
+        'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)',
+      ],
       ['RL-R11', 'error', 'CPU offloading does not support pipeline parallelism (PP = 2)'],
-      ['estimate', 'info', 'the estimate ignores the 4 offloaded layers: CPU offloading works only with PP 1 and without recompute (RL-R11)'],
+      [
+        'estimate',
+        'info',
+        'the estimate ignores the 4 offloaded layers: CPU offloading works only with PP 1 and without recompute (RL-R11)',
+      ],
     ],
   );
   assert.equal(w.canApply, false);
@@ -454,8 +497,14 @@ test('what-if: CP 16 previews halved activations and explains that 64 GPUs no lo
   const out = panel(LLAMA_128K, { whatIf: { cp: 16 } });
   const w = out.sections.whatIf!;
   assert.equal(w.preview!.verdictText, 'fits: 17.19 GiB of 79.18 GiB (−9.67 GiB against the file)');
-  assert.deepEqual(w.preview!.deltas.find((d) => d.label === 'activations'), { label: 'activations', from: '17.02', to: '8.51', delta: '−8.51' });
-  assert.deepEqual(w.conflicts.map((c) => c.code), ['RL-R1']);
+  assert.deepEqual(
+    w.preview!.deltas.find((d) => d.label === 'activations'),
+    { label: 'activations', from: '17.02', to: '8.51', delta: '−8.51' },
+  );
+  assert.deepEqual(
+    w.conflicts.map((c) => c.code),
+    ['RL-R1'],
+  );
   // The layout section follows the preview: 4·2·16 = 128 does not divide 64.
   assert.match(out.sections.layout!.reason!, /^RL-R1: world size 64 is not divisible by TP·PP·CP = 4·2·16 = 128/);
 });
@@ -473,7 +522,9 @@ test('what-if: Apply writes only the changed keys, comments and formatting kept,
     { path: 'model.fp8', from: 'false', to: 'true' },
   ]);
   const after = applyEdits(LLAMA_128K, out.edits!);
-  const changed = LLAMA_128K.split('\n').map((line, i) => [line, after.split('\n')[i]]).filter(([a, b]) => a !== b);
+  const changed = LLAMA_128K.split('\n')
+    .map((line, i) => [line, after.split('\n')[i]])
+    .filter(([a, b]) => a !== b);
   assert.deepEqual(changed, [
     ['  encoder_seq_length: 131072', '  encoder_seq_length: 65536'],
     ['  fp8: False', '  fp8: True'],
@@ -488,14 +539,25 @@ test('what-if: Apply writes only the changed keys, comments and formatting kept,
 
 test('what-if: precision a NeMo 1.x file cannot express is explained, not written', () => {
   const w = panel(LLAMA_128K, { whatIf: { precision: 'nvfp4' } }).sections.whatIf!;
-  assert.deepEqual(w.conflicts[0], { code: 'write', severity: 'error', message: 'NVFP4: a NeMo 1.x config switches only between BF16 and FP8 (model.fp8); set it by hand' });
+  assert.deepEqual(w.conflicts[0], {
+    code: 'write',
+    severity: 'error',
+    message: 'NVFP4: a NeMo 1.x config switches only between BF16 and FP8 (model.fp8); set it by hand',
+  });
   assert.equal(w.canApply, false);
 });
 
 test('what-if: values from another document are not applied to this one', () => {
   const out = buildSections({
-    uri: URI, fileName: 'recipe.yaml', docVersion: 1, text: LLAMA_128K, result: validateText(LLAMA_128K), estimateOptions: {}, validateOptions: {},
-    ui: { ...structuredClone(DEFAULT_UI), uri: 'file:///other.yaml', whatIf: { cp: 3 }, rank: 9 }, layoutPage: 'rank',
+    uri: URI,
+    fileName: 'recipe.yaml',
+    docVersion: 1,
+    text: LLAMA_128K,
+    result: validateText(LLAMA_128K),
+    estimateOptions: {},
+    validateOptions: {},
+    ui: { ...structuredClone(DEFAULT_UI), uri: 'file:///other.yaml', whatIf: { cp: 3 }, rank: 9 },
+    layoutPage: 'rank',
   });
   assert.equal(out.sections.whatIf!.preview, null);
   assert.equal(out.sections.layout!.selected!.rank, 0);
@@ -506,7 +568,14 @@ test('every example and corpus file builds a panel (with and without what-if val
   assert.ok(files.length >= 35, `${files.length} files`);
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
-    for (const ui of [{}, { whatIf: { cp: 2, tp: 2, seq: 8192, recompute: 'full' as const, precision: 'nvfp4' as const }, rank: 3, ...layoutUi(4096, 'replica') }]) {
+    for (const ui of [
+      {},
+      {
+        whatIf: { cp: 2, tp: 2, seq: 8192, recompute: 'full' as const, precision: 'nvfp4' as const },
+        rank: 3,
+        ...layoutUi(4096, 'replica'),
+      },
+    ]) {
       const s = panel(text, ui).sections;
       assert.notEqual(s.header.state, 'empty', rel(REPO, f));
       assert.ok((s.layout?.boxes.flatMap((b) => b.cells).length ?? 0) <= MAX_CELLS, rel(REPO, f));
@@ -519,7 +588,7 @@ test('every example and corpus file builds a panel (with and without what-if val
 
 const RUN: PlanState = { run: { id: 1 } };
 
-test('layouts (llama3_8b_128k): idle until asked; the file\'s layout as the reference row; nothing searched', () => {
+test("layouts (llama3_8b_128k): idle until asked; the file's layout as the reference row; nothing searched", () => {
   const out = panel(LLAMA_128K);
   const p = out.sections.planner!;
   assert.equal(p.state, 'idle');
@@ -551,21 +620,46 @@ test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the r
   assert.equal(direct.valid, 204);
   assert.equal(p.rows.length, 8);
   assert.equal(PLAN_TOP, 8);
-  assert.equal(p.summary, '2,802 combinations pass the launch rules; 2,255 searched (618 memory estimates), 204 fit within 90% of the GPU; the 8 cheapest, lowest total first:');
+  assert.equal(
+    p.summary,
+    '2,802 combinations pass the launch rules; 2,255 searched (618 memory estimates), 204 fit within 90% of the GPU; the 8 cheapest, lowest total first:',
+  );
   assert.deepEqual(
     p.rows.map((r) => r.layout.join(' ')),
     direct.candidates.map((c) => [c.tp, c.pp, c.vpp ?? '–', c.cp, c.ep, c.dp, c.microBatchSize].join(' ')),
   );
-  assert.deepEqual(p.rows.map((r) => r.total), direct.candidates.map((c) => c.cost.total));
+  assert.deepEqual(
+    p.rows.map((r) => r.total),
+    direct.candidates.map((c) => c.cost.total),
+  );
   for (let i = 1; i < p.rows.length; i++) assert.ok(p.rows[i - 1]!.total <= p.rows[i]!.total, `row ${i} sorted by cost.total`);
-  assert.deepEqual(p.rows.map((r) => r.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(
+    p.rows.map((r) => r.index),
+    [0, 1, 2, 3, 4, 5, 6, 7],
+  );
   // The reference row is the file's own layout on the same scale.
   const fileCost = configCost(ex.shape, ex.config, h100, 64);
   assert.equal(p.reference!.total, fileCost.total);
-  assert.deepEqual(p.reference!.costs, [fileCost.bubble, fileCost.recompute, fileCost.tpComm, fileCost.cpComm, fileCost.epComm, fileCost.ppComm, fileCost.dpComm, fileCost.offload, fileCost.total].map((x) => `${(100 * x).toFixed(1)}%`));
+  assert.deepEqual(
+    p.reference!.costs,
+    [
+      fileCost.bubble,
+      fileCost.recompute,
+      fileCost.tpComm,
+      fileCost.cpComm,
+      fileCost.epComm,
+      fileCost.ppComm,
+      fileCost.dpComm,
+      fileCost.offload,
+      fileCost.total,
+    ].map((x) => `${(100 * x).toFixed(1)}%`),
+  );
   assert.deepEqual(p.reference!.costs, ['0.2%', '0.0%', '3.7%', '0.0%', '0.0%', '0.2%', '0.0%', '0.0%', '4.1%']);
   assert.equal(p.reference!.memory, out.sections.memory!.bar.text.replace(/^([\d.]+) \/ ([\d.]+) GiB$/, '$1 GiB of $2 GiB (34%)'));
-  assert.deepEqual(p.costHead.map((c) => c.label), ['bubble', 'recompute', 'TP', 'CP', 'EP', 'PP', 'DP', 'offload', 'total']);
+  assert.deepEqual(
+    p.costHead.map((c) => c.label),
+    ['bubble', 'recompute', 'TP', 'CP', 'EP', 'PP', 'DP', 'offload', 'total'],
+  );
   // Row 1: TP 1 · CP 32 · DP 2 with 8 layers offloaded.
   const r1 = p.rows[0]!;
   assert.deepEqual(r1.layout, ['1', '1', '–', '32', '1', '2', '1']);
@@ -595,25 +689,44 @@ test('layouts: Preview puts a row into the what-if (same estimate as the row); A
   for (const r of rows) {
     const w = panel(LLAMA_128K, { whatIf: r.values! }, { plan: { cache } }).sections;
     assert.equal(w.whatIf!.preview!.bar.text, r.bar.text, `row ${r.label}`);
-    assert.deepEqual(w.planner!.rows.map((x) => x.previewed), rows.map((x) => x === r));
+    assert.deepEqual(
+      w.planner!.rows.map((x) => x.previewed),
+      rows.map((x) => x === r),
+    );
   }
   // Apply row 2 (TP 1, CP 32, no offload): only the keys that change, comments kept.
   const r2 = rows[1]!;
   const after = applyEdits(LLAMA_128K, first.planEdits![1]!);
-  const changed = LLAMA_128K.split('\n').map((line, i) => [line, after.split('\n')[i]]).filter(([a, b]) => a !== b);
+  const changed = LLAMA_128K.split('\n')
+    .map((line, i) => [line, after.split('\n')[i]])
+    .filter(([a, b]) => a !== b);
   assert.deepEqual(changed, [
     ['  tensor_model_parallel_size: 4', '  tensor_model_parallel_size: 1'],
-    ['  context_parallel_size: 8 # split into 2·CP = 16 chunks for causal load balancing', '  context_parallel_size: 32 # split into 2·CP = 16 chunks for causal load balancing'],
-    ['  sequence_parallel: True # shards LayerNorm/dropout activations over TP; needs TP > 1', '  sequence_parallel: False # shards LayerNorm/dropout activations over TP; needs TP > 1'],
+    [
+      '  context_parallel_size: 8 # split into 2·CP = 16 chunks for causal load balancing',
+      '  context_parallel_size: 32 # split into 2·CP = 16 chunks for causal load balancing',
+    ],
+    [
+      '  sequence_parallel: True # shards LayerNorm/dropout activations over TP; needs TP > 1',
+      '  sequence_parallel: False # shards LayerNorm/dropout activations over TP; needs TP > 1',
+    ],
   ]);
   // The written file has no new launch-rule findings, estimates what the row showed, and keeps the list (same inputs).
-  assert.deepEqual(validateText(after).findings.filter((f) => /^RL-R/.test(f.code) && f.severity !== 'info').map((f) => f.code), []);
+  assert.deepEqual(
+    validateText(after)
+      .findings.filter((f) => /^RL-R/.test(f.code) && f.severity !== 'info')
+      .map((f) => f.code),
+    [],
+  );
   const next = panel(after, {}, { plan: { cache }, docVersion: 8 });
   const p = next.sections.planner!;
   assert.equal(next.sections.memory!.bar.text, r2.bar.text);
   assert.equal(p.state, 'ready');
   assert.equal(p.docVersion, 8);
-  assert.deepEqual(p.rows.map((r) => r.current), [false, true, false, false, false, false, false, false]);
+  assert.deepEqual(
+    p.rows.map((r) => r.current),
+    [false, true, false, false, false, false, false, false],
+  );
   assert.equal(p.rows[1]!.canApply, false);
   assert.equal(next.planEdits![1], undefined);
   assert.deepEqual(p.reference!.layout, r2.layout);
@@ -626,12 +739,26 @@ test('layouts: a list for another GPU, GPU count or file is dropped with the rea
   assert.equal(h200.plan, undefined);
   assert.equal(h200.sections.planner!.state, 'idle');
   assert.deepEqual(h200.sections.planner!.rows, []);
-  assert.equal(h200.sections.planner!.message, 'The last suggestion was for the NVIDIA H100 80GB HBM3 (SXM); the panel\'s GPU is now the NVIDIA H200 141GB. Suggest again to update the list.');
+  assert.equal(
+    h200.sections.planner!.message,
+    "The last suggestion was for the NVIDIA H100 80GB HBM3 (SXM); the panel's GPU is now the NVIDIA H200 141GB. Suggest again to update the list.",
+  );
   const gbs = panel(LLAMA_128K.replace('global_batch_size: 512', 'global_batch_size: 256'), {}, { plan: { cache } }).sections.planner!;
-  assert.equal(gbs.message, "The file's model, sequence length, batch or precision changed since the last suggestion. Suggest again to update the list.");
+  assert.equal(
+    gbs.message,
+    "The file's model, sequence length, batch or precision changed since the last suggestion. Suggest again to update the list.",
+  );
   const other = buildSections({
-    uri: 'file:///other.yaml', fileName: 'other.yaml', docVersion: 1, text: LLAMA_128K, result: validateText(LLAMA_128K), estimateOptions: {}, validateOptions: {},
-    ui: { ...structuredClone(DEFAULT_UI), uri: 'file:///other.yaml' }, layoutPage: 'rank', plan: { cache },
+    uri: 'file:///other.yaml',
+    fileName: 'other.yaml',
+    docVersion: 1,
+    text: LLAMA_128K,
+    result: validateText(LLAMA_128K),
+    estimateOptions: {},
+    validateOptions: {},
+    ui: { ...structuredClone(DEFAULT_UI), uri: 'file:///other.yaml' },
+    layoutPage: 'rank',
+    plan: { cache },
   });
   assert.equal(other.sections.planner!.state, 'idle');
   assert.equal(other.sections.planner!.message, '');
@@ -647,7 +774,12 @@ test('layouts: another GPU count (from the layout section) plans for it, and App
   assert.deepEqual(p.reference!.layout.slice(5), ['2', '1']);
   for (const r of p.rows) {
     assert.equal(r.canApply, false);
-    assert.deepEqual(r.conflicts[0], { code: 'world', severity: 'error', message: 'planned for 128 GPUs, but the file runs on 64 (trainer.num_nodes × trainer.devices); Apply does not change the world size: set it by hand first, or plan for 64' });
+    assert.deepEqual(r.conflicts[0], {
+      code: 'world',
+      severity: 'error',
+      message:
+        'planned for 128 GPUs, but the file runs on 64 (trainer.num_nodes × trainer.devices); Apply does not change the world size: set it by hand first, or plan for 64',
+    });
   }
   assert.deepEqual(out.planEdits!.filter(Boolean), []);
 });
@@ -661,10 +793,18 @@ test('layouts: a precision the NeMo 1.x file cannot express is a conflict on tha
   for (const r of fp4) {
     assert.equal(r.values!.precision, 'nvfp4');
     assert.equal(r.canApply, false);
-    assert.ok(r.conflicts.some((c) => c.code === 'write' && c.message === 'NVFP4: a NeMo 1.x config switches only between BF16 and FP8 (model.fp8); set it by hand'));
+    assert.ok(
+      r.conflicts.some(
+        (c) =>
+          c.code === 'write' && c.message === 'NVFP4: a NeMo 1.x config switches only between BF16 and FP8 (model.fp8); set it by hand',
+      ),
+    );
     assert.equal(out.planEdits![r.index!], undefined);
   }
-  assert.ok(rows.some((r) => r.canApply), 'the BF16 rows can be applied');
+  assert.ok(
+    rows.some((r) => r.canApply),
+    'the BF16 rows can be applied',
+  );
 });
 
 test('layouts: MoE rows set EP (Mixtral 8x7B), and a file without world size or global batch says why it cannot plan', () => {
@@ -681,7 +821,13 @@ test('layouts: MoE rows set EP (Mixtral 8x7B), and a file without world size or 
   const bridgeText = example('bridge_llama3_70b_64k.yaml');
   assert.equal(panel(bridgeText).sections.planner!.gpusText, "256 GPUs (the modeline's world_size)");
   const other = panel(bridgeText, layoutUi(512), { plan: RUN }).sections.planner!;
-  assert.ok(other.rows.every((r) => r.conflicts[0]?.message === 'planned for 512 GPUs, but the file runs on 256 (the recipe-lens modeline\'s world_size); Apply does not change the world size: set it by hand first, or plan for 256'));
+  assert.ok(
+    other.rows.every(
+      (r) =>
+        r.conflicts[0]?.message ===
+        "planned for 512 GPUs, but the file runs on 256 (the recipe-lens modeline's world_size); Apply does not change the world size: set it by hand first, or plan for 256",
+    ),
+  );
   const noWorld = bridgeText.replace(' world_size=256', '');
   const bridge = panel(noWorld, {}, { plan: RUN });
   assert.equal(bridge.sections.planner!.state, 'unavailable');
@@ -712,13 +858,24 @@ test("CSP: default-src 'none', nonce-only scripts, styles and fonts from the ext
   // What VS Code passes as webview.cspSource (webviewGenericCspSource).
   const source = "'self' https://*.vscode-cdn.net";
   const csp = panelCsp(source, 'AbCdEf0123456789_-xyz');
-  assert.equal(csp, `default-src 'none'; script-src 'nonce-AbCdEf0123456789_-xyz'; style-src ${source}; img-src ${source} data:; font-src ${source}`);
+  assert.equal(
+    csp,
+    `default-src 'none'; script-src 'nonce-AbCdEf0123456789_-xyz'; style-src ${source}; img-src ${source} data:; font-src ${source}`,
+  );
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|'unsafe-hashes'|\bdata:.*script|https?:\/\/\* /);
-  assert.equal(panelCsp('https://file+.vscode-resource.vscode-cdn.net', 'AbCdEf0123456789'), "default-src 'none'; script-src 'nonce-AbCdEf0123456789'; style-src https://file+.vscode-resource.vscode-cdn.net; img-src https://file+.vscode-resource.vscode-cdn.net data:; font-src https://file+.vscode-resource.vscode-cdn.net");
+  assert.equal(
+    panelCsp('https://file+.vscode-resource.vscode-cdn.net', 'AbCdEf0123456789'),
+    "default-src 'none'; script-src 'nonce-AbCdEf0123456789'; style-src https://file+.vscode-resource.vscode-cdn.net; img-src https://file+.vscode-resource.vscode-cdn.net data:; font-src https://file+.vscode-resource.vscode-cdn.net",
+  );
   assert.throws(() => panelCsp("'self' 'unsafe-inline'", 'AbCdEf0123456789'), /invalid CSP source/);
   assert.throws(() => panelCsp(source, "x' 'unsafe-inline"), /invalid nonce/);
   assert.throws(() => panelCsp("https://a; script-src 'unsafe-inline'", 'AbCdEf0123456789'), /invalid CSP source/);
-  const html = panelHtml({ cspSource: source, nonce: 'AbCdEf0123456789_-xyz', scriptUri: 'https://x/dist/webview.js?a=1&b="2"', styleUri: 'https://x/media/panel.css' });
+  const html = panelHtml({
+    cspSource: source,
+    nonce: 'AbCdEf0123456789_-xyz',
+    scriptUri: 'https://x/dist/webview.js?a=1&b="2"',
+    styleUri: 'https://x/media/panel.css',
+  });
   assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="${csp}">`));
   assert.ok(html.includes('<script nonce="AbCdEf0123456789_-xyz" src="https://x/dist/webview.js?a=1&amp;b=&quot;2&quot;"></script>'));
   assert.equal((html.match(/<script/g) ?? []).length, 1);
@@ -751,13 +908,26 @@ test('file text that looks like markup or code stays plain data in the view mode
   ].join('\n');
   const result = validateText(text);
   const fileName = 'a${process.exit()}<b onmouseover=x>.yaml';
-  const s = buildSections({ uri: URI, fileName, docVersion: 1, text, result, estimateOptions: {}, validateOptions: {}, ui: { ...structuredClone(DEFAULT_UI), uri: URI }, layoutPage: 'rank' }).sections;
+  const s = buildSections({
+    uri: URI,
+    fileName,
+    docVersion: 1,
+    text,
+    result,
+    estimateOptions: {},
+    validateOptions: {},
+    ui: { ...structuredClone(DEFAULT_UI), uri: URI },
+    layoutPage: 'rank',
+  }).sections;
   assert.equal(s.header.title, fileName);
   assert.equal(s.header.subtitle, `NeMo 1.x Hydra config · ${hostile} · NVIDIA H100 80GB HBM3 (SXM)`);
   // A Megatron-Bridge precision string travels verbatim into the what-if changes.
   const bridge = `${example('bridge_llama3_8b_128k.yaml').replace(/^mixed_precision:.*$/m, '')}\nmixed_precision: "<script>\${x}</script> javascript:void(0)"\n`;
   const w = panel(bridge, { whatIf: { precision: 'fp8-delayed' } }, { worldSize: 64 }).sections.whatIf!;
-  assert.deepEqual(w.changes.find((c) => c.path === 'mixed_precision'), { path: 'mixed_precision', from: '<script>${x}</script> javascript:void(0)', to: 'bf16_with_fp8_delayed_scaling_mixed' });
+  assert.deepEqual(
+    w.changes.find((c) => c.path === 'mixed_precision'),
+    { path: 'mixed_precision', from: '<script>${x}</script> javascript:void(0)', to: 'bf16_with_fp8_delayed_scaling_mixed' },
+  );
   // Every string of every section is data: the JSON round trip is lossless and nothing was escaped or evaluated.
   assert.deepEqual(JSON.parse(JSON.stringify(s)), s);
 });

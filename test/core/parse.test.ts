@@ -31,7 +31,12 @@ test('a tab used as indentation is a YAML error in a recipe, and only that is re
 
 test('an alias bomb stops at the expansion limit with one diagnostic', () => {
   const lines = ['kv_cache_config:', '  a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-  for (let i = 1; i < 12; i++) lines.push(`  a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+  for (let i = 1; i < 12; i++)
+    lines.push(
+      `  a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]`,
+    );
   const t0 = Date.now();
   const r = validateText(lines.join('\n') + '\n');
   assert.ok(Date.now() - t0 < 5000);
@@ -43,7 +48,10 @@ test('an alias bomb stops at the expansion limit with one diagnostic', () => {
 test('deep nesting stops at the depth limit', () => {
   const text = 'kv_cache_config:\n  x: ' + '['.repeat(400) + ']'.repeat(400) + '\n';
   const r = validateText(text);
-  assert.deepEqual(r.findings.filter((f) => f.code === 'RL-LIMIT').map((f) => f.message), ['nesting is too deep; the rest of the document is not read']);
+  assert.deepEqual(
+    r.findings.filter((f) => f.code === 'RL-LIMIT').map((f) => f.message),
+    ['nesting is too deep; the rest of the document is not read'],
+  );
 });
 
 test('duplicate keys warn on the second occurrence and point at the first', () => {
@@ -57,27 +65,42 @@ test('duplicate keys warn on the second occurrence and point at the first', () =
 test('a file over the size limit is not parsed; a recipe gets one info', () => {
   const text = 'kv_cache_config:\n  dtype: fp8\n' + '# padding\n'.repeat(2000);
   const r = validateText(text, { maxLength: 1024 });
-  assert.deepEqual(r.findings.map((f) => [f.code, f.severity]), [['RL-SIZE', 'info']]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.code, f.severity]),
+    [['RL-SIZE', 'info']],
+  );
   assert.equal(r.format, 'trtllm-options');
   assert.deepEqual(validateText('a: 1\n' + '# x\n'.repeat(1000), { maxLength: 1024 }).findings, []);
 });
 
 test('binary bytes, BOM and CRLF never throw', () => {
-  for (const t of ['\u0000\u0001\u0002kv_cache_config: 1', '\uFEFFkv_cache_config:\r\n  dtype: fp8\r\n', '\uFFFD\uFFFD: [', '<<<<<<< HEAD\nkv_cache_config: {}\n=======\n>>>>>>> x\n'])
+  for (const t of [
+    '\u0000\u0001\u0002kv_cache_config: 1',
+    '\uFEFFkv_cache_config:\r\n  dtype: fp8\r\n',
+    '\uFFFD\uFFFD: [',
+    '<<<<<<< HEAD\nkv_cache_config: {}\n=======\n>>>>>>> x\n',
+  ])
     assert.doesNotThrow(() => validateText(t));
 });
 
 test('CRLF positions match LF positions', () => {
   const lf = diagnose('kv_cache_config:\n  free_gpu_memory_fraction: 2\n');
   const crlf = diagnose('kv_cache_config:\r\n  free_gpu_memory_fraction: 2\r\n');
-  assert.deepEqual(crlf.map((d) => d.range), lf.map((d) => d.range));
+  assert.deepEqual(
+    crlf.map((d) => d.range),
+    lf.map((d) => d.range),
+  );
 });
 
 test('multi-document files are validated document by document', () => {
-  const text = 'kv_cache_config:\n  free_gpu_memory_fraction: 2\n---\ntoken_range_retention_configs:\n  - token_start: 0\n    priority: 101\n';
+  const text =
+    'kv_cache_config:\n  free_gpu_memory_fraction: 2\n---\ntoken_range_retention_configs:\n  - token_start: 0\n    priority: 101\n';
   const ds = diagnose(text);
-  assert.deepEqual(ds.map((d) => [d.code, d.range.start.line]), [
-    ['RL-K1', 1],
-    ['RL-RT1', 5],
-  ]);
+  assert.deepEqual(
+    ds.map((d) => [d.code, d.range.start.line]),
+    [
+      ['RL-K1', 1],
+      ['RL-RT1', 5],
+    ],
+  );
 });

@@ -68,9 +68,30 @@ const NEMOTRON3_22B: ModelShape = {
 const NONE = { granularity: null, method: null, numLayers: null, modules: [] } as TrainingConfig['recompute'];
 /** A NeMo 2.0 recipe's training settings: bf16 mixed, distributed optimizer with fp32 gradient reduction, flash attention. */
 const cfg = (patch: Partial<TrainingConfig>): TrainingConfig => ({
-  seq: 16384, microBatch: 1, globalBatch: 512, tp: 1, pp: 1, vpp: null, cp: 1, ep: 1, etp: 1, sp: false, worldSize: 8,
-  recompute: NONE, offloadLayers: 0, params: 'bf16', fp8: null, fp4: null, quantizedParams: false, distributedOptimizer: true,
-  gradReduceInFp32: true, hiddenDropout: 0, attentionDropout: 0, profile: 'megatron', attention: 'flash', ...patch,
+  seq: 16384,
+  microBatch: 1,
+  globalBatch: 512,
+  tp: 1,
+  pp: 1,
+  vpp: null,
+  cp: 1,
+  ep: 1,
+  etp: 1,
+  sp: false,
+  worldSize: 8,
+  recompute: NONE,
+  offloadLayers: 0,
+  params: 'bf16',
+  fp8: null,
+  fp4: null,
+  quantizedParams: false,
+  distributedOptimizer: true,
+  gradReduceInFp32: true,
+  hiddenDropout: 0,
+  attentionDropout: 0,
+  profile: 'megatron',
+  attention: 'flash',
+  ...patch,
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -92,7 +113,15 @@ test('violations(): each launch rule of formats.md §5 fails on its own counter-
   assert.deepEqual(rules(NEMOTRON3_22B, { tp: 32, etp: 32, pp: 1, cp: 1 }, 32), ['R7', 'R8', 'TP-node']); // 48 % 32; 48 vs 32; one node
   assert.deepEqual(rules(llama8b, { recompute: { granularity: 'full', method: 'uniform', numLayers: 17, modules: [] } }), ['R10']); // > 16 per stage
   assert.deepEqual(rules(llama8b, { offloadLayers: 8 }), ['R11']); // PP 2
-  assert.deepEqual(rules(llama8b, { pp: 1, cp: 4, offloadLayers: 8, recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['core_attn'] } }), ['R11']);
+  assert.deepEqual(
+    rules(llama8b, {
+      pp: 1,
+      cp: 4,
+      offloadLayers: 8,
+      recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['core_attn'] },
+    }),
+    ['R11'],
+  );
   assert.deepEqual(rules(llama8b, { pp: 1, cp: 4, offloadLayers: 32 }), ['R11']); // n < L
   assert.deepEqual(rules(mixtral, { ep: 8, sp: false, cp: 1, pp: 1 }, 32), ['R21']); // EP 8 with TP 4 needs SP
   assert.deepEqual(rules(mixtral, { ep: 3, cp: 1 }, 24), ['R2', 'EP']); // DP 3: 512 % 3; 8 experts % 3
@@ -105,10 +134,17 @@ test('rule predicates one by one', () => {
   const v = (m: ModelShape, p: Partial<TrainingConfig>, world: number) => violations(m, cfg(p), world).map((x) => x.rule);
   assert.deepEqual(v({ ...llama8b, heads: 24, kvHeads: 6 }, { tp: 4, etp: 4, sp: true, worldSize: 8 }, 8), ['R8']); // 6 vs 4: neither multiple nor divisor
   assert.deepEqual(v({ ...llama8b, heads: 30, kvHeads: 2 }, { tp: 4, etp: 4, sp: true }, 8), ['R7']); // 30 % 4; 4 % 2 = 0 passes R8
-  assert.ok(precisionSupported('fp8-delayed', H100_HW) && !precisionSupported('nvfp4', H100_HW) && !precisionSupported('fp8-mxfp8', H100_HW));
+  assert.ok(
+    precisionSupported('fp8-delayed', H100_HW) && !precisionSupported('nvfp4', H100_HW) && !precisionSupported('fp8-mxfp8', H100_HW),
+  );
   const b200 = HARDWARE.find((h) => h.id === 'b200')!;
   assert.ok(precisionSupported('nvfp4', b200));
-  assert.ok(!precisionSupported('fp8-delayed', HARDWARE.find((h) => h.id === 'a100-80gb')!));
+  assert.ok(
+    !precisionSupported(
+      'fp8-delayed',
+      HARDWARE.find((h) => h.id === 'a100-80gb')!,
+    ),
+  );
   assert.ok(interleavedMicrobatches(4, 2, 8) && !interleavedMicrobatches(4, 2, 6) && interleavedMicrobatches(4, null, 6));
 });
 
@@ -163,8 +199,12 @@ test('the predicates agree with the document rules (RL-R1 … RL-R21) on the sam
   const documentRules = new Set(['R1', 'R1b', 'R2', 'R3', 'R4', 'R5', 'R5b', 'R6', 'R7', 'R8', 'R10', 'R11', 'R21']);
   for (const [m, patch, world] of cases) {
     const c = { ...ok, ...patch };
-    const mine = violations(m, c, world).map((v) => v.rule).filter((r) => documentRules.has(r));
-    const doc = [...new Set(diagnose(nemo1Text(m, c, world)).map((d) => String(d.code).replace(/^RL-/, '')))].filter((r) => documentRules.has(r));
+    const mine = violations(m, c, world)
+      .map((v) => v.rule)
+      .filter((r) => documentRules.has(r));
+    const doc = [...new Set(diagnose(nemo1Text(m, c, world)).map((d) => String(d.code).replace(/^RL-/, '')))].filter((r) =>
+      documentRules.has(r),
+    );
     assert.deepEqual(mine.sort(), doc.sort(), JSON.stringify(patch));
   }
 });
@@ -173,7 +213,11 @@ test('the predicates agree with the document rules (RL-R1 … RL-R21) on the sam
 // The space
 
 test('layouts(): exactly the (TP, PP, CP, EP, DP) that pass the predicates, TP ≤ 8 and CP ≥ 1024 tokens per rank', () => {
-  for (const [m, seq, world] of [[llama8b, 16384, 16], [mixtral, 65536, 64], [NEMOTRON3_22B, 16384, 8]] as const) {
+  for (const [m, seq, world] of [
+    [llama8b, 16384, 16],
+    [mixtral, 65536, 64],
+    [NEMOTRON3_22B, 16384, 8],
+  ] as const) {
     const got = layouts(m, seq, 512, world).map((l) => `${l.tp}/${l.pp}/${l.cp}/${l.ep}/${l.dp}`);
     const want: string[] = [];
     for (let tp = 1; tp <= 8; tp++)
@@ -193,10 +237,19 @@ test('layouts(): exactly the (TP, PP, CP, EP, DP) that pass the predicates, TP �
   assert.deepEqual(vppChoices(llama8b, 2, { overlapP2p: true }), [null, 2, 4, 8, 16]);
   assert.deepEqual(microBatchChoices(512, 256), [1, 2]);
   assert.deepEqual(microBatchChoices(32, 8), [1, 2, 4]);
-  assert.deepEqual(memoryVariants(llama8b, 1).map((v) => `${v.recompute}:${v.offloadLayers}`), ['none:0', 'selective:0', 'full:0', 'none:8', 'none:16']);
+  assert.deepEqual(
+    memoryVariants(llama8b, 1).map((v) => `${v.recompute}:${v.offloadLayers}`),
+    ['none:0', 'selective:0', 'full:0', 'none:8', 'none:16'],
+  );
   assert.deepEqual(memoryVariants(llama8b, 2).length, 3); // R11: no offload with PP > 1
   assert.deepEqual(precisionChoices(cfg({}), H100_HW), ['bf16', 'fp8-delayed']); // NVFP4 needs Blackwell
-  assert.deepEqual(precisionChoices(cfg({ fp8: 'mxfp8' }), HARDWARE.find((h) => h.id === 'b200')!), ['fp8-mxfp8', 'bf16', 'fp8-delayed', 'nvfp4']);
+  assert.deepEqual(
+    precisionChoices(
+      cfg({ fp8: 'mxfp8' }),
+      HARDWARE.find((h) => h.id === 'b200')!,
+    ),
+    ['fp8-mxfp8', 'bf16', 'fp8-delayed', 'nvfp4'],
+  );
 });
 
 test('the memory order the pruning relies on holds in the memory model', () => {
@@ -214,12 +267,22 @@ test('the memory order the pruning relies on holds in the memory model', () => {
         for (const vpp of vppChoices(m, base.pp)) {
           const at = (v: (typeof vs)[number], b = mbs, p = vpp) => total(withRecompute({ ...base, microBatch: b, vpp: p }, v));
           for (const a of vs)
-            for (const b of vs) if (needsAtLeast(a, b, attention === 'flash')) assert.ok(at(a) >= at(b) - 1, `${m.name} ${attention}: ${a.recompute}/${a.offloadLayers} ≥ ${b.recompute}/${b.offloadLayers}`);
+            for (const b of vs)
+              if (needsAtLeast(a, b, attention === 'flash'))
+                assert.ok(
+                  at(a) >= at(b) - 1,
+                  `${m.name} ${attention}: ${a.recompute}/${a.offloadLayers} ≥ ${b.recompute}/${b.offloadLayers}`,
+                );
           for (const a of vs) {
             assert.ok(at(a, 2 * mbs) >= at(a), `${m.name}: micro-batch ${2 * mbs} ≥ ${mbs}`);
             if (vpp) assert.ok(at(a) >= at(a, mbs, null), `${m.name}: VPP ${vpp} ≥ none`);
-            for (const v2 of vppChoices(m, base.pp)) if (vpp && v2 && v2 > vpp) assert.ok(at(a) >= at(a, mbs, v2), `${m.name}: VPP ${vpp} ≥ VPP ${v2}`);
-            if (base.ep >= 2 && m.experts % (2 * base.ep) === 0) assert.ok(at(a) >= total(withRecompute({ ...base, ep: 2 * base.ep, microBatch: mbs, vpp }, a)), `${m.name}: EP ${base.ep} ≥ EP ${2 * base.ep}`);
+            for (const v2 of vppChoices(m, base.pp))
+              if (vpp && v2 && v2 > vpp) assert.ok(at(a) >= at(a, mbs, v2), `${m.name}: VPP ${vpp} ≥ VPP ${v2}`);
+            if (base.ep >= 2 && m.experts % (2 * base.ep) === 0)
+              assert.ok(
+                at(a) >= total(withRecompute({ ...base, ep: 2 * base.ep, microBatch: mbs, vpp }, a)),
+                `${m.name}: EP ${base.ep} ≥ EP ${2 * base.ep}`,
+              );
           }
         }
     }
@@ -230,13 +293,45 @@ test('the memory order the pruning relies on holds in the memory model', () => {
 // Cost terms, by hand
 
 /** A GPT-3-style toy layer (MHA, 4h non-gated MLP): forward FLOPs per token 24h² + 4h·s/2 (Narayanan et al. 2021). */
-const toy: ModelShape = { ...llama8b, name: 'toy', layers: 4, hidden: 1024, ffn: 4096, heads: 16, kvHeads: 16, headDim: 64, vocab: 1000, gatedMlp: false };
+const toy: ModelShape = {
+  ...llama8b,
+  name: 'toy',
+  layers: 4,
+  hidden: 1024,
+  ffn: 4096,
+  heads: 16,
+  kvHeads: 16,
+  headDim: 64,
+  vocab: 1000,
+  gatedMlp: false,
+};
 /** Round numbers: 100 TFLOP/s sustained, 100 GB/s scale-up in domains of 8, 10 GB/s host and scale-out. */
 const HW: Hardware = { ...H100_HW, id: 'test', peakBf16: 1e14 / MFU, scaleUp: 1e11, scaleUpDomain: 8, host: 1e10, scaleOut: 1e10 };
 const input = (patch: Partial<CostInput>): CostInput => ({
-  shape: toy, flops: tokenFlops(toy, 2048), seq: 2048, globalBatch: 8, gpus: 8, tp: 1, pp: 1, vpp: null, cp: 1, ep: 1, etp: 1, dp: 8, sp: false,
-  microBatch: 1, microbatches: 1, recompute: 'none', offloadLayers: 0, stage: { layers: 4, moeLayers: 0, dense: 1e8, experts: 0 },
-  layerActivationBytes: 0, distributedOptimizer: true, gradBytes: 4, paramBytes: 2, hw: HW, ...patch,
+  shape: toy,
+  flops: tokenFlops(toy, 2048),
+  seq: 2048,
+  globalBatch: 8,
+  gpus: 8,
+  tp: 1,
+  pp: 1,
+  vpp: null,
+  cp: 1,
+  ep: 1,
+  etp: 1,
+  dp: 8,
+  sp: false,
+  microBatch: 1,
+  microbatches: 1,
+  recompute: 'none',
+  offloadLayers: 0,
+  stage: { layers: 4, moeLayers: 0, dense: 1e8, experts: 0 },
+  layerActivationBytes: 0,
+  distributedOptimizer: true,
+  gradBytes: 4,
+  paramBytes: 2,
+  hw: HW,
+  ...patch,
 });
 
 test('forward FLOPs per token: 24h² + 4h·s/2 per GPT-3 layer, 2hV for the logits', () => {
@@ -291,7 +386,10 @@ test('EP, PP, offload and DP terms', () => {
   // Offload: a 100 MB layer over a 10 GB/s host link (10 ms) against one layer's forward.
   const o = input({ offloadLayers: 2, layerActivationBytes: 1e8 });
   const fwd = ((toy.layers && tokenFlops(toy, 2048).layers / 4) * 2048) / 1e14;
-  assert.ok(Math.abs(offloadCost(o, idealStepSeconds(o)) - (2 * (Math.max(0, 0.01 - fwd) + Math.max(0, 0.01 - 2 * fwd))) / idealStepSeconds(o)) < 1e-12);
+  assert.ok(
+    Math.abs(offloadCost(o, idealStepSeconds(o)) - (2 * (Math.max(0, 0.01 - fwd) + Math.max(0, 0.01 - 2 * fwd))) / idealStepSeconds(o)) <
+      1e-12,
+  );
   assert.equal(offloadCost(input({ offloadLayers: 2, layerActivationBytes: 1e3 }), 1), 0); // hidden
   // DP: reduce-scatter (fp32) + all-gather (bf16) of 7/8 of 1e8 parameters at 100 GB/s, minus the overlap windows.
   const d = input({});
@@ -305,7 +403,10 @@ test('EP, PP, offload and DP terms', () => {
 // ---------------------------------------------------------------------------------------------------------------
 // Pruning
 
-for (const [m, seq, world] of [[llama8b, 16384, 16], [mixtral, 16384, 32]] as const)
+for (const [m, seq, world] of [
+  [llama8b, 16384, 16],
+  [mixtral, 16384, 32],
+] as const)
   test(`pruning keeps the answer: ${m.name} on ${world} GPUs gives the same candidates as estimating every point`, () => {
     const base = cfg({ seq, worldSize: world });
     const r = plan(m, base, H100, { gpus: world, top: 0 });
@@ -318,7 +419,13 @@ for (const [m, seq, world] of [[llama8b, 16384, 16], [mixtral, 16384, 32]] as co
           const pts = precisionChoices(base, H100_HW).flatMap((precision, pr) =>
             memoryVariants(m, lay.pp).map((v, vr) => {
               const c = candidateConfig(base, { ...lay, vpp, microBatchSize: mbs, precision, ...v }, world);
-              return { key: `${lay.tp}/${lay.pp}/${vpp}/${lay.cp}/${lay.ep}/${mbs}/${v.recompute}/${v.offloadLayers}/${precision}`, cost: configCost(m, c, H100, world).total, pr, vr, fits: estimateTraining(m, c, H100).fit.verdict === 'fits' };
+              return {
+                key: `${lay.tp}/${lay.pp}/${vpp}/${lay.cp}/${lay.ep}/${mbs}/${v.recompute}/${v.offloadLayers}/${precision}`,
+                cost: configCost(m, c, H100, world).total,
+                pr,
+                vr,
+                fits: estimateTraining(m, c, H100).fit.verdict === 'fits',
+              };
             }),
           );
           points += pts.length;
@@ -326,7 +433,9 @@ for (const [m, seq, world] of [[llama8b, 16384, 16], [mixtral, 16384, 32]] as co
           const best = pts.find((p) => p.fits);
           if (best) want.push(best.key);
         }
-    const got = r.candidates.map((c) => `${c.tp}/${c.pp}/${c.vpp}/${c.cp}/${c.ep}/${c.microBatchSize}/${c.recompute}/${c.offloadLayers}/${c.precision}`);
+    const got = r.candidates.map(
+      (c) => `${c.tp}/${c.pp}/${c.vpp}/${c.cp}/${c.ep}/${c.microBatchSize}/${c.recompute}/${c.offloadLayers}/${c.precision}`,
+    );
     assert.deepEqual(got.slice().sort(), want.sort());
     assert.equal(r.space, points);
     assert.equal(r.valid, want.length);
@@ -352,7 +461,19 @@ interface Recipe {
   mbs: number;
 }
 const P = MODEL_PRESETS;
-const R = (name: string, model: ModelShape, seq: number, nodes: number, tp: number, pp: number, vpp: number | null, cp: number, ep: number, gbs: number, mbs: number): Recipe => ({ name, model, seq, gpus: nodes * 8, tp, pp, vpp, cp, ep, gbs, mbs });
+const R = (
+  name: string,
+  model: ModelShape,
+  seq: number,
+  nodes: number,
+  tp: number,
+  pp: number,
+  vpp: number | null,
+  cp: number,
+  ep: number,
+  gbs: number,
+  mbs: number,
+): Recipe => ({ name, model, seq, gpus: nodes * 8, tp, pp, vpp, cp, ep, gbs, mbs });
 /** formats.md §3: recipe, model, seq_length, nodes (× 8 GPUs), TP, PP, VPP, CP, EP, gbs, mbs (all with SP, no recompute, no offload). */
 const RECIPES: Recipe[] = [
   R('llama3_8b_16k', P['llama3-8b']!, 16384, 2, 4, 2, null, 2, 1, 512, 1),
@@ -368,7 +489,20 @@ const RECIPES: Recipe[] = [
   R('nemotron4_15b_16k', P['nemotron4-15b']!, 16384, 1, 2, 2, null, 2, 1, 32, 2),
   R('nemotron4_15b_64k', P['nemotron4-15b']!, 65536, 4, 4, 2, null, 4, 1, 32, 2),
 ];
-const recipeConfig = (r: Recipe) => cfg({ seq: r.seq, microBatch: r.mbs, globalBatch: r.gbs, tp: r.tp, pp: r.pp, vpp: r.vpp, cp: r.cp, ep: r.ep, etp: r.tp, sp: true, worldSize: r.gpus });
+const recipeConfig = (r: Recipe) =>
+  cfg({
+    seq: r.seq,
+    microBatch: r.mbs,
+    globalBatch: r.gbs,
+    tp: r.tp,
+    pp: r.pp,
+    vpp: r.vpp,
+    cp: r.cp,
+    ep: r.ep,
+    etp: r.tp,
+    sp: true,
+    worldSize: r.gpus,
+  });
 
 /**
  * Recipes whose own layout our memory model rejects on an 80 GB H100 (more than 90% of the GPU), and why. Each is
@@ -389,7 +523,15 @@ const REJECTED: Record<string, string> = {
 const BUBBLE_SLACK = 0.005;
 
 const sameLayout = (c: Candidate, r: Recipe) =>
-  c.tp === r.tp && c.pp === r.pp && c.vpp === r.vpp && c.cp === r.cp && c.ep === r.ep && c.microBatchSize === r.mbs && c.recompute === 'none' && c.offloadLayers === 0 && c.precision === 'bf16';
+  c.tp === r.tp &&
+  c.pp === r.pp &&
+  c.vpp === r.vpp &&
+  c.cp === r.cp &&
+  c.ep === r.ep &&
+  c.microBatchSize === r.mbs &&
+  c.recompute === 'none' &&
+  c.offloadLayers === 0 &&
+  c.precision === 'bf16';
 
 interface Row {
   r: Recipe;
@@ -424,7 +566,10 @@ for (const r of RECIPES)
       assert.ok(mine, 'the recipe layout is among the valid fitting candidates');
       assert.ok(Math.abs(mine.cost.total - ownCost.total) < 1e-12, 'the candidate costs what configCost says');
       assert.ok(top.cost.total <= ownCost.total, 'the top pick costs no more than the recipe');
-      assert.ok(top.cost.bubble + top.cost.recompute <= ownCost.bubble + ownCost.recompute + BUBBLE_SLACK, `bubble + recompute ${top.cost.bubble + top.cost.recompute} vs ${ownCost.bubble + ownCost.recompute}`);
+      assert.ok(
+        top.cost.bubble + top.cost.recompute <= ownCost.bubble + ownCost.recompute + BUBBLE_SLACK,
+        `bubble + recompute ${top.cost.bubble + top.cost.recompute} vs ${ownCost.bubble + ownCost.recompute}`,
+      );
     }
     rows.push({ r, own, ownCost, result, top });
   });
@@ -439,7 +584,18 @@ test('the comparison table (PLAN_TABLE_OUT=path writes bench/plan-vs-nemo.md)', 
 
 const gib = (b: number) => (b / GIB).toFixed(1);
 const pc = (x: number) => (100 * x).toFixed(1);
-const layoutText = (c: { tp: number; pp: number; vpp: number | null; cp: number; ep: number; dp: number; mbs: number; recompute: string; offload: number; precision: string }) =>
+const layoutText = (c: {
+  tp: number;
+  pp: number;
+  vpp: number | null;
+  cp: number;
+  ep: number;
+  dp: number;
+  mbs: number;
+  recompute: string;
+  offload: number;
+  precision: string;
+}) =>
   `TP${c.tp} PP${c.pp}${c.vpp ? ` VPP${c.vpp}` : ''} CP${c.cp}${c.ep > 1 ? ` EP${c.ep}` : ''} DP${c.dp} mbs${c.mbs}${c.recompute !== 'none' ? ` ${c.recompute}-recompute` : ''}${c.offload ? ` offload${c.offload}` : ''}${c.precision !== 'bf16' ? ` ${c.precision}` : ''}`;
 const costText = (c: ReturnType<typeof configCost>) =>
   `${pc(c.total)} (bubble ${pc(c.bubble)}, recomp ${pc(c.recompute)}, TP ${pc(c.tpComm)}, CP ${pc(c.cpComm)}${c.epComm ? `, EP ${pc(c.epComm)}` : ''}, PP ${pc(c.ppComm)}${c.offload ? `, offl ${pc(c.offload)}` : ''}, DP ${pc(c.dpComm)})`;
@@ -479,7 +635,8 @@ test('a 16,384-GPU search completes, counts every point once and prunes most of 
   let points = 0;
   for (const lay of layouts(m, 65536, 512, 16384))
     for (const vpp of vppChoices(m, lay.pp))
-      for (const mbs of microBatchChoices(512, lay.dp)) if (interleavedMicrobatches(lay.pp, vpp, 512 / (mbs * lay.dp))) points += memoryVariants(m, lay.pp).length * 2; // bf16, fp8
+      for (const mbs of microBatchChoices(512, lay.dp))
+        if (interleavedMicrobatches(lay.pp, vpp, 512 / (mbs * lay.dp))) points += memoryVariants(m, lay.pp).length * 2; // bf16, fp8
   assert.equal(r.space, points);
   assert.equal(r.searched + r.dominated, r.space);
   assert.ok(r.valid > 0 && r.valid <= r.searched);
@@ -503,7 +660,11 @@ test('a 16,384-GPU search completes, counts every point once and prunes most of 
 const cli = (...args: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const status = planCommand(args, (s) => out.push(s), (s) => err.push(s));
+  const status = planCommand(
+    args,
+    (s) => out.push(s),
+    (s) => err.push(s),
+  );
   return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 };
 const EXAMPLE = join(REPO, 'examples', 'llama3_8b_16k.yaml');
@@ -516,7 +677,21 @@ test('recipe-lens plan --format json: exactly {gpus, gpu, candidates, searched, 
   assert.equal(j.gpus, 16); // the file's world size
   assert.equal(j.candidates.length, 3);
   const c = j.candidates[0];
-  assert.deepEqual(Object.keys(c), ['tp', 'pp', 'vpp', 'cp', 'ep', 'sp', 'microBatchSize', 'recompute', 'offloadLayers', 'precision', 'perGpu', 'fits', 'cost']);
+  assert.deepEqual(Object.keys(c), [
+    'tp',
+    'pp',
+    'vpp',
+    'cp',
+    'ep',
+    'sp',
+    'microBatchSize',
+    'recompute',
+    'offloadLayers',
+    'precision',
+    'perGpu',
+    'fits',
+    'cost',
+  ]);
   assert.equal(Object.keys(c.perGpu)[0], 'total');
   assert.deepEqual(Object.keys(c.cost), ['bubble', 'recompute', 'tpComm', 'cpComm', 'epComm', 'ppComm', 'offload', 'dpComm', 'total']);
   assert.equal(c.fits, true);
@@ -530,7 +705,15 @@ test('recipe-lens plan: text table, --gpus and --gpu, exit 1 when nothing fits, 
   assert.match(t.stdout, /64 × NVIDIA H200/);
   assert.match(t.stdout, /bubble\s+recomp\s+TP\s+CP\s+EP\s+PP\s+offl\s+DP\s+total/);
   assert.equal(cli('--gpus', '1', join(REPO, 'examples', 'llama3_70b_64k.yaml')).status, 1);
-  for (const args of [['--gpus', '0', EXAMPLE], ['--top', '-1', EXAMPLE], ['--format', 'xml', EXAMPLE], ['--gpu', 'tpu', EXAMPLE], ['--bogus', EXAMPLE], [], [EXAMPLE, EXAMPLE]]) {
+  for (const args of [
+    ['--gpus', '0', EXAMPLE],
+    ['--top', '-1', EXAMPLE],
+    ['--format', 'xml', EXAMPLE],
+    ['--gpu', 'tpu', EXAMPLE],
+    ['--bogus', EXAMPLE],
+    [],
+    [EXAMPLE, EXAMPLE],
+  ]) {
     const r = cli(...args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, /usage: recipe-lens plan/);

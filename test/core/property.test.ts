@@ -16,9 +16,15 @@ function checkRanges(text: string): void {
   for (const d of toDiagnostics(r.parsed, r.findings)) {
     for (const p of [d.range.start, d.range.end]) {
       assert.ok(p.line >= 0 && p.line < lines.length + 1, `line ${p.line} outside ${lines.length} lines (${d.code})`);
-      assert.ok(p.character >= 0 && p.character <= (lines[p.line]?.length ?? 0), `character ${p.character} outside line ${p.line} (${d.code})`);
+      assert.ok(
+        p.character >= 0 && p.character <= (lines[p.line]?.length ?? 0),
+        `character ${p.character} outside line ${p.line} (${d.code})`,
+      );
     }
-    assert.ok(d.range.start.line < d.range.end.line || (d.range.start.line === d.range.end.line && d.range.start.character <= d.range.end.character));
+    assert.ok(
+      d.range.start.line < d.range.end.line ||
+        (d.range.start.line === d.range.end.line && d.range.start.character <= d.range.end.character),
+    );
   }
 }
 

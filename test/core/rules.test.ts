@@ -15,7 +15,8 @@ const lines = (...ls: string[]) => ls.join('\n') + '\n';
 /** NeMo 1.x model config on 8 GPUs with a 4096-token sequence; `model` lines are indented by the caller. */
 const nemo1 = (...model: string[]) => lines('name: x', 'trainer:', '  devices: 8', 'model:', '  encoder_seq_length: 4096', ...model);
 /** Megatron-Bridge override; `rest` holds further top-level sections. */
-const bridge = (model: string[], ...rest: string[]) => lines('train:', '  micro_batch_size: 1', 'model:', '  seq_length: 4096', ...model, ...rest);
+const bridge = (model: string[], ...rest: string[]) =>
+  lines('train:', '  micro_batch_size: 1', 'model:', '  seq_length: 4096', ...model, ...rest);
 /** TensorRT-LLM LLM-API options with a kv_cache_config section. */
 const trt = (...kv: string[]) => lines('kv_cache_config:', ...kv);
 
@@ -26,7 +27,8 @@ const span = (p: { line: number; character: number }, from: number, to: number):
 /** Range of the value in the `nth` occurrence of the `key: value` text `kv`. */
 const val = (text: string, kv: string, nth = 0): Range => span(rangeOf(text, kv, nth).start, kv.indexOf(': ') + 2, kv.length);
 /** Range of the key in that text (leading blanks and `- ` not included). */
-const key = (text: string, kv: string, nth = 0): Range => span(rangeOf(text, kv, nth).start, kv.length - kv.replace(/^[\s-]+/, '').length, kv.indexOf(':'));
+const key = (text: string, kv: string, nth = 0): Range =>
+  span(rangeOf(text, kv, nth).start, kv.length - kv.replace(/^[\s-]+/, '').length, kv.indexOf(':'));
 
 /** A key a finding sits on or points at: its dotted path, its `key: value` text, and the value as messages show it. */
 interface At {
@@ -41,18 +43,29 @@ const at = (path: string, kv: string, nth = 0, shown?: string): At => ({ path, k
  * The findings of one rule as the product promises them: one on the value of each key in `on`, each with the
  * other keys (then the `context` keys) as related locations `path = value` on their key, the quick fix on the first.
  */
-function onEach(text: string, code: string, severity: Severity, message: string, on: At[], context: At[] = [], fixes?: Fixes): Diagnostic[] {
+function onEach(
+  text: string,
+  code: string,
+  severity: Severity,
+  message: string,
+  on: At[],
+  context: At[] = [],
+  fixes?: Fixes,
+): Diagnostic[] {
   const all = [...on, ...context];
   return on.map((f, i) => {
     const d: Diagnostic = { code, severity, message, path: f.path, range: val(text, f.kv, f.nth) };
-    const related = all.filter((g) => g !== f).map((g) => ({ path: g.path, range: key(text, g.kv, g.nth), message: `${g.path} = ${g.shown}` }));
+    const related = all
+      .filter((g) => g !== f)
+      .map((g) => ({ path: g.path, range: key(text, g.kv, g.nth), message: `${g.path} = ${g.shown}` }));
     if (related.length) d.related = related;
     if (fixes && i === 0) d.fixes = fixes;
     return d;
   });
 }
 
-const byPosition = (a: Diagnostic, b: Diagnostic) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+const byPosition = (a: Diagnostic, b: Diagnostic) =>
+  a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
 
 /** Every finding with `code` equals `expected` (in document order), nothing more, nothing less. */
 function expectFindings(text: string, code: string, expected: Diagnostic[], opts: ValidateOptions = {}) {
@@ -93,7 +106,13 @@ test('done-when: NeMo 1.x, 64 GPUs, TP 4 PP 2 CP 3, seq 131072: RL-R3 on both ke
         message: r3,
         path: 'model.encoder_seq_length',
         range: { start: { line: 5, character: 22 }, end: { line: 5, character: 28 } },
-        related: [{ path: 'model.context_parallel_size', range: { start: { line: 8, character: 2 }, end: { line: 8, character: 23 } }, message: 'model.context_parallel_size = 3' }],
+        related: [
+          {
+            path: 'model.context_parallel_size',
+            range: { start: { line: 8, character: 2 }, end: { line: 8, character: 23 } },
+            message: 'model.context_parallel_size = 3',
+          },
+        ],
       },
       {
         code: 'RL-R3',
@@ -101,7 +120,13 @@ test('done-when: NeMo 1.x, 64 GPUs, TP 4 PP 2 CP 3, seq 131072: RL-R3 on both ke
         message: r3,
         path: 'model.context_parallel_size',
         range: { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } },
-        related: [{ path: 'model.encoder_seq_length', range: { start: { line: 5, character: 2 }, end: { line: 5, character: 20 } }, message: 'model.encoder_seq_length = 131072' }],
+        related: [
+          {
+            path: 'model.encoder_seq_length',
+            range: { start: { line: 5, character: 2 }, end: { line: 5, character: 20 } },
+            message: 'model.encoder_seq_length = 131072',
+          },
+        ],
       },
     ],
   );
@@ -126,12 +151,20 @@ test('done-when: NeMo 1.x, 64 GPUs, TP 4 PP 2 CP 3, seq 131072: RL-R3 on both ke
 
 test('RL-R1: a world size from --world-size when the file has no trainer.devices', () => {
   const text = lines('name: x', 'trainer:', '  num_nodes: 2', 'model:', '  encoder_seq_length: 4096', '  tensor_model_parallel_size: 3');
-  expectFindings(text, 'RL-R1', onEach(text, 'RL-R1', 'error', 'world size 16 is not divisible by TP·PP·CP = 3·1·1 = 3', [at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 3')]), { worldSize: 16 });
+  expectFindings(
+    text,
+    'RL-R1',
+    onEach(text, 'RL-R1', 'error', 'world size 16 is not divisible by TP·PP·CP = 3·1·1 = 3', [
+      at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 3'),
+    ]),
+    { worldSize: 16 },
+  );
   clean(text.replace('size: 3', 'size: 4'), { worldSize: 16 });
 });
 
 test('RL-R1 is skipped, not guessed, without a usable world size', () => {
-  const tp3 = (...trainer: string[]) => lines('name: x', 'trainer:', ...trainer, 'model:', '  encoder_seq_length: 4096', '  tensor_model_parallel_size: 3');
+  const tp3 = (...trainer: string[]) =>
+    lines('name: x', 'trainer:', ...trainer, 'model:', '  encoder_seq_length: 4096', '  tensor_model_parallel_size: 3');
   // No trainer.devices and no --world-size: the default of 1 GPU is not assumed.
   clean(tp3('  num_nodes: 2'));
   // trainer.devices is written but cannot be resolved here: --world-size does not stand in for it.
@@ -157,11 +190,18 @@ test('RL-R1b: world size divisible by ETP·EP·PP, ETP defaulting to TP', () => 
   expectFindings(
     text,
     'RL-R1b',
-    onEach(text, 'RL-R1b', 'error', 'world size 8 is not divisible by ETP·EP·PP = 2·3·1 = 6', [at('model.expert_model_parallel_size', 'expert_model_parallel_size: 3')], [
-      at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 2'),
-      at('trainer.devices', 'devices: 8'),
-      at('trainer.num_nodes', 'num_nodes: 1'),
-    ]),
+    onEach(
+      text,
+      'RL-R1b',
+      'error',
+      'world size 8 is not divisible by ETP·EP·PP = 2·3·1 = 6',
+      [at('model.expert_model_parallel_size', 'expert_model_parallel_size: 3')],
+      [
+        at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 2'),
+        at('trainer.devices', 'devices: 8'),
+        at('trainer.num_nodes', 'num_nodes: 1'),
+      ],
+    ),
   );
   clean(text.replace('expert_model_parallel_size: 3', 'expert_model_parallel_size: 4'));
 
@@ -170,11 +210,18 @@ test('RL-R1b: world size divisible by ETP·EP·PP, ETP defaulting to TP', () => 
   expectFindings(
     ep8,
     'RL-R1b',
-    onEach(ep8, 'RL-R1b', 'error', 'world size 8 is not divisible by ETP·EP·PP = 2·8·1 = 16', [at('model.expert_model_parallel_size', 'expert_model_parallel_size: 8')], [
-      at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 2'),
-      at('trainer.devices', 'devices: 8'),
-      at('trainer.num_nodes', 'num_nodes: 1'),
-    ]),
+    onEach(
+      ep8,
+      'RL-R1b',
+      'error',
+      'world size 8 is not divisible by ETP·EP·PP = 2·8·1 = 16',
+      [at('model.expert_model_parallel_size', 'expert_model_parallel_size: 8')],
+      [
+        at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 2'),
+        at('trainer.devices', 'devices: 8'),
+        at('trainer.num_nodes', 'num_nodes: 1'),
+      ],
+    ),
   );
   clean(ep8.replace('  sequence_parallel: true', '  sequence_parallel: true\n  expert_tensor_parallel_size: 1'));
 });
@@ -199,11 +246,28 @@ test('RL-R2: global batch divisible by micro batch × DP', () => {
 test('RL-R2 is skipped without a micro batch size or a data-parallel size', () => {
   clean(nemo1('  tensor_model_parallel_size: 2', '  global_batch_size: 12'));
   // No world size, so no DP.
-  clean(lines('name: x', 'trainer:', '  num_nodes: 1', 'model:', '  encoder_seq_length: 4096', '  micro_batch_size: 2', '  global_batch_size: 12'));
+  clean(
+    lines(
+      'name: x',
+      'trainer:',
+      '  num_nodes: 1',
+      'model:',
+      '  encoder_seq_length: 4096',
+      '  micro_batch_size: 2',
+      '  global_batch_size: 12',
+    ),
+  );
 });
 
 test('RL-R2 in a Bridge override needs every parallel size written (an omitted one comes from the recipe)', () => {
-  const partial = lines('train:', '  micro_batch_size: 2', '  global_batch_size: 12', 'model:', '  seq_length: 4096', '  tensor_model_parallel_size: 2');
+  const partial = lines(
+    'train:',
+    '  micro_batch_size: 2',
+    '  global_batch_size: 12',
+    'model:',
+    '  seq_length: 4096',
+    '  tensor_model_parallel_size: 2',
+  );
   clean(partial, { worldSize: 8 });
   const full = partial + '  pipeline_model_parallel_size: 1\n  context_parallel_size: 1\n';
   expectFindings(
@@ -257,7 +321,8 @@ test('RL-R3 in a NeMo 2.0 serialization (_target_ tree)', () => {
 });
 
 test('RL-R3 is skipped when the sequence length is not known here', () => {
-  const cp3 = (seq: string) => lines('name: x', 'trainer:', '  devices: 6', 'model:', `  encoder_seq_length: ${seq}`, '  context_parallel_size: 3');
+  const cp3 = (seq: string) =>
+    lines('name: x', 'trainer:', '  devices: 6', 'model:', `  encoder_seq_length: ${seq}`, '  context_parallel_size: 3');
   clean(cp3('${oc.env:SEQ_LEN}'));
   clean(cp3('???'));
   // …and reported once it is.
@@ -279,7 +344,10 @@ test('RL-R4: layers divisible by PP, a warning in NeMo 1.x (uneven stages allowe
   const msg = 'num_layers 30 is not divisible by pipeline size PP = 4';
   const layers = at('model.num_layers', 'num_layers: 30');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4');
-  expectFindings(text, 'RL-R4', [...onEach(text, 'RL-R4', 'warning', msg, [layers], [pp]), ...onEach(text, 'RL-R4', 'warning', msg, [pp], [layers])]);
+  expectFindings(text, 'RL-R4', [
+    ...onEach(text, 'RL-R4', 'warning', msg, [layers], [pp]),
+    ...onEach(text, 'RL-R4', 'warning', msg, [pp], [layers]),
+  ]);
   clean(text.replace('num_layers: 30', 'num_layers: 32'));
   // The layer count cannot be resolved here: skipped.
   clean(nemo1('  pipeline_model_parallel_size: 4', '  num_layers: ${oc.env:LAYERS}'));
@@ -290,14 +358,20 @@ test('RL-R4: an error in a Bridge override; the embedding and loss stages count 
   const msg = 'num_layers 30 is not divisible by pipeline size PP = 4';
   const layers = at('model.num_layers', 'num_layers: 30');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4');
-  expectFindings(text, 'RL-R4', [...onEach(text, 'RL-R4', 'error', msg, [layers], [pp]), ...onEach(text, 'RL-R4', 'error', msg, [pp], [layers])]);
+  expectFindings(text, 'RL-R4', [
+    ...onEach(text, 'RL-R4', 'error', msg, [layers], [pp]),
+    ...onEach(text, 'RL-R4', 'error', msg, [pp], [layers]),
+  ]);
   clean(text.replace('num_layers: 30', 'num_layers: 32'));
 
   // 30 + 1 = 31 stages' worth of layers over 4 ranks.
   const embed = text + '  account_for_embedding_in_pipeline_split: true\n';
   const e = at('model.account_for_embedding_in_pipeline_split', 'account_for_embedding_in_pipeline_split: true');
   const msg31 = 'num_layers 30 + 1 (embedding/loss counted in the pipeline split) = 31 is not divisible by pipeline size PP = 4';
-  expectFindings(embed, 'RL-R4', [...onEach(embed, 'RL-R4', 'error', msg31, [layers], [pp, e]), ...onEach(embed, 'RL-R4', 'error', msg31, [pp], [layers, e])]);
+  expectFindings(embed, 'RL-R4', [
+    ...onEach(embed, 'RL-R4', 'error', msg31, [layers], [pp, e]),
+    ...onEach(embed, 'RL-R4', 'error', msg31, [pp], [layers, e]),
+  ]);
   // 30 + 2 = 32: Llama 3.1 405B style (126 + 2 over PP 8).
   clean(embed + '  account_for_loss_in_pipeline_split: true\n');
   // Uneven first/last stages or an explicit layout: no divisibility requirement.
@@ -327,10 +401,20 @@ test('RL-R5 is skipped where the loaders skip it: NeMo 1.x with both account_for
   // One flag is not enough for NeMo 1.x (megatron_base_model.py needs both).
   const one = nemo1(...base, '  account_for_loss_in_pipeline_split: true');
   assert.deepEqual(
-    diagnose(one).filter((d) => d.code === 'RL-R5').map((d) => [d.severity, d.path, d.message]),
+    diagnose(one)
+      .filter((d) => d.code === 'RL-R5')
+      .map((d) => [d.severity, d.path, d.message]),
     [
-      ['error', 'model.pipeline_model_parallel_size', 'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2'],
-      ['error', 'model.virtual_pipeline_model_parallel_size', 'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2'],
+      [
+        'error',
+        'model.pipeline_model_parallel_size',
+        'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2',
+      ],
+      [
+        'error',
+        'model.virtual_pipeline_model_parallel_size',
+        'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2',
+      ],
       ['error', 'model.num_layers', 'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2'],
     ],
   );
@@ -346,7 +430,10 @@ test('RL-R5b: interleaving needs PP > 2, or PP > 1 with overlap_p2p_comm (a warn
   const msg = 'virtual pipeline size 2 needs pipeline size PP > 2 (or > 1 with overlap_p2p_comm), got PP = 2';
   const vpp = at('model.virtual_pipeline_model_parallel_size', 'virtual_pipeline_model_parallel_size: 2');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
-  expectFindings(text, 'RL-R5b', [...onEach(text, 'RL-R5b', 'warning', msg, [vpp], [pp]), ...onEach(text, 'RL-R5b', 'warning', msg, [pp], [vpp])]);
+  expectFindings(text, 'RL-R5b', [
+    ...onEach(text, 'RL-R5b', 'warning', msg, [vpp], [pp]),
+    ...onEach(text, 'RL-R5b', 'warning', msg, [pp], [vpp]),
+  ]);
   clean(text + '  overlap_p2p_comm: true\n');
   clean(text.replace('pipeline_model_parallel_size: 2', 'pipeline_model_parallel_size: 4'));
 
@@ -382,22 +469,45 @@ test('RL-R6 in NeMo 1.x: a warning (NeMo resets sequence_parallel) with the "Set
   const sp = at('model.sequence_parallel', 'sequence_parallel: true');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
   expectFindings(text, 'RL-R6', [
-    ...onEach(text, 'RL-R6', 'warning', msg, [sp], [tp], [{ title: 'Set sequence_parallel: false', edits: [{ range: val(text, 'sequence_parallel: true'), newText: 'false' }] }]),
+    ...onEach(
+      text,
+      'RL-R6',
+      'warning',
+      msg,
+      [sp],
+      [tp],
+      [{ title: 'Set sequence_parallel: false', edits: [{ range: val(text, 'sequence_parallel: true'), newText: 'false' }] }],
+    ),
     ...onEach(text, 'RL-R6', 'warning', msg, [tp], [sp]),
   ]);
   clean(text.replace('sequence_parallel: true', 'sequence_parallel: false'));
   clean(text.replace('tensor_model_parallel_size: 1', 'tensor_model_parallel_size: 2'));
   // TP left out of a NeMo 1.x file is the NeMo default 1.
   const noTp = nemo1('  sequence_parallel: true');
-  expectFindings(noTp, 'RL-R6', onEach(noTp, 'RL-R6', 'warning', msg, [sp], [], [{ title: 'Set sequence_parallel: false', edits: [{ range: val(noTp, 'sequence_parallel: true'), newText: 'false' }] }]));
+  expectFindings(
+    noTp,
+    'RL-R6',
+    onEach(
+      noTp,
+      'RL-R6',
+      'warning',
+      msg,
+      [sp],
+      [],
+      [{ title: 'Set sequence_parallel: false', edits: [{ range: val(noTp, 'sequence_parallel: true'), newText: 'false' }] }],
+    ),
+  );
 });
 
 test('RL-R6 in Bridge and NeMo 2.0: an error (megatron-core raises), with the same fix', () => {
-  const msg = 'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")';
+  const msg =
+    'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")';
   const b = bridge(['  tensor_model_parallel_size: 1', '  sequence_parallel: true']);
   const sp = at('model.sequence_parallel', 'sequence_parallel: true');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
-  const fix = (t: string): Fixes => [{ title: 'Set sequence_parallel: false', edits: [{ range: val(t, 'sequence_parallel: true'), newText: 'false' }] }];
+  const fix = (t: string): Fixes => [
+    { title: 'Set sequence_parallel: false', edits: [{ range: val(t, 'sequence_parallel: true'), newText: 'false' }] },
+  ];
   expectFindings(b, 'RL-R6', [...onEach(b, 'RL-R6', 'error', msg, [sp], [tp], fix(b)), ...onEach(b, 'RL-R6', 'error', msg, [tp], [sp])]);
   clean(b.replace('tensor_model_parallel_size: 1', 'tensor_model_parallel_size: 2'));
 
@@ -411,7 +521,10 @@ test('RL-R6 in Bridge and NeMo 2.0: an error (megatron-core raises), with the sa
   );
   const sp2 = at('config.sequence_parallel', 'sequence_parallel: true');
   const tp2 = at('config.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
-  expectFindings(n2, 'RL-R6', [...onEach(n2, 'RL-R6', 'error', msg, [sp2], [tp2], fix(n2)), ...onEach(n2, 'RL-R6', 'error', msg, [tp2], [sp2])]);
+  expectFindings(n2, 'RL-R6', [
+    ...onEach(n2, 'RL-R6', 'error', msg, [sp2], [tp2], fix(n2)),
+    ...onEach(n2, 'RL-R6', 'error', msg, [tp2], [sp2]),
+  ]);
   clean(n2.replace('sequence_parallel: true', 'sequence_parallel: false'));
 });
 
@@ -447,9 +560,13 @@ test('RL-R9: TP communication overlap needs sequence parallelism (NeMo 1.x warni
   expectFindings(
     text,
     'RL-R9',
-    onEach(text, 'RL-R9', 'warning', 'ub_tp_comm_overlap is true but sequence_parallel is not set (NeMo default false); NeMo turns the overlap off', [
-      at('model.ub_tp_comm_overlap', 'ub_tp_comm_overlap: true'),
-    ]),
+    onEach(
+      text,
+      'RL-R9',
+      'warning',
+      'ub_tp_comm_overlap is true but sequence_parallel is not set (NeMo default false); NeMo turns the overlap off',
+      [at('model.ub_tp_comm_overlap', 'ub_tp_comm_overlap: true')],
+    ),
   );
   const off = text + '  sequence_parallel: false\n';
   const ov = at('model.ub_tp_comm_overlap', 'ub_tp_comm_overlap: true');
@@ -460,7 +577,8 @@ test('RL-R9: TP communication overlap needs sequence parallelism (NeMo 1.x warni
 
   const b = bridge(['  tensor_model_parallel_size: 2', '  sequence_parallel: false'], 'comm_overlap:', '  tp_comm_overlap: true');
   const bov = at('comm_overlap.tp_comm_overlap', 'tp_comm_overlap: true');
-  const bmsg = 'tp_comm_overlap is true but sequence_parallel is false; tensor-parallel communication overlap requires sequence_parallel: true';
+  const bmsg =
+    'tp_comm_overlap is true but sequence_parallel is false; tensor-parallel communication overlap requires sequence_parallel: true';
   expectFindings(b, 'RL-R9', [...onEach(b, 'RL-R9', 'error', bmsg, [bov], [sp]), ...onEach(b, 'RL-R9', 'error', bmsg, [sp], [bov])]);
   clean(b.replace('sequence_parallel: false', 'sequence_parallel: true'));
   // A Bridge override without sequence_parallel inherits it from its recipe: skipped.
@@ -471,7 +589,12 @@ test('RL-R9: TP communication overlap needs sequence parallelism (NeMo 1.x warni
 // R10, R11, R11b: recompute and offloading
 
 test('RL-R10: full recompute without a method', () => {
-  const text = nemo1('  num_layers: 32', '  activations_checkpoint_granularity: full', '  activations_checkpoint_method: null', '  activations_checkpoint_num_layers: 1');
+  const text = nemo1(
+    '  num_layers: 32',
+    '  activations_checkpoint_granularity: full',
+    '  activations_checkpoint_method: null',
+    '  activations_checkpoint_num_layers: 1',
+  );
   const msg = 'full recompute needs a recompute method (uniform or block), got null';
   const gr = at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: full');
   const m = at('model.activations_checkpoint_method', 'activations_checkpoint_method: null');
@@ -484,9 +607,13 @@ test('RL-R10: full recompute without a layer count', () => {
   expectFindings(
     text,
     'RL-R10',
-    onEach(text, 'RL-R10', 'error', 'full recompute needs the number of layers to recompute (activations_checkpoint_num_layers / recompute_num_layers), got none', [
-      at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: full'),
-    ]),
+    onEach(
+      text,
+      'RL-R10',
+      'error',
+      'full recompute needs the number of layers to recompute (activations_checkpoint_num_layers / recompute_num_layers), got none',
+      [at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: full')],
+    ),
   );
   clean(text + '  activations_checkpoint_num_layers: 1\n');
 });
@@ -520,7 +647,11 @@ test('RL-R10: full recompute of more layers than a pipeline stage holds', () => 
 });
 
 test('RL-R10: selective recompute takes no layer count (error) and no method (warning)', () => {
-  const text = nemo1('  activations_checkpoint_granularity: selective', '  activations_checkpoint_method: uniform', '  activations_checkpoint_num_layers: 2');
+  const text = nemo1(
+    '  activations_checkpoint_granularity: selective',
+    '  activations_checkpoint_method: uniform',
+    '  activations_checkpoint_num_layers: 2',
+  );
   const gr = at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: selective');
   const m = at('model.activations_checkpoint_method', 'activations_checkpoint_method: uniform');
   const n = at('model.activations_checkpoint_num_layers', 'activations_checkpoint_num_layers: 2');
@@ -532,7 +663,13 @@ test('RL-R10: selective recompute takes no layer count (error) and no method (wa
     ...onEach(text, 'RL-R10', 'warning', mMsg, [m], [gr]),
     ...onEach(text, 'RL-R10', 'warning', mMsg, [gr], [m]),
   ]);
-  clean(nemo1('  activations_checkpoint_granularity: selective', '  activations_checkpoint_method: null', '  activations_checkpoint_num_layers: null'));
+  clean(
+    nemo1(
+      '  activations_checkpoint_granularity: selective',
+      '  activations_checkpoint_method: null',
+      '  activations_checkpoint_num_layers: null',
+    ),
+  );
 });
 
 test('RL-R10 in a Bridge override uses the megatron-core key names', () => {
@@ -563,7 +700,10 @@ test('RL-R11: CPU offloading excludes pipeline parallelism', () => {
   const msg = 'CPU offloading does not support pipeline parallelism (PP = 2)';
   const off = at('model.cpu_offloading', 'cpu_offloading: true');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
-  expectFindings(text, 'RL-R11', [...onEach(text, 'RL-R11', 'error', msg, [off], [pp]), ...onEach(text, 'RL-R11', 'error', msg, [pp], [off])]);
+  expectFindings(text, 'RL-R11', [
+    ...onEach(text, 'RL-R11', 'error', msg, [off], [pp]),
+    ...onEach(text, 'RL-R11', 'error', msg, [pp], [off]),
+  ]);
   clean(text.replace('pipeline_model_parallel_size: 2', 'pipeline_model_parallel_size: 1'));
 });
 
@@ -572,7 +712,10 @@ test('RL-R11: CPU offloading excludes activation recomputation', () => {
   const msg = 'CPU offloading does not work when activation recomputation is enabled (selective)';
   const off = at('model.cpu_offloading', 'cpu_offloading: true');
   const gr = at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: selective');
-  expectFindings(text, 'RL-R11', [...onEach(text, 'RL-R11', 'error', msg, [off], [gr]), ...onEach(text, 'RL-R11', 'error', msg, [gr], [off])]);
+  expectFindings(text, 'RL-R11', [
+    ...onEach(text, 'RL-R11', 'error', msg, [off], [gr]),
+    ...onEach(text, 'RL-R11', 'error', msg, [gr], [off]),
+  ]);
   clean(text.replace('activations_checkpoint_granularity: selective', 'activations_checkpoint_granularity: null'));
 });
 
@@ -581,7 +724,10 @@ test('RL-R11b: fine-grained activation offloading and cpu_offloading are exclusi
   const msg = 'fine_grained_activation_offloading and cpu_offloading are mutually exclusive (both are true)';
   const fg = at('model.fine_grained_activation_offloading', 'fine_grained_activation_offloading: true');
   const off = at('model.cpu_offloading', 'cpu_offloading: true');
-  expectFindings(text, 'RL-R11b', [...onEach(text, 'RL-R11b', 'error', msg, [fg], [off]), ...onEach(text, 'RL-R11b', 'error', msg, [off], [fg])]);
+  expectFindings(text, 'RL-R11b', [
+    ...onEach(text, 'RL-R11b', 'error', msg, [fg], [off]),
+    ...onEach(text, 'RL-R11b', 'error', msg, [off], [fg]),
+  ]);
   clean(text.replace('fine_grained_activation_offloading: true', 'fine_grained_activation_offloading: false'));
 });
 
@@ -620,14 +766,21 @@ test('RL-R13: cp_comm_type a2a+p2p needs hierarchical CP sizes', () => {
   expectFindings(
     text,
     'RL-R13',
-    onEach(text, 'RL-R13', 'error', 'cp_comm_type a2a+p2p requires hierarchical_context_parallel_sizes', [at('model.cp_comm_type', 'cp_comm_type: a2a+p2p')]),
+    onEach(text, 'RL-R13', 'error', 'cp_comm_type a2a+p2p requires hierarchical_context_parallel_sizes', [
+      at('model.cp_comm_type', 'cp_comm_type: a2a+p2p'),
+    ]),
   );
   clean(text + '  hierarchical_context_parallel_sizes: [2, 2]\n');
   clean(text.replace('a2a+p2p', 'p2p'));
 });
 
 test('RL-R13: a per-layer cp_comm_type list has one entry per layer', () => {
-  const text = bridge(['  num_layers: 4', '  context_parallel_size: 4', '  hierarchical_context_parallel_sizes: [2, 2]', '  cp_comm_type: [p2p, a2a+p2p, p2p]']);
+  const text = bridge([
+    '  num_layers: 4',
+    '  context_parallel_size: 4',
+    '  hierarchical_context_parallel_sizes: [2, 2]',
+    '  cp_comm_type: [p2p, a2a+p2p, p2p]',
+  ]);
   const msg = 'cp_comm_type lists 3 entries but num_layers is 4';
   const t = at('model.cp_comm_type', 'cp_comm_type: [p2p, a2a+p2p, p2p]');
   const L = at('model.num_layers', 'num_layers: 4');
@@ -654,7 +807,11 @@ test('RL-R14: finetuning with CP > 1 needs per-token loss and no averaging in th
     ...onEach(text, 'RL-R14', 'error', m2, [avg], [cp]),
     ...onEach(text, 'RL-R14', 'error', m2, [cp], [avg]),
   ]);
-  clean(text.replace('calculate_per_token_loss: false', 'calculate_per_token_loss: true').replace('average_in_collective: true', 'average_in_collective: false'));
+  clean(
+    text
+      .replace('calculate_per_token_loss: false', 'calculate_per_token_loss: true')
+      .replace('average_in_collective: true', 'average_in_collective: false'),
+  );
   // Not finetuning: pretraining with CP may average in the collective.
   clean(text.replace('finetune: true', 'finetune: false').replace('calculate_per_token_loss: false', 'calculate_per_token_loss: true'));
 });
@@ -664,7 +821,10 @@ test('RL-R14: a PEFT section means finetuning; `peft: null` does not', () => {
   const m1 = 'finetuning with CP = 2 requires model.calculate_per_token_loss: true';
   const cp = at('model.context_parallel_size', 'context_parallel_size: 2');
   const loss = at('model.calculate_per_token_loss', 'calculate_per_token_loss: false');
-  expectFindings(text, 'RL-R14', [...onEach(text, 'RL-R14', 'error', m1, [loss], [cp]), ...onEach(text, 'RL-R14', 'error', m1, [cp], [loss])]);
+  expectFindings(text, 'RL-R14', [
+    ...onEach(text, 'RL-R14', 'error', m1, [loss], [cp]),
+    ...onEach(text, 'RL-R14', 'error', m1, [cp], [loss]),
+  ]);
   clean(bridge(['  context_parallel_size: 2', '  calculate_per_token_loss: false'], 'peft: null'));
 });
 
@@ -695,7 +855,10 @@ test('RL-R16: only one of train_iters, train_samples, num_epochs', () => {
   const msg = 'set only one of train_iters, train_samples, num_epochs (found train_iters 100, train_samples 1000)';
   const it = at('train.train_iters', 'train_iters: 100');
   const sa = at('train.train_samples', 'train_samples: 1000');
-  expectFindings(text, 'RL-R16', [...onEach(text, 'RL-R16', 'error', msg, [it], [sa]), ...onEach(text, 'RL-R16', 'error', msg, [sa], [it])]);
+  expectFindings(text, 'RL-R16', [
+    ...onEach(text, 'RL-R16', 'error', msg, [it], [sa]),
+    ...onEach(text, 'RL-R16', 'error', msg, [sa], [it]),
+  ]);
   clean(text.replace('train_samples: 1000', 'train_samples: null'));
   clean(text.replace('  train_samples: 1000\n', ''));
 });
@@ -705,7 +868,10 @@ test('RL-R17: fp16 and bf16 are exclusive', () => {
   const msg = 'fp16 and bf16 cannot both be true';
   const f16 = at('mixed_precision.fp16', 'fp16: true');
   const b16 = at('mixed_precision.bf16', 'bf16: true');
-  expectFindings(text, 'RL-R17', [...onEach(text, 'RL-R17', 'error', msg, [f16], [b16]), ...onEach(text, 'RL-R17', 'error', msg, [b16], [f16])]);
+  expectFindings(text, 'RL-R17', [
+    ...onEach(text, 'RL-R17', 'error', msg, [f16], [b16]),
+    ...onEach(text, 'RL-R17', 'error', msg, [b16], [f16]),
+  ]);
   clean(text.replace('fp16: true', 'fp16: false'));
 });
 
@@ -717,20 +883,37 @@ test('RL-R18: Torch FSDP does not support FP8', () => {
   const msg = 'Torch FSDP does not support FP8 (model.fsdp and model.fp8 are both true)';
   const fsdp = at('model.fsdp', 'fsdp: true');
   const fp8 = at('model.fp8', 'fp8: true');
-  expectFindings(text, 'RL-R18', [...onEach(text, 'RL-R18', 'error', msg, [fsdp], [fp8]), ...onEach(text, 'RL-R18', 'error', msg, [fp8], [fsdp])]);
+  expectFindings(text, 'RL-R18', [
+    ...onEach(text, 'RL-R18', 'error', msg, [fsdp], [fp8]),
+    ...onEach(text, 'RL-R18', 'error', msg, [fp8], [fsdp]),
+  ]);
   clean(text.replace('fp8: true', 'fp8: false'));
 });
 
 test('RL-R19: megatron_amp_O2 does not support fp16 precision', () => {
-  const text = lines('name: x', 'trainer:', '  devices: 8', '  precision: 16', 'model:', '  encoder_seq_length: 4096', '  megatron_amp_O2: true');
+  const text = lines(
+    'name: x',
+    'trainer:',
+    '  devices: 8',
+    '  precision: 16',
+    'model:',
+    '  encoder_seq_length: 4096',
+    '  megatron_amp_O2: true',
+  );
   const msg = 'fp16 training is not supported with megatron_amp_O2 (trainer.precision = 16)';
   const o2 = at('model.megatron_amp_O2', 'megatron_amp_O2: true');
   const prec = at('trainer.precision', 'precision: 16');
-  expectFindings(text, 'RL-R19', [...onEach(text, 'RL-R19', 'error', msg, [o2], [prec]), ...onEach(text, 'RL-R19', 'error', msg, [prec], [o2])]);
+  expectFindings(text, 'RL-R19', [
+    ...onEach(text, 'RL-R19', 'error', msg, [o2], [prec]),
+    ...onEach(text, 'RL-R19', 'error', msg, [prec], [o2]),
+  ]);
   const mixed = text.replace('precision: 16', 'precision: 16-mixed');
   const precMixed = at('trainer.precision', 'precision: 16-mixed');
   const msgMixed = 'fp16 training is not supported with megatron_amp_O2 (trainer.precision = 16-mixed)';
-  expectFindings(mixed, 'RL-R19', [...onEach(mixed, 'RL-R19', 'error', msgMixed, [o2], [precMixed]), ...onEach(mixed, 'RL-R19', 'error', msgMixed, [precMixed], [o2])]);
+  expectFindings(mixed, 'RL-R19', [
+    ...onEach(mixed, 'RL-R19', 'error', msgMixed, [o2], [precMixed]),
+    ...onEach(mixed, 'RL-R19', 'error', msgMixed, [precMixed], [o2]),
+  ]);
   clean(text.replace('precision: 16', 'precision: bf16-mixed'));
   clean(text.replace('megatron_amp_O2: true', 'megatron_amp_O2: false'));
 });
@@ -740,17 +923,30 @@ test('RL-R20: gradient_accumulation_fusion needs megatron_amp_O2 (NeMo turns it 
   const msg = 'gradient_accumulation_fusion is true but megatron_amp_O2 is false; NeMo turns the fusion off';
   const f = at('model.gradient_accumulation_fusion', 'gradient_accumulation_fusion: true');
   const o2 = at('model.megatron_amp_O2', 'megatron_amp_O2: false');
-  expectFindings(text, 'RL-R20', [...onEach(text, 'RL-R20', 'warning', msg, [f], [o2]), ...onEach(text, 'RL-R20', 'warning', msg, [o2], [f])]);
+  expectFindings(text, 'RL-R20', [
+    ...onEach(text, 'RL-R20', 'warning', msg, [f], [o2]),
+    ...onEach(text, 'RL-R20', 'warning', msg, [o2], [f]),
+  ]);
   clean(text.replace('megatron_amp_O2: false', 'megatron_amp_O2: true'));
 });
 
 test('RL-R20: with DP > 1 and PP 1, gradient_accumulation_fusion needs a distributed optimizer', () => {
-  const text = nemo1('  tensor_model_parallel_size: 2', '  megatron_amp_O2: true', '  gradient_accumulation_fusion: true', '  optim:', '    name: fused_adam');
-  const msg = 'gradient_accumulation_fusion with data-parallel size 4 and PP = 1 needs a distributed optimizer, got optim.name fused_adam; NeMo turns the fusion off';
+  const text = nemo1(
+    '  tensor_model_parallel_size: 2',
+    '  megatron_amp_O2: true',
+    '  gradient_accumulation_fusion: true',
+    '  optim:',
+    '    name: fused_adam',
+  );
+  const msg =
+    'gradient_accumulation_fusion with data-parallel size 4 and PP = 1 needs a distributed optimizer, got optim.name fused_adam; NeMo turns the fusion off';
   const f = at('model.gradient_accumulation_fusion', 'gradient_accumulation_fusion: true');
   const opt = at('model.optim.name', 'name: fused_adam');
   const dev = at('trainer.devices', 'devices: 8');
-  expectFindings(text, 'RL-R20', [...onEach(text, 'RL-R20', 'warning', msg, [f], [opt, dev]), ...onEach(text, 'RL-R20', 'warning', msg, [opt], [f, dev])]);
+  expectFindings(text, 'RL-R20', [
+    ...onEach(text, 'RL-R20', 'warning', msg, [f], [opt, dev]),
+    ...onEach(text, 'RL-R20', 'warning', msg, [opt], [f, dev]),
+  ]);
   clean(text.replace('name: fused_adam', 'name: mcore_distributed_optim'));
   clean(text.replace('name: fused_adam', 'name: distributed_fused_adam'));
   clean(text.replace('tensor_model_parallel_size: 2', 'tensor_model_parallel_size: 2\n  pipeline_model_parallel_size: 2'));
@@ -777,9 +973,20 @@ test('RL-R22: pipeline_model_parallel_split_rank must be null, with the "set it 
   expectFindings(
     text,
     'RL-R22',
-    onEach(text, 'RL-R22', 'error', 'pipeline_model_parallel_split_rank is deprecated and must be null, got 2', [r], [], [
-      { title: 'Set pipeline_model_parallel_split_rank: null', edits: [{ range: val(text, 'pipeline_model_parallel_split_rank: 2'), newText: 'null' }] },
-    ]),
+    onEach(
+      text,
+      'RL-R22',
+      'error',
+      'pipeline_model_parallel_split_rank is deprecated and must be null, got 2',
+      [r],
+      [],
+      [
+        {
+          title: 'Set pipeline_model_parallel_split_rank: null',
+          edits: [{ range: val(text, 'pipeline_model_parallel_split_rank: 2'), newText: 'null' }],
+        },
+      ],
+    ),
   );
   clean(text.replace('split_rank: 2', 'split_rank: null'));
 });
@@ -810,18 +1017,34 @@ test('RL-K2: cross_kv_cache_fraction is in [0, 1] (error) and for encoder-decode
   const text = trt('  cross_kv_cache_fraction: 1.5');
   const c = at('kv_cache_config.cross_kv_cache_fraction', 'cross_kv_cache_fraction: 1.5');
   expectFindings(text, 'RL-K2', [
-    ...onEach(text, 'RL-K2', 'error', '`cross_kv_cache_fraction` must be a number ≥ 0 and ≤ 1, got 1.5', [c], [], [
-      { title: 'Clamp to 1', edits: [{ range: val(text, 'cross_kv_cache_fraction: 1.5'), newText: '1' }] },
-    ]),
-    ...onEach(text, 'RL-K2', 'warning', 'cross_kv_cache_fraction 1.5 is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models', [c]),
+    ...onEach(
+      text,
+      'RL-K2',
+      'error',
+      '`cross_kv_cache_fraction` must be a number ≥ 0 and ≤ 1, got 1.5',
+      [c],
+      [],
+      [{ title: 'Clamp to 1', edits: [{ range: val(text, 'cross_kv_cache_fraction: 1.5'), newText: '1' }] }],
+    ),
+    ...onEach(
+      text,
+      'RL-K2',
+      'warning',
+      'cross_kv_cache_fraction 1.5 is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models',
+      [c],
+    ),
   ]);
   const half = trt('  cross_kv_cache_fraction: 0.5');
   expectFindings(
     half,
     'RL-K2',
-    onEach(half, 'RL-K2', 'warning', 'cross_kv_cache_fraction 0.5 is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models', [
-      at('kv_cache_config.cross_kv_cache_fraction', 'cross_kv_cache_fraction: 0.5'),
-    ]),
+    onEach(
+      half,
+      'RL-K2',
+      'warning',
+      'cross_kv_cache_fraction 0.5 is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models',
+      [at('kv_cache_config.cross_kv_cache_fraction', 'cross_kv_cache_fraction: 0.5')],
+    ),
   );
   clean(trt('  cross_kv_cache_fraction: null'));
 });
@@ -831,12 +1054,20 @@ test('RL-K3: an unknown KV cache dtype warns; a non-string is an error', () => {
   expectFindings(
     text,
     'RL-K3',
-    onEach(text, 'RL-K3', 'warning', 'kv_cache_config.dtype "int4" is not a KV cache dtype TensorRT-LLM lists (auto, fp8, fp8_ds_mla, nvfp4, bfloat16, float16, float32, …)', [
-      at('kv_cache_config.dtype', 'dtype: int4'),
-    ]),
+    onEach(
+      text,
+      'RL-K3',
+      'warning',
+      'kv_cache_config.dtype "int4" is not a KV cache dtype TensorRT-LLM lists (auto, fp8, fp8_ds_mla, nvfp4, bfloat16, float16, float32, …)',
+      [at('kv_cache_config.dtype', 'dtype: int4')],
+    ),
   );
   const num = trt('  dtype: 5');
-  expectFindings(num, 'RL-K3', onEach(num, 'RL-K3', 'error', '`dtype` must be a string, got the integer 5', [at('kv_cache_config.dtype', 'dtype: 5')]));
+  expectFindings(
+    num,
+    'RL-K3',
+    onEach(num, 'RL-K3', 'error', '`dtype` must be a string, got the integer 5', [at('kv_cache_config.dtype', 'dtype: 5')]),
+  );
   clean(trt('  dtype: fp8'));
   clean(trt('  dtype: FP8')); // validate_dtype lower-cases
   clean(trt('  dtype: bfloat16'));
@@ -854,7 +1085,10 @@ test('RL-K4: fp8_ds_mla excludes KV pool rebalancing', () => {
   const upper = trt('  dtype: FP8_DS_MLA', '  enable_kv_pool_rebalance: true');
   const msgUpper = 'kv_cache_config.dtype FP8_DS_MLA cannot be used with enable_kv_pool_rebalance: true';
   const du = at('kv_cache_config.dtype', 'dtype: FP8_DS_MLA');
-  expectFindings(upper, 'RL-K4', [...onEach(upper, 'RL-K4', 'error', msgUpper, [r], [du]), ...onEach(upper, 'RL-K4', 'error', msgUpper, [du], [r])]);
+  expectFindings(upper, 'RL-K4', [
+    ...onEach(upper, 'RL-K4', 'error', msgUpper, [r], [du]),
+    ...onEach(upper, 'RL-K4', 'error', msgUpper, [du], [r]),
+  ]);
 });
 
 test('RL-K5: a disk tier needs disk_cache_path', () => {
@@ -862,13 +1096,18 @@ test('RL-K5: a disk tier needs disk_cache_path', () => {
   expectFindings(
     text,
     'RL-K5',
-    onEach(text, 'RL-K5', 'error', 'disk_cache_size 1000 needs disk_cache_path (an existing directory)', [at('kv_cache_config.disk_cache_size', 'disk_cache_size: 1000')]),
+    onEach(text, 'RL-K5', 'error', 'disk_cache_size 1000 needs disk_cache_path (an existing directory)', [
+      at('kv_cache_config.disk_cache_size', 'disk_cache_size: 1000'),
+    ]),
   );
   const empty = text + '  disk_cache_path: ""\n';
   const size = at('kv_cache_config.disk_cache_size', 'disk_cache_size: 1000');
   const path = at('kv_cache_config.disk_cache_path', 'disk_cache_path: ""', 0, '');
   const msg = 'disk_cache_size 1000 needs disk_cache_path (an existing directory)';
-  expectFindings(empty, 'RL-K5', [...onEach(empty, 'RL-K5', 'error', msg, [size], [path]), ...onEach(empty, 'RL-K5', 'error', msg, [path], [size])]);
+  expectFindings(empty, 'RL-K5', [
+    ...onEach(empty, 'RL-K5', 'error', msg, [size], [path]),
+    ...onEach(empty, 'RL-K5', 'error', msg, [path], [size]),
+  ]);
   clean(text + '  disk_cache_path: /scratch/kv\n');
   clean(trt('  disk_cache_size: 0'));
 });
@@ -881,7 +1120,10 @@ test('RL-K6: extra Mamba snapshots need KV cache manager v2', () => {
     '    enable_branch_snapshot: true',
   );
   const v2 = at('kv_cache_config.use_kv_cache_manager_v2', 'use_kv_cache_manager_v2: false');
-  const off = at('kv_cache_config.mamba_state_config.additional_snapshot_offsets_from_start', 'additional_snapshot_offsets_from_start: [64]');
+  const off = at(
+    'kv_cache_config.mamba_state_config.additional_snapshot_offsets_from_start',
+    'additional_snapshot_offsets_from_start: [64]',
+  );
   const br = at('kv_cache_config.mamba_state_config.enable_branch_snapshot', 'enable_branch_snapshot: true');
   const m1 = 'mamba_state_config.additional_snapshot_offsets_from_start requires use_kv_cache_manager_v2 (it is false)';
   const m2 = 'mamba_state_config.enable_branch_snapshot requires use_kv_cache_manager_v2 (it is false)';
@@ -893,7 +1135,14 @@ test('RL-K6: extra Mamba snapshots need KV cache manager v2', () => {
   ]);
   clean(text.replace('use_kv_cache_manager_v2: false', 'use_kv_cache_manager_v2: true'));
   clean(text.replace('use_kv_cache_manager_v2: false', 'use_kv_cache_manager_v2: auto'));
-  clean(trt('  use_kv_cache_manager_v2: false', '  mamba_state_config:', '    additional_snapshot_offsets_from_start: []', '    enable_branch_snapshot: false'));
+  clean(
+    trt(
+      '  use_kv_cache_manager_v2: false',
+      '  mamba_state_config:',
+      '    additional_snapshot_offsets_from_start: []',
+      '    enable_branch_snapshot: false',
+    ),
+  );
 });
 
 test('RL-K7: the legacy Mamba interval and periodic_snapshot_interval are exclusive', () => {
@@ -901,7 +1150,10 @@ test('RL-K7: the legacy Mamba interval and periodic_snapshot_interval are exclus
   const msg = 'set mamba_state_config.periodic_snapshot_interval (256) or the deprecated mamba_state_cache_interval (128), not both';
   const legacy = at('kv_cache_config.mamba_state_cache_interval', 'mamba_state_cache_interval: 128');
   const periodic = at('kv_cache_config.mamba_state_config.periodic_snapshot_interval', 'periodic_snapshot_interval: 256');
-  expectFindings(text, 'RL-K7', [...onEach(text, 'RL-K7', 'error', msg, [legacy], [periodic]), ...onEach(text, 'RL-K7', 'error', msg, [periodic], [legacy])]);
+  expectFindings(text, 'RL-K7', [
+    ...onEach(text, 'RL-K7', 'error', msg, [legacy], [periodic]),
+    ...onEach(text, 'RL-K7', 'error', msg, [periodic], [legacy]),
+  ]);
   clean(trt('  mamba_state_config:', '    periodic_snapshot_interval: 256'));
 });
 
@@ -910,7 +1162,9 @@ test('RL-K8: max_attention_window is a non-empty list of positive windows', () =
   expectFindings(
     empty,
     'RL-K8',
-    onEach(empty, 'RL-K8', 'error', '`max_attention_window` must list at least 1 entry, got 0', [at('kv_cache_config.max_attention_window', 'max_attention_window: []')]),
+    onEach(empty, 'RL-K8', 'error', '`max_attention_window` must list at least 1 entry, got 0', [
+      at('kv_cache_config.max_attention_window', 'max_attention_window: []'),
+    ]),
   );
   const text = trt('  max_attention_window: [4096, 0, 1024, -5]');
   const r = rangeOf(text, '[4096, 0, 1024, -5]');
@@ -935,14 +1189,26 @@ test('RL-K9: pool_ratio entries are positive (schema, per entry) and sum to 1', 
   expectFindings(
     text,
     'RL-K9',
-    onEach(text, 'RL-K9', 'error', 'pool_ratio entries must sum to 1.0, they sum to 0.9', [at('kv_cache_config.pool_ratio', 'pool_ratio: [0.5, 0.4]')]),
+    onEach(text, 'RL-K9', 'error', 'pool_ratio entries must sum to 1.0, they sum to 0.9', [
+      at('kv_cache_config.pool_ratio', 'pool_ratio: [0.5, 0.4]'),
+    ]),
   );
   const neg = trt('  pool_ratio: [1.5, -0.5]');
   expectFindings(neg, 'RL-K9', [
-    { code: 'RL-K9', severity: 'error', message: '`pool_ratio[1]` must be a number > 0, got -0.5', path: 'kv_cache_config.pool_ratio[1]', range: rangeOf(neg, '-0.5') },
+    {
+      code: 'RL-K9',
+      severity: 'error',
+      message: '`pool_ratio[1]` must be a number > 0, got -0.5',
+      path: 'kv_cache_config.pool_ratio[1]',
+      range: rangeOf(neg, '-0.5'),
+    },
   ]);
   const empty = trt('  pool_ratio: []');
-  expectFindings(empty, 'RL-K9', onEach(empty, 'RL-K9', 'error', '`pool_ratio` must list at least 1 entry, got 0', [at('kv_cache_config.pool_ratio', 'pool_ratio: []')]));
+  expectFindings(
+    empty,
+    'RL-K9',
+    onEach(empty, 'RL-K9', 'error', '`pool_ratio` must list at least 1 entry, got 0', [at('kv_cache_config.pool_ratio', 'pool_ratio: []')]),
+  );
   clean(trt('  pool_ratio: [0.25, 0.75]'));
   clean(trt('  pool_ratio: [0.1, 0.2, 0.7]')); // 1.0000000000000002 is within the 1e-6 tolerance
 });
@@ -952,17 +1218,25 @@ test('RL-K10: tokens_per_block a power of two greater than 1 (warning: documente
   expectFindings(
     text,
     'RL-K10',
-    onEach(text, 'RL-K10', 'warning', 'tokens_per_block 48 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")', [
-      at('kv_cache_config.tokens_per_block', 'tokens_per_block: 48'),
-    ]),
+    onEach(
+      text,
+      'RL-K10',
+      'warning',
+      'tokens_per_block 48 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")',
+      [at('kv_cache_config.tokens_per_block', 'tokens_per_block: 48')],
+    ),
   );
   const one = trt('  tokens_per_block: 1');
   expectFindings(
     one,
     'RL-K10',
-    onEach(one, 'RL-K10', 'warning', 'tokens_per_block 1 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")', [
-      at('kv_cache_config.tokens_per_block', 'tokens_per_block: 1'),
-    ]),
+    onEach(
+      one,
+      'RL-K10',
+      'warning',
+      'tokens_per_block 1 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")',
+      [at('kv_cache_config.tokens_per_block', 'tokens_per_block: 1')],
+    ),
   );
   clean(trt('  tokens_per_block: 64'));
 });
@@ -972,7 +1246,10 @@ test('RL-K11: KV events need block reuse', () => {
   const msg = 'event_buffer_max_size 1024 has no effect with enable_block_reuse: false (events describe reusable blocks)';
   const ev = at('kv_cache_config.event_buffer_max_size', 'event_buffer_max_size: 1024');
   const re = at('kv_cache_config.enable_block_reuse', 'enable_block_reuse: false');
-  expectFindings(text, 'RL-K11', [...onEach(text, 'RL-K11', 'warning', msg, [ev], [re]), ...onEach(text, 'RL-K11', 'warning', msg, [re], [ev])]);
+  expectFindings(text, 'RL-K11', [
+    ...onEach(text, 'RL-K11', 'warning', msg, [ev], [re]),
+    ...onEach(text, 'RL-K11', 'warning', msg, [re], [ev]),
+  ]);
   clean(text.replace('enable_block_reuse: false', 'enable_block_reuse: true'));
   clean(text.replace('event_buffer_max_size: 1024', 'event_buffer_max_size: 0'));
 });
@@ -982,21 +1259,29 @@ test('RL-K12: secondary_offload_min_priority needs a host tier', () => {
   expectFindings(
     text,
     'RL-K12',
-    onEach(text, 'RL-K12', 'warning', 'secondary_offload_min_priority 50 has no effect without a host tier (host_cache_size is not set; set it > 0)', [
-      at('kv_cache_config.secondary_offload_min_priority', 'secondary_offload_min_priority: 50'),
-    ]),
+    onEach(
+      text,
+      'RL-K12',
+      'warning',
+      'secondary_offload_min_priority 50 has no effect without a host tier (host_cache_size is not set; set it > 0)',
+      [at('kv_cache_config.secondary_offload_min_priority', 'secondary_offload_min_priority: 50')],
+    ),
   );
   const zero = text + '  host_cache_size: 0\n';
   const msg0 = 'secondary_offload_min_priority 50 has no effect without a host tier (host_cache_size is 0; set it > 0)';
   const p = at('kv_cache_config.secondary_offload_min_priority', 'secondary_offload_min_priority: 50');
   const h = at('kv_cache_config.host_cache_size', 'host_cache_size: 0');
-  expectFindings(zero, 'RL-K12', [...onEach(zero, 'RL-K12', 'warning', msg0, [p], [h]), ...onEach(zero, 'RL-K12', 'warning', msg0, [h], [p])]);
+  expectFindings(zero, 'RL-K12', [
+    ...onEach(zero, 'RL-K12', 'warning', msg0, [p], [h]),
+    ...onEach(zero, 'RL-K12', 'warning', msg0, [h], [p]),
+  ]);
   clean(text + '  host_cache_size: 45000000000\n');
 });
 
 test('RL-K13: several KV capacity limits, the smallest wins (info)', () => {
   const text = trt('  max_tokens: 8192', '  free_gpu_memory_fraction: 0.9', '  max_gpu_total_bytes: 1000000');
-  const msg = 'max_tokens 8192, free_gpu_memory_fraction 0.9, max_gpu_total_bytes 1000000 all limit the KV cache; the smallest resulting pool wins';
+  const msg =
+    'max_tokens 8192, free_gpu_memory_fraction 0.9, max_gpu_total_bytes 1000000 all limit the KV cache; the smallest resulting pool wins';
   const t = at('kv_cache_config.max_tokens', 'max_tokens: 8192');
   const f = at('kv_cache_config.free_gpu_memory_fraction', 'free_gpu_memory_fraction: 0.9');
   const b = at('kv_cache_config.max_gpu_total_bytes', 'max_gpu_total_bytes: 1000000');
@@ -1045,7 +1330,10 @@ test('RL-K15: prefill and decode servers agree on the KV dtype (disaggregated)',
   const msg = 'KV cache dtype differs between context (fp8) and generation (auto) servers; the transferred cache must have one dtype';
   const c = at('context_servers.kv_cache_config.dtype', 'dtype: fp8');
   const g = at('generation_servers.kv_cache_config.dtype', 'dtype: auto');
-  expectFindings(text, 'RL-K15', [...onEach(text, 'RL-K15', 'warning', msg, [c], [g]), ...onEach(text, 'RL-K15', 'warning', msg, [g], [c])]);
+  expectFindings(text, 'RL-K15', [
+    ...onEach(text, 'RL-K15', 'warning', msg, [c], [g]),
+    ...onEach(text, 'RL-K15', 'warning', msg, [g], [c]),
+  ]);
   // The generation side inherits the shared top-level dtype.
   const top = disagg('fp8', '', 'auto');
   const t = at('kv_cache_config.dtype', 'dtype: auto');
@@ -1061,9 +1349,15 @@ test('RL-K16: block_reuse_policy was renamed to policy, with the rename fix on t
   expectFindings(
     text,
     'RL-K16',
-    onEach(text, 'RL-K16', 'error', '`block_reuse_policy` was renamed to `policy`', [at('kv_cache_config.block_reuse_config.block_reuse_policy', 'block_reuse_policy: per_request')], [], [
-      { title: 'Rename to policy', edits: [{ range: key(text, 'block_reuse_policy: per_request'), newText: 'policy' }] },
-    ]),
+    onEach(
+      text,
+      'RL-K16',
+      'error',
+      '`block_reuse_policy` was renamed to `policy`',
+      [at('kv_cache_config.block_reuse_config.block_reuse_policy', 'block_reuse_policy: per_request')],
+      [],
+      [{ title: 'Rename to policy', edits: [{ range: key(text, 'block_reuse_policy: per_request'), newText: 'policy' }] }],
+    ),
   );
   clean(trt('  block_reuse_config:', '    policy: per_request'));
 });
@@ -1094,30 +1388,43 @@ test('K rules apply to each server role of a disaggregated config', () => {
   expectFindings(
     text,
     'RL-K10',
-    onEach(text, 'RL-K10', 'warning', 'tokens_per_block 48 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")', [
-      at('context_servers.kv_cache_config.tokens_per_block', 'tokens_per_block: 48'),
-    ]),
+    onEach(
+      text,
+      'RL-K10',
+      'warning',
+      'tokens_per_block 48 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")',
+      [at('context_servers.kv_cache_config.tokens_per_block', 'tokens_per_block: 48')],
+    ),
   );
   expectFindings(
     text,
     'RL-K5',
-    onEach(text, 'RL-K5', 'error', 'disk_cache_size 1000 needs disk_cache_path (an existing directory)', [at('generation_servers.kv_cache_config.disk_cache_size', 'disk_cache_size: 1000')]),
+    onEach(text, 'RL-K5', 'error', 'disk_cache_size 1000 needs disk_cache_path (an existing directory)', [
+      at('generation_servers.kv_cache_config.disk_cache_size', 'disk_cache_size: 1000'),
+    ]),
   );
 });
 
 // =============================================================================================
 // RT1–RT8: KV cache retention
 
-const ranges = (...items: string[][]) => lines('token_range_retention_configs:', ...items.flatMap(([first, ...rest]) => [`  - ${first!}`, ...rest.map((l) => `    ${l}`)]));
+const ranges = (...items: string[][]) =>
+  lines('token_range_retention_configs:', ...items.flatMap(([first, ...rest]) => [`  - ${first!}`, ...rest.map((l) => `    ${l}`)]));
 
 test('RL-RT1: range priority in [0, 100] (schema range)', () => {
   const text = ranges(['token_start: 0', 'token_end: 64', 'priority: 101']);
   expectFindings(
     text,
     'RL-RT1',
-    onEach(text, 'RL-RT1', 'error', '`priority` must be an integer ≥ 0 and ≤ 100, got 101', [at('token_range_retention_configs[0].priority', 'priority: 101')], [], [
-      { title: 'Clamp to 100', edits: [{ range: val(text, 'priority: 101'), newText: '100' }] },
-    ]),
+    onEach(
+      text,
+      'RL-RT1',
+      'error',
+      '`priority` must be an integer ≥ 0 and ≤ 100, got 101',
+      [at('token_range_retention_configs[0].priority', 'priority: 101')],
+      [],
+      [{ title: 'Clamp to 100', edits: [{ range: val(text, 'priority: 101'), newText: '100' }] }],
+    ),
   );
   clean(ranges(['token_start: 0', 'token_end: 64', 'priority: 100']));
 });
@@ -1141,7 +1448,9 @@ test('RL-RT3: token_start ≥ 0 (schema range)', () => {
   expectFindings(
     text,
     'RL-RT3',
-    onEach(text, 'RL-RT3', 'error', '`token_start` must be an integer ≥ 0, got -32', [at('token_range_retention_configs[0].token_start', 'token_start: -32')]),
+    onEach(text, 'RL-RT3', 'error', '`token_start` must be an integer ≥ 0, got -32', [
+      at('token_range_retention_configs[0].token_start', 'token_start: -32'),
+    ]),
   );
   clean(ranges(['token_start: 0', 'token_end: 64', 'priority: 50']));
 });
@@ -1181,9 +1490,15 @@ test('RL-RT6: decode_retention_priority in [0, 100] (schema range)', () => {
   expectFindings(
     text,
     'RL-RT6',
-    onEach(text, 'RL-RT6', 'error', '`decode_retention_priority` must be an integer ≥ 0 and ≤ 100, got 150', [at('decode_retention_priority', 'decode_retention_priority: 150')], [], [
-      { title: 'Clamp to 100', edits: [{ range: val(text, 'decode_retention_priority: 150'), newText: '100' }] },
-    ]),
+    onEach(
+      text,
+      'RL-RT6',
+      'error',
+      '`decode_retention_priority` must be an integer ≥ 0 and ≤ 100, got 150',
+      [at('decode_retention_priority', 'decode_retention_priority: 150')],
+      [],
+      [{ title: 'Clamp to 100', edits: [{ range: val(text, 'decode_retention_priority: 150'), newText: '100' }] }],
+    ),
   );
   clean(ranges(['token_start: 0', 'priority: 50']) + 'decode_retention_priority: 100\n');
 });
@@ -1193,9 +1508,13 @@ test('RL-RT7: a priority below secondary_offload_min_priority (30) is dropped, n
   expectFindings(
     text,
     'RL-RT7',
-    onEach(text, 'RL-RT7', 'info', 'priority 10 is below the default secondary_offload_min_priority (30): when evicted, these blocks are dropped, not offloaded to host memory', [
-      at('token_range_retention_configs[0].priority', 'priority: 10'),
-    ]),
+    onEach(
+      text,
+      'RL-RT7',
+      'info',
+      'priority 10 is below the default secondary_offload_min_priority (30): when evicted, these blocks are dropped, not offloaded to host memory',
+      [at('token_range_retention_configs[0].priority', 'priority: 10')],
+    ),
   );
   clean(ranges(['token_start: 0', 'priority: 30']));
 });
@@ -1217,13 +1536,20 @@ test('RL-RT8: retention is per block of 32 tokens (info on an edge inside a bloc
   expectFindings(
     end,
     'RL-RT8',
-    onEach(end, 'RL-RT8', 'info', 'retention applies per block of 32 tokens: 100 falls inside a block, so the block holding it takes the priority of the range its first token belongs to', [
-      at('token_range_retention_configs[0].token_end', 'token_end: 100'),
-    ]),
+    onEach(
+      end,
+      'RL-RT8',
+      'info',
+      'retention applies per block of 32 tokens: 100 falls inside a block, so the block holding it takes the priority of the range its first token belongs to',
+      [at('token_range_retention_configs[0].token_end', 'token_end: 100')],
+    ),
   );
   clean(ranges(['token_start: 32', 'token_end: 128', 'priority: 50']));
 });
 
 test('a valid retention config with several ranges is clean', () => {
-  clean(ranges(['token_start: 0', 'token_end: 64', 'priority: 90', 'duration_ms: 30000'], ['token_start: 64', 'priority: 35']) + 'decode_retention_priority: 35\n');
+  clean(
+    ranges(['token_start: 0', 'token_end: 64', 'priority: 90', 'duration_ms: 30000'], ['token_start: 64', 'priority: 35']) +
+      'decode_retention_priority: 35\n',
+  );
 });

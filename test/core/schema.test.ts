@@ -267,7 +267,9 @@ test('a key that is only a differently-cased known key is a typo too', () => {
 // Deprecated keys
 
 test('deprecated keys: RL-DEPRECATED warning on the key, the schema note quoted without repeating the key', () => {
-  const text = trt('kv_cache_dtype: fp8\nenable_build_cache: true\nspeculative_config:\n  decoding_type: MTP\n  num_nextn_predict_layers: 3\n');
+  const text = trt(
+    'kv_cache_dtype: fp8\nenable_build_cache: true\nspeculative_config:\n  decoding_type: MTP\n  num_nextn_predict_layers: 3\n',
+  );
   assert.deepEqual(schemaDiags(text, 'trtllm-options'), [
     {
       code: 'RL-DEPRECATED',
@@ -296,10 +298,16 @@ test('deprecated keys: RL-DEPRECATED warning on the key, the schema note quoted 
 test('deprecationMessage: key-led notes, dotted-path-led notes, other notes, no note', () => {
   assert.equal(deprecationMessage('use_uvm', 'use_uvm is deprecated.'), '`use_uvm` is deprecated');
   assert.equal(
-    deprecationMessage('capture_num_tokens', 'torch_compile_config.capture_num_tokens is deprecated; use prefill_capture_num_tokens instead.'),
+    deprecationMessage(
+      'capture_num_tokens',
+      'torch_compile_config.capture_num_tokens is deprecated; use prefill_capture_num_tokens instead.',
+    ),
     '`torch_compile_config.capture_num_tokens` is deprecated; use prefill_capture_num_tokens instead',
   );
-  assert.equal(deprecationMessage('fast_build', 'TensorRT-engine backend only.'), '`fast_build` is deprecated: TensorRT-engine backend only');
+  assert.equal(
+    deprecationMessage('fast_build', 'TensorRT-engine backend only.'),
+    '`fast_build` is deprecated: TensorRT-engine backend only',
+  );
   assert.equal(deprecationMessage('x_size', 'deprecated'), '`x_size` is deprecated');
   // A note that starts with a longer key sharing the prefix is not mistaken for this key.
   assert.equal(deprecationMessage('block', 'block_size was renamed.'), '`block` is deprecated: block_size was renamed');

@@ -50,7 +50,9 @@ async function expectVisible(locator, what, timeout = 30_000) {
 async function openFromExplorer(relPath) {
   const parts = relPath.split('/');
   for (const [i, name] of parts.entries()) {
-    const row = page.locator('.explorer-folders-view .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }) });
+    const row = page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }) });
     await expectVisible(row, `Explorer row ${parts.slice(0, i + 1).join('/')}`);
     if (i < parts.length - 1) {
       if ((await row.first().getAttribute('aria-expanded')) !== 'true') await row.first().click();
@@ -64,7 +66,10 @@ async function quickOpen(relPath) {
   await page.keyboard.press('Control+P');
   const input = await expectVisible(page.locator('.quick-input-widget input'), 'Quick Open input');
   await input.fill(relPath);
-  await expectVisible(page.locator('.quick-input-widget .monaco-list-row', { hasText: relPath.split('/').at(-1) }), `Quick Open result ${relPath}`);
+  await expectVisible(
+    page.locator('.quick-input-widget .monaco-list-row', { hasText: relPath.split('/').at(-1) }),
+    `Quick Open result ${relPath}`,
+  );
   await page.keyboard.press('Enter');
   await expectVisible(page.locator('.tabs-container .tab.active', { hasText: relPath.split('/').at(-1) }), `editor tab ${relPath}`);
 }
@@ -87,7 +92,9 @@ async function showProblems(relPath) {
 /** Problems panel rows: each problem with its file, severity, message, source, code and line (related-information rows skipped). */
 function problemRows() {
   return page.evaluate(() => {
-    const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
+    const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].sort(
+      (a, b) => Number(a.dataset.index) - Number(b.dataset.index),
+    );
     const out = [];
     let file = '';
     for (const r of rows) {
@@ -128,8 +135,17 @@ async function runCommand(title) {
   await expectVisible(rows, `command "${title}" in the Command Palette`);
   // the best match is the focused row: Enter runs it; otherwise click the row
   if (await rows.and(page.locator('.focused')).count()) await page.keyboard.press('Enter');
-  else await rows.first().click({ timeout: 5000 }).catch(async (e) => assert.fail(`could not run "${title}": ${e.message.split('\n')[0]}; screenshot: ${await shot('command-palette')}`));
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+  else
+    await rows
+      .first()
+      .click({ timeout: 5000 })
+      .catch(async (e) =>
+        assert.fail(`could not run "${title}": ${e.message.split('\n')[0]}; screenshot: ${await shot('command-palette')}`),
+      );
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 5000 })
+    .catch(() => {});
 }
 
 /** `recipe-lens …` from the same build as the VSIX (dist/cli.js), parsed from --format json. */
@@ -152,11 +168,15 @@ async function panelFrame() {
 }
 const panelText = async (selector, what) => ((await (await expectVisible(panel().locator(selector), what)).textContent()) ?? '').trim();
 /** Waits until the panel follows the active editor to `fileName`. */
-const panelShows = (fileName) => expectVisible(panel().locator('.file-header h1', { hasText: fileName }), `planning panel header "${fileName}"`);
+const panelShows = (fileName) =>
+  expectVisible(panel().locator('.file-header h1', { hasText: fileName }), `planning panel header "${fileName}"`);
 
 /** A screenshot with panel section `#sec-<id>` scrolled to the top of the panel (or `anchor` inside it). */
 async function shotSection(id, name, anchor) {
-  const el = await expectVisible(panel().locator(anchor ? `#sec-${id} ${anchor}` : `#sec-${id}`), `panel section #sec-${id}${anchor ? ` ${anchor}` : ''}`);
+  const el = await expectVisible(
+    panel().locator(anchor ? `#sec-${id} ${anchor}` : `#sec-${id}`),
+    `panel section #sec-${id}${anchor ? ` ${anchor}` : ''}`,
+  );
   await el.evaluate((e) => e.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(200); // let the webview paint
   return shot(name);
@@ -202,11 +222,14 @@ function extensionHostPid() {
       if (!cmd.includes('--type=extensionHost')) continue;
       const start = Number(f[19]); // field 22: start time
       if (!best || start > best.start) best = { pid: Number(name), start };
-    } catch {} // gone meanwhile
+    } catch {
+      // gone meanwhile
+    }
   }
   return best?.pid;
 }
-const procStatus = (pid, key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+const procStatus = (pid, key) =>
+  Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
 
 before(async () => {
   assert.ok(existsSync(VSIX), `${relative(ROOT, VSIX)} is missing: run \`npm run package\` (npm run test:e2e does)`);
@@ -214,7 +237,11 @@ before(async () => {
   const base = readFileSync(join(ws, 'corpus/NeMo/megatron_gpt_config.yaml'), 'utf8'); // the benchmark's typical recipe
   mkdirSync(join(ws, dirname(BIG)), { recursive: true });
   writeFileSync(join(ws, BIG), generateRecipe(base, { lines: 10_000 }));
-  server = await startCodeServer({ folder: ws, name: 'ui-code-server', settings: { 'workbench.panel.defaultLocation': 'right', 'editor.minimap.enabled': false } });
+  server = await startCodeServer({
+    folder: ws,
+    name: 'ui-code-server',
+    settings: { 'workbench.panel.defaultLocation': 'right', 'editor.minimap.enabled': false },
+  });
   log(`code-server at ${server.url}`);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -224,14 +251,22 @@ before(async () => {
   await expectVisible(page.locator('.explorer-folders-view .monaco-list-row'), 'Explorer', 60_000);
   // Let the startup activations (git, github, …) finish first: Recipe Lens then activates (first YAML file) on a quieter
   // machine, which steadies the activation time the metrics report.
-  await page.locator('.statusbar-item', { hasText: 'Activating Extensions' }).waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+  await page
+    .locator('.statusbar-item', { hasText: 'Activating Extensions' })
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {});
   log('workbench visible');
 });
 
 after(async () => {
   const out = join(RESULTS, 'e2e-metrics.json');
-  const missing = Object.entries(metrics).filter(([, v]) => v === null).map(([k]) => k);
-  writeFileSync(out, JSON.stringify({ ...metrics, date: new Date().toISOString(), codeServer: VERSIONS.codeServer, notes, missing }, null, 2) + '\n');
+  const missing = Object.entries(metrics)
+    .filter(([, v]) => v === null)
+    .map(([k]) => k);
+  writeFileSync(
+    out,
+    JSON.stringify({ ...metrics, date: new Date().toISOString(), codeServer: VERSIONS.codeServer, notes, missing }, null, 2) + '\n',
+  );
   log(`metrics: ${relative(ROOT, out)}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`);
   await browser?.close();
   await server?.stop();
@@ -254,7 +289,11 @@ test('broken example opened from the Explorer: the RL-R3 rows in the Problems pa
     ],
     `RL-R3 rows (screenshot: ${shotPath})`,
   );
-  assert.deepEqual(rows.map((r) => r.code), ['RL-R1', 'RL-R1', 'RL-R1', 'RL-R3', 'RL-R3'], 'all five problems of the file');
+  assert.deepEqual(
+    rows.map((r) => r.code),
+    ['RL-R1', 'RL-R1', 'RL-R1', 'RL-R3', 'RL-R3'],
+    'all five problems of the file',
+  );
   await goTo(54, 26); // reveal the context_parallel_size line: its value carries a red squiggle
   await expectVisible(page.locator('.monaco-editor .squiggly-error'), 'error squiggle in the editor');
   await shot('editor-diagnostics');
@@ -266,7 +305,11 @@ test('corpus file: warnings only, no error rows in the Problems panel', async ()
   const file = join(ws, 'corpus/NeMo-Framework-Launcher/mixtral_8x7b.yaml');
   const rows = await problemsOf(file, (rs) => rs.filter((r) => r.code === 'RL-R6').length >= 2);
   const shotPath = await shot('corpus-problems');
-  assert.deepEqual(rows.filter((r) => r.severity === 'error'), [], `no error rows (screenshot: ${shotPath})`);
+  assert.deepEqual(
+    rows.filter((r) => r.severity === 'error'),
+    [],
+    `no error rows (screenshot: ${shotPath})`,
+  );
   assert.deepEqual(
     rows.map((r) => `${r.severity} ${r.code} ${r.line}`),
     ['warning RL-R6 [Ln 57, Col 31]', 'warning RL-R6 [Ln 128, Col 22]'],
@@ -281,13 +324,19 @@ test('hover on context_parallel_size shows the schema description', async () => 
   const text = readFileSync(join(ws, 'corpus/NeMo-Framework-Launcher/llama3_8b.yaml'), 'utf8').split('\n');
   const line = text.findIndex((l) => /^\s*context_parallel_size:/.test(l)) + 1;
   await goTo(line, 3);
-  const key = await expectVisible(page.locator('.monaco-editor .view-line span span', { hasText: /^context_parallel_size$/ }), 'context_parallel_size in the editor');
+  const key = await expectVisible(
+    page.locator('.monaco-editor .view-line span span', { hasText: /^context_parallel_size$/ }),
+    'context_parallel_size in the editor',
+  );
   await key.hover();
   const hover = await expectVisible(page.locator('.monaco-hover', { hasText: 'model.context_parallel_size' }), 'hover widget');
   const hoverText = (await hover.innerText()).replace(/\s+/g, ' ');
   log('hover:', hoverText);
   const shotPath = await shot('editor-hover');
-  assert.ok(hoverText.includes(description.replace(/\s+/g, ' ')), `hover shows the schema description (screenshot: ${shotPath}); got: ${hoverText}`);
+  assert.ok(
+    hoverText.includes(description.replace(/\s+/g, ' ')),
+    `hover shows the schema description (screenshot: ${shotPath}); got: ${hoverText}`,
+  );
   await page.keyboard.press('Escape');
 });
 
@@ -309,7 +358,8 @@ test('keystroke to diagnostic: making CP invalid shows RL-R3 in the Problems pan
     const t = (window.__latency = {});
     document.addEventListener('keydown', (e) => e.key === '3' && (t.key ??= performance.now()), true);
     new MutationObserver(() => {
-      if (t.key && !t.row && [...document.querySelectorAll('.markers-panel .marker-code')].some((c) => c.textContent === 'RL-R3')) t.row = performance.now();
+      if (t.key && !t.row && [...document.querySelectorAll('.markers-panel .marker-code')].some((c) => c.textContent === 'RL-R3'))
+        t.row = performance.now();
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   const wall = Date.now();
@@ -318,11 +368,19 @@ test('keystroke to diagnostic: making CP invalid shows RL-R3 in the Problems pan
   const wallMs = Date.now() - wall;
   const { key, row } = await page.evaluate(() => window.__latency);
   const shotPath = await shot('latency');
-  assert.ok(rows.some((r) => r.code === 'RL-R3' && r.severity === 'error'), `RL-R3 row after typing (screenshot: ${shotPath})`);
+  assert.ok(
+    rows.some((r) => r.code === 'RL-R3' && r.severity === 'error'),
+    `RL-R3 row after typing (screenshot: ${shotPath})`,
+  );
   const ms = row && key ? Math.round(row - key) : wallMs;
-  console.log(`# keystroke -> RL-R3 row in the Problems panel: ${ms} ms (in-page timestamps; ${wallMs} ms as seen by the test, including polling; debounce 150 ms)`);
+  console.log(
+    `# keystroke -> RL-R3 row in the Problems panel: ${ms} ms (in-page timestamps; ${wallMs} ms as seen by the test, including polling; debounce 150 ms)`,
+  );
   metrics.keystrokeToDiagnosticMs = ms;
-  notes.keystrokeToDiagnosticMs = row && key ? 'keydown of "3" (CP 8 -> 3) to the first RL-R3 row in the Problems panel, both timestamps in the page' : 'wall time seen by the test (in-page timestamps missing)';
+  notes.keystrokeToDiagnosticMs =
+    row && key
+      ? 'keydown of "3" (CP 8 -> 3) to the first RL-R3 row in the Problems panel, both timestamps in the page'
+      : 'wall time seen by the test (in-page timestamps missing)';
   assert.ok(ms < 5000, `diagnostic latency ${ms} ms`);
   await page.keyboard.press('Control+Z'); // CP back to 8: the panel tests start from the file as it is on disk
   assert.deepEqual(await problemsOf(file, (rs) => rs.length === 0, 10_000), [], `${rel} is clean again after Ctrl+Z`);
@@ -334,7 +392,7 @@ const LLAMA = 'examples/llama3_8b_128k.yaml';
 /** The memory section's total: the breakdown table's footer, GiB column. */
 const TOTAL = '#sec-memory table.breakdown tfoot td:nth-child(2)';
 
-test('planning panel on llama3_8b_128k.yaml: memory total, fit verdict and rank 2\'s CP group match the CLI', async () => {
+test("planning panel on llama3_8b_128k.yaml: memory total, fit verdict and rank 2's CP group match the CLI", async () => {
   const file = join(ws, LLAMA);
   await runCommand('View: Close All Editors'); // none is dirty; only this file's tab in the screenshots
   await quickOpen(LLAMA);
@@ -347,7 +405,10 @@ test('planning panel on llama3_8b_128k.yaml: memory total, fit verdict and rank 
   const total = await panelText(TOTAL, 'memory total in the panel');
   const verdict = await panelText('#sec-memory .verdict-line .verdict', 'fit verdict in the panel');
   log(`panel: total ${total}, verdict "${verdict}"; recipe-lens estimate: ${gib(est.perGpu.total)}, ${est.fit.verdict}`);
-  const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => /^\s*context_parallel_size:/.test(l)) + 1;
+  const line =
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => /^\s*context_parallel_size:/.test(l)) + 1;
   await goTo(line, 1); // the parallelism keys in the editor next to the panel
   await page.locator('.part.editor .monaco-editor.focused').waitFor();
   await (await expectVisible(panel().locator('.file-header'), 'panel file header')).evaluate((e) => e.scrollIntoView({ block: 'start' }));
@@ -376,7 +437,11 @@ test('planning panel on llama3_8b_128k.yaml: memory total, fit verdict and rank 
   log(`rank 2: ${groupText}; ring ${ring.join(' -> ')}; recipe-lens layout: ${want.join(', ')}`);
   const layoutShot = await shotSection('layout', 'panel-layout-rank2', '.grid');
   assert.deepEqual(ring, want, `CP ring of rank 2 = its group in recipe-lens layout, in ring order (screenshot: ${layoutShot})`);
-  assert.deepEqual(highlighted, [...want].sort((a, b) => a - b), `cells marked as rank 2's CP group (screenshot: ${layoutShot})`);
+  assert.deepEqual(
+    highlighted,
+    [...want].sort((a, b) => a - b),
+    `cells marked as rank 2's CP group (screenshot: ${layoutShot})`,
+  );
   assert.ok(groupText.endsWith(`: ${want.join(', ')}`), `CP group line lists ${want.join(', ')}; got ${groupText}`);
 
   const quantShot = await shotSection('quant', 'panel-quantization');
@@ -393,8 +458,14 @@ test('what-if CP 8 -> 4, "Apply to file" writes context_parallel_size: 4; Ctrl+Z
   const cp = await expectVisible(panel().locator('#sec-whatIf vscode-textfield[aria-label="CP"] input'), 'what-if CP field');
   assert.equal(await cp.inputValue(), '8', 'the CP field shows the file value');
   await cp.fill('4');
-  await expectVisible(panel().locator('#sec-whatIf ul.changes li', { hasText: 'context_parallel_size' }), 'what-if change context_parallel_size: 8 -> 4');
-  const apply = await expectVisible(panel().locator('#sec-whatIf vscode-button[aria-label="Apply to file"]:not([disabled])'), 'enabled "Apply to file" button');
+  await expectVisible(
+    panel().locator('#sec-whatIf ul.changes li', { hasText: 'context_parallel_size' }),
+    'what-if change context_parallel_size: 8 -> 4',
+  );
+  const apply = await expectVisible(
+    panel().locator('#sec-whatIf vscode-button[aria-label="Apply to file"]:not([disabled])'),
+    'enabled "Apply to file" button',
+  );
   await shotSection('whatIf', 'panel-whatif-cp4');
   await apply.click();
   const written = await editorLine('context_parallel_size', 4, 'context_parallel_size: 4 in the editor after Apply');
@@ -406,8 +477,15 @@ test('what-if CP 8 -> 4, "Apply to file" writes context_parallel_size: 4; Ctrl+Z
   await page.keyboard.press('Control+Z');
   const undone = await editorLine('context_parallel_size', 8, 'context_parallel_size: 8 back after Ctrl+Z');
   assert.match(undone, /context_parallel_size: 8\b/);
-  await expectVisible(panel().locator('#sec-whatIf .control:not(.changed) vscode-textfield[aria-label="CP"] input'), 'CP field after Ctrl+Z');
-  assert.equal(await panel().locator('#sec-whatIf vscode-textfield[aria-label="CP"] input').inputValue(), '8', 'the panel follows the undo');
+  await expectVisible(
+    panel().locator('#sec-whatIf .control:not(.changed) vscode-textfield[aria-label="CP"] input'),
+    'CP field after Ctrl+Z',
+  );
+  assert.equal(
+    await panel().locator('#sec-whatIf vscode-textfield[aria-label="CP"] input').inputValue(),
+    '8',
+    'the panel follows the undo',
+  );
 });
 
 test('panel refresh latency: typing micro_batch_size 1 -> 2 updates the memory total in the webview', async () => {
@@ -459,7 +537,10 @@ test('panel refresh latency: typing micro_batch_size 1 -> 2 updates the memory t
       .waitForFunction(() => window.__refresh.at && window.__refresh, null, { timeout: 10_000 })
       .then((h) => h.jsonValue())
       .catch(() => null);
-    if (!got) assert.fail(`the memory total did not change after typing micro_batch_size: ${key}; screenshot: ${await shot('missing-panel-refresh')}`);
+    if (!got)
+      assert.fail(
+        `the memory total did not change after typing micro_batch_size: ${key}; screenshot: ${await shot('missing-panel-refresh')}`,
+      );
     const { at: keyAt } = await page.evaluate(() => window.__key);
     samples.push(got.at - keyAt);
     assert.equal(got.text, totals[key], `after micro_batch_size: ${key} the panel total is recipe-lens estimate's (sample ${i + 1})`);
@@ -467,9 +548,12 @@ test('panel refresh latency: typing micro_batch_size 1 -> 2 updates the memory t
     await page.keyboard.press('Shift+ArrowLeft'); // select the digit just typed
   }
   const ms = median(samples);
-  console.log(`# keystroke -> memory total in the panel: median ${ms} ms, samples ${samples.join(', ')} ms (keydown in the workbench to the webview DOM change, Date.now() in both; panel debounce 50 ms)`);
+  console.log(
+    `# keystroke -> memory total in the panel: median ${ms} ms, samples ${samples.join(', ')} ms (keydown in the workbench to the webview DOM change, Date.now() in both; panel debounce 50 ms)`,
+  );
   metrics.panelRefreshMs = { median: ms, min: Math.min(...samples), max: Math.max(...samples), n: samples.length, samples };
-  notes.panelRefreshMs = 'micro_batch_size 1 <-> 2 typed in examples/llama3_8b_128k.yaml; keydown (workbench) to the first change of the total cell in the webview DOM; Date.now() in both frames';
+  notes.panelRefreshMs =
+    'micro_batch_size 1 <-> 2 typed in examples/llama3_8b_128k.yaml; keydown (workbench) to the first change of the total cell in the webview DOM; Date.now() in both frames';
   assert.ok(ms < 2000, `panel refresh ${ms} ms`);
   await runCommand('File: Revert File');
   await editorLine('micro_batch_size', 1, 'micro_batch_size: 1 after revert');
@@ -483,7 +567,10 @@ test('KV cache section on a TensorRT-LLM serve file and on a KV retention file',
   const pool = await panelText('#sec-kv table.facts tr:has(th:text-is("pool")) td', 'KV pool row');
   const serveShot = await shotSection('kv', 'panel-kv-trtllm_llama3_70b_serve');
   log(`serve: pool ${pool}; recipe-lens estimate kvCache ${gib(est.perGpu.kvCache)}`);
-  assert.ok(pool.startsWith(`${gib(est.perGpu.kvCache)} = `), `KV pool = recipe-lens estimate perGpu.kvCache (screenshot: ${serveShot}); got ${pool}`);
+  assert.ok(
+    pool.startsWith(`${gib(est.perGpu.kvCache)} = `),
+    `KV pool = recipe-lens estimate perGpu.kvCache (screenshot: ${serveShot}); got ${pool}`,
+  );
 
   const retention = 'examples/retention_system_prompt.yaml';
   await quickOpen(retention);
@@ -501,19 +588,29 @@ test('activation time of the extension, from Developer: Startup Performance', as
   await page.keyboard.press('Control+F');
   await page.keyboard.type('| recipe-lens.recipe-lens ');
   await page.keyboard.press('Escape');
-  const row = await expectVisible(page.locator('.part.editor .monaco-editor .view-line', { hasText: /^\|\s*recipe-lens\.recipe-lens\s*\|/ }), 'recipe-lens.recipe-lens row of "Extension Activation Stats"');
-  const cells = ((await row.textContent()) ?? '').replace(/\u00a0/g, ' ').split('|').map((c) => c.trim());
+  const row = await expectVisible(
+    page.locator('.part.editor .monaco-editor .view-line', { hasText: /^\|\s*recipe-lens\.recipe-lens\s*\|/ }),
+    'recipe-lens.recipe-lens row of "Extension Activation Stats"',
+  );
+  const cells = ((await row.textContent()) ?? '')
+    .replace(/\u00a0/g, ' ')
+    .split('|')
+    .map((c) => c.trim());
   const shotPath = await shot('startup-performance');
   // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
   const [, , eager, load, call, finish, event] = cells;
-  assert.ok([load, call, finish].every((c) => /^\d+$/.test(c)), `activation times in the row (screenshot: ${shotPath}); got ${cells.join(' | ')}`);
+  assert.ok(
+    [load, call, finish].every((c) => /^\d+$/.test(c)),
+    `activation times in the row (screenshot: ${shotPath}); got ${cells.join(' | ')}`,
+  );
   metrics.activateMs = Number(call) + Number(finish);
   metrics.activateCallMs = Number(call);
   metrics.activateFinishMs = Number(finish);
   metrics.activateLoadCodeMs = Number(load);
-  notes.activateMs =
-    `"Call Activate" + "Finish Activate" of recipe-lens.recipe-lens in Developer: Startup Performance (VS Code's ExtensionActivationTimes: activate() called until it returned, then until its result resolved), measured in the extension host on the installed VSIX; activation event ${event} (eager: ${eager}); "Load Code" (require of dist/extension.js) is activateLoadCodeMs`;
-  console.log(`# activation (Developer: Startup Performance): load code ${load} ms, call activate ${call} ms, finish activate ${finish} ms, event ${event}`);
+  notes.activateMs = `"Call Activate" + "Finish Activate" of recipe-lens.recipe-lens in Developer: Startup Performance (VS Code's ExtensionActivationTimes: activate() called until it returned, then until its result resolved), measured in the extension host on the installed VSIX; activation event ${event} (eager: ${eager}); "Load Code" (require of dist/extension.js) is activateLoadCodeMs`;
+  console.log(
+    `# activation (Developer: Startup Performance): load code ${load} ms, call activate ${call} ms, finish activate ${finish} ms, event ${event}`,
+  );
   await page.locator('.tabs-container .tab.active .tab-actions a.action-label').click(); // close it
 });
 
@@ -530,6 +627,8 @@ test('extension host memory with the panel open on a 10,000-line recipe', async 
   metrics.extensionHostPeakRssBytes = procStatus(pid, 'VmHWM');
   notes.extensionHostRssBytes = `VmRSS of the extension host (pid ${pid}, --type=extensionHost in code-server's process group) with the planning panel open on ${BIG} (10,000 lines); all of VS Code's built-in extensions share that host`;
   const mib = (b) => `${(b / 2 ** 20).toFixed(0)} MiB`;
-  console.log(`# extension host RSS: ${mib(metrics.extensionHostRssBytes)} (peak ${mib(metrics.extensionHostPeakRssBytes)}), panel open on a 10,000-line recipe`);
+  console.log(
+    `# extension host RSS: ${mib(metrics.extensionHostRssBytes)} (peak ${mib(metrics.extensionHostPeakRssBytes)}), panel open on a 10,000-line recipe`,
+  );
   assert.ok(metrics.extensionHostRssBytes > 0);
 });

@@ -14,7 +14,17 @@ mkdirSync(join(REPO, 'test-results'), { recursive: true });
 const total = Number(process.argv[2] ?? 100_000);
 const seed = Number(process.argv[3] ?? 20261122);
 const corpus = yamlFiles(CORPUS).map((f) => readFileSync(f, 'utf8'));
-const stats = { inputs: 0, exceptions: 0, rangeViolations: 0, parserMismatches: 0, slowestMs: 0, slowestSample: '', diagnostics: 0, seed, corpusFiles: corpus.length };
+const stats = {
+  inputs: 0,
+  exceptions: 0,
+  rangeViolations: 0,
+  parserMismatches: 0,
+  slowestMs: 0,
+  slowestSample: '',
+  diagnostics: 0,
+  seed,
+  corpusFiles: corpus.length,
+};
 const failures: string[] = [];
 let slowestText = '';
 
@@ -23,7 +33,8 @@ function exercise(text: string): void {
   // The input under test is on disk while it runs: if the process dies (out of memory), it is the culprit.
   if (process.env.FUZZ_TRACE) writeFileSync(CURRENT, text);
   const t0 = performance.now();
-  if (++stats.inputs % 2000 === 0 && process.env.FUZZ_HEAP) console.log(`${stats.inputs} inputs, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+  if (++stats.inputs % 2000 === 0 && process.env.FUZZ_HEAP)
+    console.log(`${stats.inputs} inputs, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
   try {
     const r = validateText(text, { memory: { gpu: 'h100' } });
     // Differential check: the fast block-YAML path (fastTree.ts) must give exactly what the yaml library gives.
@@ -37,7 +48,8 @@ function exercise(text: string): void {
     stats.diagnostics += ds.length;
     for (const d of ds)
       for (const p of [d.range.start, d.range.end])
-        if (p.line < 0 || p.line >= lines.length + 1 || p.character < 0 || p.character > (lines[p.line]?.length ?? 0)) stats.rangeViolations++;
+        if (p.line < 0 || p.line >= lines.length + 1 || p.character < 0 || p.character > (lines[p.line]?.length ?? 0))
+          stats.rangeViolations++;
     for (const doc of r.parsed.docs) {
       estimateDoc(doc, r.parsed.modeline?.values ?? {}, { gpu: 'h100' });
       const mid = Math.floor(text.length / 2);
@@ -46,7 +58,8 @@ function exercise(text: string): void {
     }
   } catch (e) {
     stats.exceptions++;
-    if (failures.length < 20) failures.push(`${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')} :: ${JSON.stringify(text.slice(0, 200))}`);
+    if (failures.length < 20)
+      failures.push(`${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')} :: ${JSON.stringify(text.slice(0, 200))}`);
   }
   const ms = performance.now() - t0;
   if (ms > stats.slowestMs) {
@@ -68,10 +81,16 @@ fc.assert(
   { seed, numRuns: perKind },
 );
 fc.assert(
-  fc.property(fc.oneof(fc.string({ maxLength: 600, unit: 'binary' }), fc.string({ maxLength: 600, unit: fc.constantFrom(...'kv_cache_config:\n -[]{}&*!|>"\'#${}.0123456789 model') })), (s) => {
-    exercise(s);
-    return true;
-  }),
+  fc.property(
+    fc.oneof(
+      fc.string({ maxLength: 600, unit: 'binary' }),
+      fc.string({ maxLength: 600, unit: fc.constantFrom(...'kv_cache_config:\n -[]{}&*!|>"\'#${}.0123456789 model') }),
+    ),
+    (s) => {
+      exercise(s);
+      return true;
+    },
+  ),
   { seed: seed + 1, numRuns: total - perKind },
 );
 
@@ -79,6 +98,8 @@ mkdirSync(join(REPO, 'test-results'), { recursive: true });
 writeFileSync(join(REPO, 'test-results', 'fuzz.json'), JSON.stringify({ ...stats, failures }, null, 2));
 writeFileSync(join(REPO, 'test-results', 'fuzz-slowest.yaml'), slowestText);
 console.log(`heap after the run: ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
-console.log(`fuzz: ${stats.inputs} inputs, ${stats.exceptions} exceptions, ${stats.rangeViolations} out-of-range diagnostics, ${stats.parserMismatches} fast-parser mismatches, ${stats.diagnostics} diagnostics, slowest ${stats.slowestMs.toFixed(1)} ms (seed ${seed})`);
+console.log(
+  `fuzz: ${stats.inputs} inputs, ${stats.exceptions} exceptions, ${stats.rangeViolations} out-of-range diagnostics, ${stats.parserMismatches} fast-parser mismatches, ${stats.diagnostics} diagnostics, slowest ${stats.slowestMs.toFixed(1)} ms (seed ${seed})`,
+);
 for (const f of failures) console.log('  ' + f);
 process.exitCode = stats.exceptions || stats.rangeViolations || stats.parserMismatches ? 1 : 0;

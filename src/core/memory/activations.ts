@@ -51,28 +51,36 @@ export function megatronLayer(m: ModelShape, c: TrainingConfig, b: number, s: nu
   attn += add('LN1 input (residual)', e * sbh * rep, `${e}·sbh${c.sp ? '/t' : ''} — norm backward (TE LayerNormLinear)`);
   attn += add('QKV GEMM input (LN1 output)', lin * sbh * rep, `${lin}·sbh${c.sp ? '/t' : ''} — saved for the weight gradient`);
   // TE makes V contiguous (its view into the fused QKV output matches no supported layout), so the fused output is freed.
-  attn += add('V (contiguous copy)', e * sbh * kv / t, `${e}·sbh·g·d/(h·t)`);
-  attn += add('Q, K after RoPE', e * sbh * (q + kv) / t, `${e}·sbh·(a+g)·d/(h·t)`);
+  attn += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`);
+  attn += add('Q, K after RoPE', (e * sbh * (q + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`);
   if (c.attention === 'flash') {
-    attn += add('attention output O (flash saves it; proj input)', e * sbh * q / t, `${e}·sbh·a·d/(h·t)`);
-    if (lin !== e) attn += add('proj input, quantized copy', lin * sbh * q / t, `${lin}·sbh·a·d/(h·t)`);
-    attn += add('softmax log-sum-exp (fp32)', 4 * m.heads * s * b / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
+    attn += add('attention output O (flash saves it; proj input)', (e * sbh * q) / t, `${e}·sbh·a·d/(h·t)`);
+    if (lin !== e) attn += add('proj input, quantized copy', (lin * sbh * q) / t, `${lin}·sbh·a·d/(h·t)`);
+    attn += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
   } else if (!mods.has('core_attn')) {
     // Unfused attention: the score matrix is materialised (Korthikanti Table 2: 5as²b with dropout).
-    const s2 = m.heads * s * s * b / t;
+    const s2 = (m.heads * s * s * b) / t;
     attn += add('softmax output', e * s2, `${e}·a·s²·b/t`);
     if (c.attentionDropout > 0) attn += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
-    attn += add('V repeated to all heads + context', 2 * e * sbh * q / t, `2·${e}·sbh·a·d/(h·t)`);
+    attn += add('V repeated to all heads + context', (2 * e * sbh * q) / t, `2·${e}·sbh·a·d/(h·t)`);
   } else {
-    attn += add('attention output (core attention recomputed)', e * sbh * q / t, `${e}·sbh·a·d/(h·t) — selective recompute of core_attn`);
+    attn += add('attention output (core attention recomputed)', (e * sbh * q) / t, `${e}·sbh·a·d/(h·t) — selective recompute of core_attn`);
   }
   if (c.hiddenDropout > 0) attn += add('dropout masks (2 per layer)', 2 * sbh * rep, '2·1 byte·sbh — hidden_dropout > 0');
 
   const mlpBlock = (ffn: number, tokens: number, split: number, label: string) => {
     const width = ffn / h;
     let x = 0;
-    x += add(`${label} FC1 output`, e * (m.gatedMlp ? 2 : 1) * width * sbh * tokens / split, `${e}·${m.gatedMlp ? 2 : 1}·ffn·s·b/${split === 1 ? '1' : 'split'} — activation-function input`);
-    x += add(`${label} FC2 input (activation output)`, lin * width * sbh * tokens / split, `${lin}·ffn·s·b — saved for the weight gradient`);
+    x += add(
+      `${label} FC1 output`,
+      (e * (m.gatedMlp ? 2 : 1) * width * sbh * tokens) / split,
+      `${e}·${m.gatedMlp ? 2 : 1}·ffn·s·b/${split === 1 ? '1' : 'split'} — activation-function input`,
+    );
+    x += add(
+      `${label} FC2 input (activation output)`,
+      (lin * width * sbh * tokens) / split,
+      `${lin}·ffn·s·b — saved for the weight gradient`,
+    );
     return x;
   };
   let dense = add('LN2 input (residual)', e * sbh * rep, `${e}·sbh${c.sp ? '/t' : ''}`);
@@ -89,7 +97,7 @@ export function megatronLayer(m: ModelShape, c: TrainingConfig, b: number, s: nu
       moe += add('router input + fp32 routing probs', lin * sbh * r + 4 * s * b * m.experts * r, 'LN2 output + 4·s·b·E');
       moe += add('dispatched tokens (expert FC1 input)', lin * m.topK * sbh * r, `${lin}·k·sbh — top-k copies after all-to-all`);
       if (!mods.has('moe_act')) moe += mlpBlock(m.moeFfn, m.topK * r, c.etp, 'experts');
-      else moe += add('experts FC1 output', e * (m.gatedMlp ? 2 : 1) * m.topK * r * sbh * (m.moeFfn / h) / c.etp, 'moe_act recomputed');
+      else moe += add('experts FC1 output', (e * (m.gatedMlp ? 2 : 1) * m.topK * r * sbh * (m.moeFfn / h)) / c.etp, 'moe_act recomputed');
       moe += add('expert outputs kept for the weighted combine', e * m.topK * sbh * r, `${e}·k·sbh`);
       if (m.sharedExpertFfn > 0) moe += mlpBlock(m.sharedExpertFfn, 1, t, 'shared expert');
     }
@@ -107,7 +115,11 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
   let bytes: number;
   if (c.attention === 'eager') {
     bytes = 24 * sbh + 8 * sb * i + 6 * m.heads * s * s * b + 8 * sb; // 24sbh + 8sbi + 6as²b + 8sb
-    terms.push({ label: 'HF eager layer', bytes, formula: '24·sbh + 8·sbi + 6·a·s²·b + 8·sb (scores stored fp32 and bf16; K/V repeated) — hf-activations.md' });
+    terms.push({
+      label: 'HF eager layer',
+      bytes,
+      formula: '24·sbh + 8·sbi + 6·a·s²·b + 8·sb (scores stored fp32 and bf16; K/V repeated) — hf-activations.md',
+    });
   } else {
     bytes = (20 + (4 * m.kvHeads) / m.heads) * sbh + 8 * sb * i + 4 * m.heads * s * b + 8 * sb;
     terms.push({ label: 'HF flash/sdpa layer', bytes, formula: '(20 + 4g/a)·sbh + 8·sbi + 4·a·s·b + 8·sb — hf-activations.md' });

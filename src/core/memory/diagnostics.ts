@@ -34,7 +34,8 @@ export function memoryFindings(doc: RecipeDoc, modeline: Record<string, string>,
   for (const [part] of parts.slice(0, 2))
     for (const k of DRIVERS[part]) {
       const f = facts.get(k);
-      if (f && !related.some((r) => r.path === f.path)) related.push({ path: f.path, span: f.keySpan, message: `${f.path} = ${String(f.value)} drives ${part}` });
+      if (f && !related.some((r) => r.path === f.path))
+        related.push({ path: f.path, span: f.keySpan, message: `${f.path} = ${String(f.value)} drives ${part}` });
     }
   const stage = e.estimate.stages.length > 1 ? ` (PP stage ${e.estimate.stage})` : '';
   return [
@@ -61,7 +62,10 @@ function servingFindings(doc: RecipeDoc, e: Extract<DocEstimate, { kind: 'servin
     const k = r.kv;
     if (k.limit !== 'free_gpu_memory_fraction' || k.requestsAtMaxSeqLen >= 1) continue;
     const base = r.role ? [r.role] : [];
-    const at = lookup(doc.root, [...base, 'max_seq_len']) ?? lookup(doc.root, [...base, 'tensor_parallel_size']) ?? lookup(doc.root, [...base, 'kv_cache_config']);
+    const at =
+      lookup(doc.root, [...base, 'max_seq_len']) ??
+      lookup(doc.root, [...base, 'tensor_parallel_size']) ??
+      lookup(doc.root, [...base, 'kv_cache_config']);
     if (!at?.entry) continue;
     const need = k.blocksPerSequence * k.bytesPerBlock;
     out.push({

@@ -30,7 +30,15 @@ export interface ServingRole {
 
 export type DocEstimate =
   | { kind: 'training'; format: FormatId; shape: ModelShape; config: TrainingConfig; gpu: GpuSpec; estimate: TrainingEstimate }
-  | { kind: 'serving'; format: FormatId; shape: ModelShape; gpu: GpuSpec; roles: ServingRole[]; assumptions: Assumption[]; weightDtype: WeightDtype }
+  | {
+      kind: 'serving';
+      format: FormatId;
+      shape: ModelShape;
+      gpu: GpuSpec;
+      roles: ServingRole[];
+      assumptions: Assumption[];
+      weightDtype: WeightDtype;
+    }
   | { kind: 'retention'; format: FormatId; coverage: RetentionCoverage; assumptions: Assumption[] }
   | { kind: 'none'; format: FormatId | null; reason: string };
 
@@ -55,7 +63,14 @@ export function estimateDoc(doc: RecipeDoc, modeline: Record<string, string>, op
   }
   const ex = extractTraining(doc, format, modeline, opts);
   if (!ex.ok) return { kind: 'none', format, reason: ex.reason };
-  return { kind: 'training', format, shape: ex.shape, config: ex.config, gpu, estimate: estimateTraining(ex.shape, ex.config, gpu, ex.assumptions) };
+  return {
+    kind: 'training',
+    format,
+    shape: ex.shape,
+    config: ex.config,
+    gpu,
+    estimate: estimateTraining(ex.shape, ex.config, gpu, ex.assumptions),
+  };
 }
 
 /** Re-run the estimate with another configuration (what-if). */
@@ -73,7 +88,12 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
       model: { name: e.shape.name, layers: e.shape.layers, kvHeads: e.shape.kvHeads, headDim: e.shape.headDim },
       gpu: { name: e.gpu.name, bytes: e.gpu.bytes },
       parallel: { tp: main.tp, pp: main.pp, attentionDp: main.attentionDp },
-      perGpu: { weights: k.weightBytes, kvCache: k.allocatedBytes, overhead: k.runtimeBytes, total: k.weightBytes + k.allocatedBytes + k.runtimeBytes },
+      perGpu: {
+        weights: k.weightBytes,
+        kvCache: k.allocatedBytes,
+        overhead: k.runtimeBytes,
+        total: k.weightBytes + k.allocatedBytes + k.runtimeBytes,
+      },
       kvCache: kvJson(main),
       ...(e.roles.length > 1 ? { roles: e.roles.map((r) => ({ role: r.role, ...kvJson(r) })) } : {}),
       assumptions: [...e.assumptions, ...k.assumptions].map((a) => ({ what: a.what, source: a.source, provenance: a.provenance })),
@@ -83,7 +103,16 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
   const t = e.estimate;
   return {
     format: e.format,
-    model: { name: e.shape.name, layers: e.shape.layers, hidden: e.shape.hidden, heads: e.shape.heads, kvHeads: e.shape.kvHeads, vocab: e.shape.vocab, paddedVocab: t.model.paddedVocab, paramsPerGpu: t.model.paramsPerGpu },
+    model: {
+      name: e.shape.name,
+      layers: e.shape.layers,
+      hidden: e.shape.hidden,
+      heads: e.shape.heads,
+      kvHeads: e.shape.kvHeads,
+      vocab: e.shape.vocab,
+      paddedVocab: t.model.paddedVocab,
+      paramsPerGpu: t.model.paramsPerGpu,
+    },
     gpu: { name: e.gpu.name, bytes: e.gpu.bytes },
     profile: e.config.profile,
     attention: e.config.attention,
@@ -110,7 +139,13 @@ function weightDtypeOf(name: string): { dtype: WeightDtype; why: string } {
   return { dtype: 'bf16', why: 'no quantization in the model name' };
 }
 
-function servingEstimate(doc: RecipeDoc, format: FormatId, modeline: Record<string, string>, opts: EstimateOptions, gpu: GpuSpec): DocEstimate {
+function servingEstimate(
+  doc: RecipeDoc,
+  format: FormatId,
+  modeline: Record<string, string>,
+  opts: EstimateOptions,
+  gpu: GpuSpec,
+): DocEstimate {
   const fileModel = valueAt(doc, ['model']);
   const modelName = typeof fileModel === 'string' ? fileModel : undefined;
   const presetId = findPreset(modeline.model ?? '') ?? findPreset(opts.model ?? '') ?? findPreset(modelName ?? '');
@@ -118,17 +153,26 @@ function servingEstimate(doc: RecipeDoc, format: FormatId, modeline: Record<stri
     return {
       kind: 'none',
       format,
-      reason: modeline.model || opts.model ? `unknown model preset "${modeline.model ?? opts.model}"` : `TensorRT-LLM options carry no model shape${modelName ? ` and "${modelName}" is no known preset` : ''}; name one with \`# recipe-lens: model=llama3-70b\` or the recipeLens.model setting`,
+      reason:
+        modeline.model || opts.model
+          ? `unknown model preset "${modeline.model ?? opts.model}"`
+          : `TensorRT-LLM options carry no model shape${modelName ? ` and "${modelName}" is no known preset` : ''}; name one with \`# recipe-lens: model=llama3-70b\` or the recipeLens.model setting`,
     };
   const shape = MODEL_PRESETS[presetId]!;
-  const assumptions: Assumption[] = [{ what: `model shape of ${shape.name}`, source: modeline.model ? 'recipe-lens modeline' : opts.model ? 'recipeLens.model setting' : `the file's model "${modelName}"`, provenance: modeline.model ? 'modeline' : opts.model ? 'setting' : 'file' }];
+  const assumptions: Assumption[] = [
+    {
+      what: `model shape of ${shape.name}`,
+      source: modeline.model ? 'recipe-lens modeline' : opts.model ? 'recipeLens.model setting' : `the file's model "${modelName}"`,
+      provenance: modeline.model ? 'modeline' : opts.model ? 'setting' : 'file',
+    },
+  ];
   const wd = weightDtypeOf(modeline.model ?? modelName ?? opts.model ?? '');
   assumptions.push({ what: `weights stored as ${wd.dtype}`, source: wd.why, provenance: 'default' });
   const roles: ServingRole[] = [];
   const bases: ServingRole['role'][] = format === 'trtllm-disagg' ? ['context_servers', 'generation_servers'] : [''];
   for (const role of bases) {
     if (role && !lookup(doc.root, [role])) continue;
-    const at = (...p: string[]) => (role ? num(doc, [role, ...p]) ?? num(doc, p) : num(doc, p));
+    const at = (...p: string[]) => (role ? (num(doc, [role, ...p]) ?? num(doc, p)) : num(doc, p));
     const str = (...p: string[]) => {
       const v = valueAt(doc, role ? [role, ...p] : p) ?? (role ? valueAt(doc, p) : undefined);
       return typeof v === 'string' ? v : undefined;
@@ -140,9 +184,16 @@ function servingEstimate(doc: RecipeDoc, format: FormatId, modeline: Record<stri
     let maxSeqLen = at('max_seq_len');
     if (maxSeqLen === undefined) {
       maxSeqLen = maxNumTokens ?? 8192;
-      assumptions.push({ what: `max_seq_len = ${maxSeqLen}${role ? ` (${role})` : ''}`, source: maxNumTokens ? 'max_num_tokens (no max_seq_len in the file)' : 'no max_seq_len or max_num_tokens in the file', provenance: 'default' });
+      assumptions.push({
+        what: `max_seq_len = ${maxSeqLen}${role ? ` (${role})` : ''}`,
+        source: maxNumTokens ? 'max_num_tokens (no max_seq_len in the file)' : 'no max_seq_len or max_num_tokens in the file',
+        provenance: 'default',
+      });
     }
-    const fraction = valueAt(doc, role ? [role, 'kv_cache_config', 'free_gpu_memory_fraction'] : ['kv_cache_config', 'free_gpu_memory_fraction']);
+    const fraction = valueAt(
+      doc,
+      role ? [role, 'kv_cache_config', 'free_gpu_memory_fraction'] : ['kv_cache_config', 'free_gpu_memory_fraction'],
+    );
     const kv = estimateKvCache({
       shape,
       gpu,
@@ -155,7 +206,8 @@ function servingEstimate(doc: RecipeDoc, format: FormatId, modeline: Record<stri
       maxSeqLen,
       maxBeamWidth: at('max_beam_width'),
       tokensPerBlock: at('kv_cache_config', 'tokens_per_block'),
-      freeGpuMemoryFraction: typeof fraction === 'number' ? fraction : fraction === null ? null : (at('free_gpu_memory_fraction') ?? undefined),
+      freeGpuMemoryFraction:
+        typeof fraction === 'number' ? fraction : fraction === null ? null : (at('free_gpu_memory_fraction') ?? undefined),
       maxTokens: at('kv_cache_config', 'max_tokens'),
       maxGpuTotalBytes: at('kv_cache_config', 'max_gpu_total_bytes') || undefined,
       hostCacheSize: at('kv_cache_config', 'host_cache_size'),
@@ -166,12 +218,25 @@ function servingEstimate(doc: RecipeDoc, format: FormatId, modeline: Record<stri
 }
 
 function retentionEstimate(doc: RecipeDoc, modeline: Record<string, string>): DocEstimate {
-  const ranges = retentionRanges(doc).map((r) => ({ tokenStart: r.start, tokenEnd: r.end, priority: r.priority ?? 35, durationMs: r.durationMs ?? null }));
+  const ranges = retentionRanges(doc).map((r) => ({
+    tokenStart: r.start,
+    tokenEnd: r.end,
+    priority: r.priority ?? 35,
+    durationMs: r.durationMs ?? null,
+  }));
   const assumptions: Assumption[] = [];
   const tpb = Number(modeline.tokens_per_block) || 32;
-  if (!modeline.tokens_per_block) assumptions.push({ what: 'tokens_per_block = 32', source: 'TensorRT-LLM KvCacheConfig default (set the serving file\'s value with a `tokens_per_block=` modeline)', provenance: 'default' });
+  if (!modeline.tokens_per_block)
+    assumptions.push({
+      what: 'tokens_per_block = 32',
+      source: "TensorRT-LLM KvCacheConfig default (set the serving file's value with a `tokens_per_block=` modeline)",
+      provenance: 'default',
+    });
   const decode = num(doc, ['decode_retention_priority']);
-  const coverage = retentionCoverage(ranges, tpb, undefined, { decodeRetentionPriority: decode, decodeDurationMs: num(doc, ['decode_duration_ms']) ?? null });
+  const coverage = retentionCoverage(ranges, tpb, undefined, {
+    decodeRetentionPriority: decode,
+    decodeDurationMs: num(doc, ['decode_duration_ms']) ?? null,
+  });
   return { kind: 'retention', format: 'kv-retention', coverage, assumptions };
 }
 

@@ -6,7 +6,7 @@ import { UNRESOLVED } from '../interpolate.js';
 import { Facts } from '../rules/facts.js';
 import { worldSize } from '../rules/training.js';
 import { findKeyPath, lookup, parsePath, plainValue, type TreeNode } from '../tree.js';
-import type { FormatId, PathSeg } from '../types.js';
+import type { FormatId } from '../types.js';
 import type { Attention, Profile, TrainingConfig } from './config.js';
 import type { Fp4Recipe, Fp8Recipe } from './precision.js';
 import { findPreset, MODEL_PRESETS } from './presets.js';
@@ -22,42 +22,119 @@ export interface ExtractOptions {
 }
 
 type Field =
-  | 'layers' | 'hidden' | 'ffn' | 'heads' | 'kvHeads' | 'headDim' | 'vocab' | 'tied' | 'activation' | 'gated' | 'norm'
-  | 'experts' | 'topK' | 'moeFfn' | 'sharedFfn' | 'tokLibrary' | 'tokType' | 'tokModel' | 'modelName'
-  | 'recomputeModules' | 'offloadActivations' | 'fp8Recipe' | 'fp4' | 'fp4Recipe' | 'fp8Param' | 'fp4Param' | 'mixedPrecision'
-  | 'distOpt' | 'gradFp32' | 'hiddenDropout' | 'attnDropout' | 'vocabDivisible';
+  | 'layers'
+  | 'hidden'
+  | 'ffn'
+  | 'heads'
+  | 'kvHeads'
+  | 'headDim'
+  | 'vocab'
+  | 'tied'
+  | 'activation'
+  | 'gated'
+  | 'norm'
+  | 'experts'
+  | 'topK'
+  | 'moeFfn'
+  | 'sharedFfn'
+  | 'tokLibrary'
+  | 'tokType'
+  | 'tokModel'
+  | 'modelName'
+  | 'recomputeModules'
+  | 'offloadActivations'
+  | 'fp8Recipe'
+  | 'fp4'
+  | 'fp4Recipe'
+  | 'fp8Param'
+  | 'fp4Param'
+  | 'mixedPrecision'
+  | 'distOpt'
+  | 'gradFp32'
+  | 'hiddenDropout'
+  | 'attnDropout'
+  | 'vocabDivisible';
 
 const NEMO1: Partial<Record<Field, string[]>> = {
-  layers: ['model.num_layers'], hidden: ['model.hidden_size'], ffn: ['model.ffn_hidden_size'], heads: ['model.num_attention_heads'],
-  kvHeads: ['model.num_query_groups'], headDim: ['model.kv_channels'], tied: ['model.share_embeddings_and_output_weights'],
-  activation: ['model.activation'], norm: ['model.normalization'], experts: ['model.num_moe_experts'], topK: ['model.moe_router_topk'],
-  moeFfn: ['model.moe_ffn_hidden_size'], sharedFfn: ['model.moe_shared_expert_intermediate_size'],
-  tokLibrary: ['model.tokenizer.library'], tokType: ['model.tokenizer.type'], tokModel: ['model.tokenizer.model'], modelName: ['run.name', 'name'],
-  offloadActivations: ['model.cpu_offloading_activations'], fp8Param: ['model.fp8_params'], hiddenDropout: ['model.hidden_dropout'],
-  attnDropout: ['model.attention_dropout'], vocabDivisible: ['model.make_vocab_size_divisible_by'],
+  layers: ['model.num_layers'],
+  hidden: ['model.hidden_size'],
+  ffn: ['model.ffn_hidden_size'],
+  heads: ['model.num_attention_heads'],
+  kvHeads: ['model.num_query_groups'],
+  headDim: ['model.kv_channels'],
+  tied: ['model.share_embeddings_and_output_weights'],
+  activation: ['model.activation'],
+  norm: ['model.normalization'],
+  experts: ['model.num_moe_experts'],
+  topK: ['model.moe_router_topk'],
+  moeFfn: ['model.moe_ffn_hidden_size'],
+  sharedFfn: ['model.moe_shared_expert_intermediate_size'],
+  tokLibrary: ['model.tokenizer.library'],
+  tokType: ['model.tokenizer.type'],
+  tokModel: ['model.tokenizer.model'],
+  modelName: ['run.name', 'name'],
+  offloadActivations: ['model.cpu_offloading_activations'],
+  fp8Param: ['model.fp8_params'],
+  hiddenDropout: ['model.hidden_dropout'],
+  attnDropout: ['model.attention_dropout'],
+  vocabDivisible: ['model.make_vocab_size_divisible_by'],
 };
 
 const BRIDGE: Partial<Record<Field, string[]>> = {
-  layers: ['model.num_layers'], hidden: ['model.hidden_size'], ffn: ['model.ffn_hidden_size'], heads: ['model.num_attention_heads'],
-  kvHeads: ['model.num_query_groups'], headDim: ['model.kv_channels'], vocab: ['model.vocab_size'], tied: ['model.share_embeddings_and_output_weights'],
-  gated: ['model.gated_linear_unit'], norm: ['model.normalization'], experts: ['model.num_moe_experts'], topK: ['model.moe_router_topk'],
-  moeFfn: ['model.moe_ffn_hidden_size'], sharedFfn: ['model.moe_shared_expert_intermediate_size'],
-  tokType: ['tokenizer.tokenizer_model', 'tokenizer.hf_tokenizer_path'], recomputeModules: ['model.recompute_modules'],
-  offloadActivations: ['model.cpu_offloading_activations'], fp8Recipe: ['model.fp8_recipe', 'mixed_precision.fp8_recipe'],
-  fp4: ['model.fp4', 'mixed_precision.fp4'], fp4Recipe: ['model.fp4_recipe', 'mixed_precision.fp4_recipe'],
-  fp8Param: ['model.fp8_param', 'mixed_precision.fp8_param'], fp4Param: ['model.fp4_param', 'mixed_precision.fp4_param'], mixedPrecision: ['mixed_precision'],
-  distOpt: ['ddp.use_distributed_optimizer', 'optimizer.use_distributed_optimizer'], gradFp32: ['ddp.grad_reduce_in_fp32'],
-  hiddenDropout: ['model.hidden_dropout'], attnDropout: ['model.attention_dropout'], vocabDivisible: ['model.make_vocab_size_divisible_by'],
+  layers: ['model.num_layers'],
+  hidden: ['model.hidden_size'],
+  ffn: ['model.ffn_hidden_size'],
+  heads: ['model.num_attention_heads'],
+  kvHeads: ['model.num_query_groups'],
+  headDim: ['model.kv_channels'],
+  vocab: ['model.vocab_size'],
+  tied: ['model.share_embeddings_and_output_weights'],
+  gated: ['model.gated_linear_unit'],
+  norm: ['model.normalization'],
+  experts: ['model.num_moe_experts'],
+  topK: ['model.moe_router_topk'],
+  moeFfn: ['model.moe_ffn_hidden_size'],
+  sharedFfn: ['model.moe_shared_expert_intermediate_size'],
+  tokType: ['tokenizer.tokenizer_model', 'tokenizer.hf_tokenizer_path'],
+  recomputeModules: ['model.recompute_modules'],
+  offloadActivations: ['model.cpu_offloading_activations'],
+  fp8Recipe: ['model.fp8_recipe', 'mixed_precision.fp8_recipe'],
+  fp4: ['model.fp4', 'mixed_precision.fp4'],
+  fp4Recipe: ['model.fp4_recipe', 'mixed_precision.fp4_recipe'],
+  fp8Param: ['model.fp8_param', 'mixed_precision.fp8_param'],
+  fp4Param: ['model.fp4_param', 'mixed_precision.fp4_param'],
+  mixedPrecision: ['mixed_precision'],
+  distOpt: ['ddp.use_distributed_optimizer', 'optimizer.use_distributed_optimizer'],
+  gradFp32: ['ddp.grad_reduce_in_fp32'],
+  hiddenDropout: ['model.hidden_dropout'],
+  attnDropout: ['model.attention_dropout'],
+  vocabDivisible: ['model.make_vocab_size_divisible_by'],
 };
 
 const NEMO2: Partial<Record<Field, string>> = {
-  layers: 'num_layers', hidden: 'hidden_size', ffn: 'ffn_hidden_size', heads: 'num_attention_heads', kvHeads: 'num_query_groups',
-  headDim: 'kv_channels', vocab: 'vocab_size', tied: 'share_embeddings_and_output_weights', gated: 'gated_linear_unit', norm: 'normalization',
-  experts: 'num_moe_experts', topK: 'moe_router_topk', moeFfn: 'moe_ffn_hidden_size', recomputeModules: 'recompute_modules',
-  fp8Recipe: 'fp8_recipe', fp4: 'fp4', fp4Recipe: 'fp4_recipe', fp8Param: 'fp8_param', distOpt: 'use_distributed_optimizer',
-  gradFp32: 'grad_reduce_in_fp32', hiddenDropout: 'hidden_dropout', attnDropout: 'attention_dropout',
+  layers: 'num_layers',
+  hidden: 'hidden_size',
+  ffn: 'ffn_hidden_size',
+  heads: 'num_attention_heads',
+  kvHeads: 'num_query_groups',
+  headDim: 'kv_channels',
+  vocab: 'vocab_size',
+  tied: 'share_embeddings_and_output_weights',
+  gated: 'gated_linear_unit',
+  norm: 'normalization',
+  experts: 'num_moe_experts',
+  topK: 'moe_router_topk',
+  moeFfn: 'moe_ffn_hidden_size',
+  recomputeModules: 'recompute_modules',
+  fp8Recipe: 'fp8_recipe',
+  fp4: 'fp4',
+  fp4Recipe: 'fp4_recipe',
+  fp8Param: 'fp8_param',
+  distOpt: 'use_distributed_optimizer',
+  gradFp32: 'grad_reduce_in_fp32',
+  hiddenDropout: 'hidden_dropout',
+  attnDropout: 'attention_dropout',
 };
-
 
 class Reader {
   constructor(
@@ -65,7 +142,10 @@ class Reader {
     readonly format: FormatId,
   ) {}
   raw(f: Field): unknown {
-    const paths = this.format === 'nemo2' ? [NEMO2[f] ? findKeyPath(this.doc.root, NEMO2[f]!) : undefined] : ((this.format === 'megatron-bridge' ? BRIDGE : NEMO1)[f] ?? []).map(parsePath);
+    const paths =
+      this.format === 'nemo2'
+        ? [NEMO2[f] ? findKeyPath(this.doc.root, NEMO2[f]!) : undefined]
+        : ((this.format === 'megatron-bridge' ? BRIDGE : NEMO1)[f] ?? []).map(parsePath);
     for (const p of paths) {
       if (!p) continue;
       const hit = lookup(this.doc.root, p);
@@ -91,18 +171,23 @@ class Reader {
   }
 }
 
-
 const GATED = /swiglu|geglu|reglu|glu$/i;
 
 export type Extracted = { ok: true; shape: ModelShape; config: TrainingConfig; assumptions: Assumption[] } | { ok: false; reason: string };
 
 /** Everything the training estimate needs, or why it cannot be made. */
 export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Record<string, string>, opts: ExtractOptions = {}): Extracted {
-  if (!['nemo1', 'nemo-launcher', 'nemo2', 'megatron-bridge'].includes(format)) return { ok: false, reason: `${format} files carry no training configuration` };
+  if (!['nemo1', 'nemo-launcher', 'nemo2', 'megatron-bridge'].includes(format))
+    return { ok: false, reason: `${format} files carry no training configuration` };
   const r = new Reader(doc, format);
   const facts = new Facts(doc, format);
   const assumptions: Assumption[] = [];
-  const presetId = modeline.model ?? opts.model ?? findPreset(r.str('tokType') ?? '') ?? findPreset(r.str('modelName') ?? '') ?? (format === 'nemo2' ? findTargetPreset(doc) : undefined); // only NeMo 2.0 trees have `_target_` (detect.ts)
+  const presetId =
+    modeline.model ??
+    opts.model ??
+    findPreset(r.str('tokType') ?? '') ??
+    findPreset(r.str('modelName') ?? '') ??
+    (format === 'nemo2' ? findTargetPreset(doc) : undefined); // only NeMo 2.0 trees have `_target_` (detect.ts)
   const preset = presetId ? MODEL_PRESETS[findPreset(presetId) ?? presetId] : undefined;
   if ((modeline.model || opts.model) && !preset) return { ok: false, reason: `unknown model preset "${modeline.model ?? opts.model}"` };
   const fill = <T>(what: string, fromFile: T | undefined, fromPreset: T | undefined): T | undefined => {
@@ -117,15 +202,22 @@ export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Reco
   const hidden = fill('hidden_size', r.num('hidden'), preset?.hidden);
   const heads = fill('num_attention_heads', r.num('heads'), preset?.heads);
   const seq = facts.int('seq');
-  if (!layers || !hidden || !heads) return { ok: false, reason: 'the model shape (num_layers, hidden_size, num_attention_heads) is not in the file; name a preset with a `# recipe-lens: model=llama3-8b` modeline' };
+  if (!layers || !hidden || !heads)
+    return {
+      ok: false,
+      reason:
+        'the model shape (num_layers, hidden_size, num_attention_heads) is not in the file; name a preset with a `# recipe-lens: model=llama3-8b` modeline',
+    };
   if (!seq) return { ok: false, reason: 'the sequence length is not in the file (or not resolvable here)' };
   let ffn = r.num('ffn') ?? preset?.ffn;
   if (ffn === undefined) {
     ffn = 4 * hidden;
     assumptions.push({ what: `ffn_hidden_size = ${ffn}`, source: 'megatron-core default 4 × hidden_size', provenance: 'default' });
-  } else if (r.num('ffn') === undefined) assumptions.push({ what: `ffn_hidden_size = ${ffn}`, source: `model preset ${preset!.name}`, provenance: 'preset' });
+  } else if (r.num('ffn') === undefined)
+    assumptions.push({ what: `ffn_hidden_size = ${ffn}`, source: `model preset ${preset!.name}`, provenance: 'preset' });
   const kvRaw = r.raw('kvHeads');
-  const kvHeads = typeof kvRaw === 'number' ? kvRaw : kvRaw === null ? heads : (fill('num_query_groups', undefined, preset?.kvHeads) ?? heads);
+  const kvHeads =
+    typeof kvRaw === 'number' ? kvRaw : kvRaw === null ? heads : (fill('num_query_groups', undefined, preset?.kvHeads) ?? heads);
   const headDim = r.num('headDim') ?? preset?.headDim ?? hidden / heads;
   // Vocabulary: the file, else the tokenizer table, else a modeline, else the preset.
   let vocab = r.num('vocab');
@@ -139,14 +231,24 @@ export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Reco
       assumptions.push({ what: `vocab = ${vocab}`, source: 'recipe-lens modeline', provenance: 'modeline' });
     } else vocab = fill('vocab', undefined, preset?.vocab);
   }
-  if (!vocab) return { ok: false, reason: 'the vocabulary size is unknown (the tokenizer is a path Recipe Lens does not know); add `# recipe-lens: vocab=N`' };
+  if (!vocab)
+    return {
+      ok: false,
+      reason: 'the vocabulary size is unknown (the tokenizer is a path Recipe Lens does not know); add `# recipe-lens: vocab=N`',
+    };
   const activation = r.str('activation');
-  const gated = r.bool('gated') ?? (activation !== undefined ? GATED.test(activation) : (fill('gated MLP', undefined, preset?.gatedMlp) ?? false));
+  const gated =
+    r.bool('gated') ?? (activation !== undefined ? GATED.test(activation) : (fill('gated MLP', undefined, preset?.gatedMlp) ?? false));
   const normRaw = r.str('norm');
   const norm = normRaw ? (/rms/i.test(normRaw) ? 'rmsnorm' : 'layernorm') : (preset?.norm ?? 'layernorm');
   const tiedRaw = r.bool('tied');
   const tied = tiedRaw ?? (format === 'nemo1' || format === 'nemo-launcher' ? true : (preset?.tiedEmbeddings ?? false));
-  if (tiedRaw === undefined) assumptions.push({ what: `share_embeddings_and_output_weights = ${tied}`, source: preset && format !== 'nemo1' && format !== 'nemo-launcher' ? `model preset ${preset.name}` : 'NeMo default (True)', provenance: preset ? 'preset' : 'default' });
+  if (tiedRaw === undefined)
+    assumptions.push({
+      what: `share_embeddings_and_output_weights = ${tied}`,
+      source: preset && format !== 'nemo1' && format !== 'nemo-launcher' ? `model preset ${preset.name}` : 'NeMo default (True)',
+      provenance: preset ? 'preset' : 'default',
+    });
   const experts = r.num('experts') ?? preset?.experts ?? 0;
   const shape: ModelShape = {
     name: preset?.name ?? r.str('modelName') ?? 'model',
@@ -182,11 +284,19 @@ export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Reco
   }
   if (distOpt === undefined) {
     distOpt = format === 'megatron-bridge';
-    assumptions.push({ what: `distributed optimizer ${distOpt ? 'on' : 'off'}`, source: distOpt ? 'Megatron-Bridge recipes enable ddp.use_distributed_optimizer' : 'no optimizer setting in the file', provenance: 'default' });
+    assumptions.push({
+      what: `distributed optimizer ${distOpt ? 'on' : 'off'}`,
+      source: distOpt ? 'Megatron-Bridge recipes enable ddp.use_distributed_optimizer' : 'no optimizer setting in the file',
+      provenance: 'default',
+    });
   }
   const hiddenDropout = r.num('hiddenDropout');
   if (hiddenDropout === undefined && format !== 'megatron-bridge')
-    assumptions.push({ what: 'hidden_dropout = 0', source: 'not in the file; current long-context recipes train without dropout', provenance: 'default' });
+    assumptions.push({
+      what: 'hidden_dropout = 0',
+      source: 'not in the file; current long-context recipes train without dropout',
+      provenance: 'default',
+    });
   const offloadOn = facts.bool('cpuOffloading') === true && r.bool('offloadActivations') !== false;
   const config: TrainingConfig = {
     seq,
@@ -220,16 +330,32 @@ export function extractTraining(doc: RecipeDoc, format: FormatId, modeline: Reco
   };
   // Sizes the schema rejects (0, negative, fractional) give no estimate: the schema error says what to fix.
   const sizes: [string, number | null][] = [
-    ['sequence length', config.seq], ['micro_batch_size', config.microBatch], ['TP', config.tp], ['PP', config.pp], ['CP', config.cp], ['EP', config.ep],
-    ['ETP', config.etp], ['VPP', config.vpp], ['num_layers', shape.layers], ['hidden_size', shape.hidden], ['num_attention_heads', shape.heads],
-    ['num_query_groups', shape.kvHeads], ['kv_channels', shape.headDim], ['vocab', shape.vocab], ['ffn_hidden_size', shape.ffn],
+    ['sequence length', config.seq],
+    ['micro_batch_size', config.microBatch],
+    ['TP', config.tp],
+    ['PP', config.pp],
+    ['CP', config.cp],
+    ['EP', config.ep],
+    ['ETP', config.etp],
+    ['VPP', config.vpp],
+    ['num_layers', shape.layers],
+    ['hidden_size', shape.hidden],
+    ['num_attention_heads', shape.heads],
+    ['num_query_groups', shape.kvHeads],
+    ['kv_channels', shape.headDim],
+    ['vocab', shape.vocab],
+    ['ffn_hidden_size', shape.ffn],
   ];
-  for (const [name, v] of sizes) if (v !== null && !(Number.isInteger(v) && v >= 1)) return { ok: false, reason: `${name} ${v} is not a positive integer` };
-  if (config.offloadLayers < 0 || (config.recompute.numLayers !== null && config.recompute.numLayers < 0)) return { ok: false, reason: 'a negative layer count' };
+  for (const [name, v] of sizes)
+    if (v !== null && !(Number.isInteger(v) && v >= 1)) return { ok: false, reason: `${name} ${v} is not a positive integer` };
+  if (config.offloadLayers < 0 || (config.recompute.numLayers !== null && config.recompute.numLayers < 0))
+    return { ok: false, reason: 'a negative layer count' };
   // The estimate walks pipeline stages: more stages than layers is a typo, not a plan (R4), and must not cost memory.
   if (config.pp > shape.layers) return { ok: false, reason: `pipeline size ${config.pp} exceeds num_layers ${shape.layers}` };
-  if (config.vpp !== null && config.vpp > shape.layers) return { ok: false, reason: `virtual pipeline size ${config.vpp} exceeds num_layers ${shape.layers}` };
-  if (config.microBatch === 1 && facts.int('mbs') === undefined) assumptions.push({ what: 'micro_batch_size = 1', source: 'not in the file', provenance: 'default' });
+  if (config.vpp !== null && config.vpp > shape.layers)
+    return { ok: false, reason: `virtual pipeline size ${config.vpp} exceeds num_layers ${shape.layers}` };
+  if (config.microBatch === 1 && facts.int('mbs') === undefined)
+    assumptions.push({ what: 'micro_batch_size = 1', source: 'not in the file', provenance: 'default' });
   return { ok: true, shape, config, assumptions };
 }
 
@@ -264,7 +390,11 @@ function findTargetPreset(doc: RecipeDoc): string | undefined {
   return found;
 }
 
-function precisionOf(r: Reader, facts: Facts, format: FormatId): { params: TrainingConfig['params']; fp8: Fp8Recipe | null; fp4: Fp4Recipe | null; quantizedParams: boolean; assumptions: Assumption[] } {
+function precisionOf(
+  r: Reader,
+  facts: Facts,
+  format: FormatId,
+): { params: TrainingConfig['params']; fp8: Fp8Recipe | null; fp4: Fp4Recipe | null; quantizedParams: boolean; assumptions: Assumption[] } {
   const assumptions: Assumption[] = [];
   let params: TrainingConfig['params'] = 'bf16';
   let fp8: Fp8Recipe | null = null;
@@ -287,7 +417,8 @@ function precisionOf(r: Reader, facts: Facts, format: FormatId): { params: Train
   if (f8 === true || f8 === 'e4m3' || f8 === 'hybrid') {
     const recipe = r.str('fp8Recipe');
     fp8 = recipe === 'mxfp8' || recipe === 'blockwise' || recipe === 'tensorwise' ? recipe : 'delayed';
-    if (!recipe && format !== 'nemo1' && format !== 'nemo-launcher') assumptions.push({ what: 'fp8_recipe = delayed', source: 'megatron-core default', provenance: 'default' });
+    if (!recipe && format !== 'nemo1' && format !== 'nemo-launcher')
+      assumptions.push({ what: 'fp8_recipe = delayed', source: 'megatron-core default', provenance: 'default' });
   }
   const f4 = r.raw('fp4');
   if (f4 === 'e2m1' || f4 === true) fp4 = r.str('fp4Recipe') === 'mxfp4' ? 'mxfp4' : 'nvfp4';

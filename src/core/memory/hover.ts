@@ -11,10 +11,17 @@ export function memoryHoverMarkdown(e: Extract<DocEstimate, { kind: 'training' }
   const p = t.perGpu;
   const lines: string[] = [];
   const stage = t.stages.length > 1 ? `, PP stage ${t.stage}` : '';
-  lines.push(`**Per-GPU memory** (most-loaded rank${stage}): **${g(p.total)} GiB** of ${g(e.gpu.bytes)} GiB ${e.gpu.name} — ${VERDICT[t.fit.verdict]}`);
+  lines.push(
+    `**Per-GPU memory** (most-loaded rank${stage}): **${g(p.total)} GiB** of ${g(e.gpu.bytes)} GiB ${e.gpu.name} — ${VERDICT[t.fit.verdict]}`,
+  );
   lines.push('');
   lines.push('| | GiB |', '|---|---:|');
-  lines.push(`| weights | ${g(p.weights)} |`, `| gradients | ${g(p.gradients)} |`, `| optimizer | ${g(p.optimizer)} |`, `| activations | ${g(p.activations)} |`);
+  lines.push(
+    `| weights | ${g(p.weights)} |`,
+    `| gradients | ${g(p.gradients)} |`,
+    `| optimizer | ${g(p.optimizer)} |`,
+    `| activations | ${g(p.activations)} |`,
+  );
   if (p.transient) lines.push(`| transient peaks | ${g(p.transient)} |`);
   lines.push(`| overheads | ${g(p.overhead)} |`);
   if (lever) {
@@ -24,18 +31,35 @@ export function memoryHoverMarkdown(e: Extract<DocEstimate, { kind: 'training' }
       const key = lever === 'tp' || lever === 'pp' ? 'total' : 'activations';
       const before = key === 'total' ? p.total : p.activations;
       const after = key === 'total' ? n.perGpu.total : n.perGpu.activations;
-      deltas.push(`- ${v.label}: ${key} ${g(before)} → ${g(after)} GiB${key === 'total' ? '' : `, total ${g(p.total)} → ${g(n.perGpu.total)} GiB`}`);
+      deltas.push(
+        `- ${v.label}: ${key} ${g(before)} → ${g(after)} GiB${key === 'total' ? '' : `, total ${g(p.total)} → ${g(n.perGpu.total)} GiB`}`,
+      );
     }
     if (deltas.length) lines.push('', '**What if**', ...deltas);
   }
-  lines.push('', `_${e.config.profile === 'hf' ? 'Hugging Face' : 'Megatron-Core + TE'} profile, ${e.config.attention} attention; ${t.assumptions.length} assumption${t.assumptions.length === 1 ? '' : 's'} — see the planning panel or \`recipe-lens estimate\`_`);
+  lines.push(
+    '',
+    `_${e.config.profile === 'hf' ? 'Hugging Face' : 'Megatron-Core + TE'} profile, ${e.config.attention} attention; ${t.assumptions.length} assumption${t.assumptions.length === 1 ? '' : 's'} — see the planning panel or \`recipe-lens estimate\`_`,
+  );
   return lines.join('\n');
 }
 
 /** KV-cache keys of TensorRT-LLM files whose hover shows the pool. */
 export const KV_KEYS = new Set([
-  'kv_cache_config', 'dtype', 'tokens_per_block', 'free_gpu_memory_fraction', 'max_tokens', 'max_gpu_total_bytes', 'host_cache_size',
-  'max_seq_len', 'max_num_tokens', 'max_batch_size', 'tensor_parallel_size', 'pipeline_parallel_size', 'enable_attention_dp', 'max_beam_width',
+  'kv_cache_config',
+  'dtype',
+  'tokens_per_block',
+  'free_gpu_memory_fraction',
+  'max_tokens',
+  'max_gpu_total_bytes',
+  'host_cache_size',
+  'max_seq_len',
+  'max_num_tokens',
+  'max_batch_size',
+  'tensor_parallel_size',
+  'pipeline_parallel_size',
+  'enable_attention_dp',
+  'max_beam_width',
 ]);
 
 export function servingHoverMarkdown(e: Extract<DocEstimate, { kind: 'serving' }>, role: string | undefined): string {
@@ -59,11 +83,19 @@ export function servingHoverMarkdown(e: Extract<DocEstimate, { kind: 'serving' }
 
 export function retentionHoverMarkdown(e: Extract<DocEstimate, { kind: 'retention' }>): string {
   const c = e.coverage;
-  const lines = [`**KV retention** — ${c.tokensPerBlock}-token blocks; a block takes the priority of the range holding its first token`, ''];
+  const lines = [
+    `**KV retention** — ${c.tokensPerBlock}-token blocks; a block takes the priority of the range holding its first token`,
+    '',
+  ];
   for (const r of c.perRange)
-    lines.push(`- range ${r.range}: priority **${r.priority}**, blocks ${r.firstBlock}–${r.endBlock === null ? 'end of prompt' : r.endBlock - 1}${r.blocks !== null ? ` (${r.blocks})` : ''}`);
+    lines.push(
+      `- range ${r.range}: priority **${r.priority}**, blocks ${r.firstBlock}–${r.endBlock === null ? 'end of prompt' : r.endBlock - 1}${r.blocks !== null ? ` (${r.blocks})` : ''}`,
+    );
   lines.push(`- decode blocks: priority **${c.decodePriority}**${c.decodeDurationMs !== null ? ` for ${c.decodeDurationMs} ms` : ''}`);
   const order = c.evictionOrder.map((l) => `${l.priority}${l.decode ? ' (decode)' : ''}`).join(' → ');
-  lines.push('', `Evicted first → last: ${order}. Below ${c.secondaryOffloadMinPriority} (secondary_offload_min_priority default) blocks are dropped instead of offloaded to host.`);
+  lines.push(
+    '',
+    `Evicted first → last: ${order}. Below ${c.secondaryOffloadMinPriority} (secondary_offload_min_priority default) blocks are dropped instead of offloaded to host.`,
+  );
   return lines.join('\n');
 }

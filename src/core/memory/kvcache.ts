@@ -4,7 +4,6 @@ import { CUDA_CONTEXT_BYTES, GIB, NCCL_DENSE_BYTES as NCCL_BYTES, NCCL_EP_BYTES 
 import { countParams } from './presets.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 
-
 export type KvDtype = 'bf16' | 'fp16' | 'fp32' | 'fp8' | 'int8' | 'nvfp4';
 export type ModelDtype = 'bf16' | 'fp16' | 'fp32';
 export type WeightDtype = 'bf16' | 'fp16' | 'fp8' | 'nvfp4' | 'mxfp4';
@@ -29,8 +28,18 @@ export interface KvLayout {
 }
 
 const KV_DTYPES: Record<string, KvDtype> = {
-  bf16: 'bf16', bfloat16: 'bf16', fp16: 'fp16', float16: 'fp16', half: 'fp16', fp32: 'fp32', float32: 'fp32', float: 'fp32',
-  fp8: 'fp8', fp8_ds_mla: 'fp8', int8: 'int8', nvfp4: 'nvfp4',
+  bf16: 'bf16',
+  bfloat16: 'bf16',
+  fp16: 'fp16',
+  float16: 'fp16',
+  half: 'fp16',
+  fp32: 'fp32',
+  float32: 'fp32',
+  float: 'fp32',
+  fp8: 'fp8',
+  fp8_ds_mla: 'fp8',
+  int8: 'int8',
+  nvfp4: 'nvfp4',
 };
 
 /** The cache element type a kv_cache_config.dtype stands for ('auto' = model dtype [TRT-KVC]); undefined if unknown. */
@@ -88,7 +97,9 @@ export function kvBytesPerToken(shape: ModelShape, layout: KvLayout = {}): numbe
 /** The per-layer windows a model declares (gpt-oss: layers 0, 2, 4, … use 128 tokens), as kv_cache_config.max_attention_window would list them. */
 export function modelAttentionWindows(shape: ModelShape, maxSeqLen: number): number[] {
   const sw = shape.slidingWindow;
-  return Array.from({ length: shape.layers }, (_, i) => (sw && (!sw.everyOther || i % 2 === 0) ? Math.min(sw.window, maxSeqLen) : maxSeqLen));
+  return Array.from({ length: shape.layers }, (_, i) =>
+    sw && (!sw.everyOther || i % 2 === 0) ? Math.min(sw.window, maxSeqLen) : maxSeqLen,
+  );
 }
 
 /** Bytes of one stored weight: bf16 2, FP8 1, NVFP4 4 bits + E4M3 scale per 16, MXFP4 4 bits + E8M0 scale per 32 (memory.md §1.3). */
@@ -115,7 +126,9 @@ export function servingWeightBytes(shape: ModelShape, layout: ServingLayout = {}
   const denseShard = layout.attentionDp ? 1 : tp; // attention DP: non-expert weights on every rank, an upper bound [UNVERIFIED]
   // weights / (TP·PP) × bytes per weight (memory.md §1.3); PP split evenly, embedding and LM head averaged over stages.
   const perStage =
-    (c.embedding * 2 + (c.attention + c.denseMlp + c.sharedExperts) * linear) / denseShard + (c.routedExperts * q) / tp + (c.norms + c.router) * 2;
+    (c.embedding * 2 + (c.attention + c.denseMlp + c.sharedExperts) * linear) / denseShard +
+    (c.routedExperts * q) / tp +
+    (c.norms + c.router) * 2;
   return Math.ceil(perStage / pp);
 }
 
@@ -145,7 +158,8 @@ export function defaultRuntimeBytes(shape: ModelShape, layout: ServingLayout & {
     assumptions: [
       {
         what: `non-KV runtime memory = ${gib(bytes)} (CUDA context ${gib(CUDA_CONTEXT_BYTES)} + NCCL ${gib(comm)} + activations of ${tokens} tokens ${gib(activations)})`,
-        source: 'memory.md §7 (context 0.3–0.45 GB with lazy loading; NCCL 0.5–2 GiB, 2–5 GiB with all-to-all); activations tokens·(4h + 3·ffn/TP)·2 B [UNVERIFIED]; TRT-LLM measures the real peak in a dry run',
+        source:
+          'memory.md §7 (context 0.3–0.45 GB with lazy loading; NCCL 0.5–2 GiB, 2–5 GiB with all-to-all); activations tokens·(4h + 3·ffn/TP)·2 B [UNVERIFIED]; TRT-LLM measures the real peak in a dry run',
         provenance: 'default',
       },
     ],
@@ -232,16 +246,32 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
   const tpb = input.tokensPerBlock ?? DEFAULT_TOKENS_PER_BLOCK;
   const beam = input.maxBeamWidth ?? 1;
   if ((input.kvDtype ?? 'auto').toLowerCase() === 'auto')
-    assumptions.push({ what: `KV cache dtype = ${perToken.dtype}`, source: "kv_cache_config.dtype 'auto' follows the model dtype", provenance: 'default' });
+    assumptions.push({
+      what: `KV cache dtype = ${perToken.dtype}`,
+      source: "kv_cache_config.dtype 'auto' follows the model dtype",
+      provenance: 'default',
+    });
   if (input.kvDtype?.toLowerCase() === 'fp8_ds_mla')
-    assumptions.push({ what: 'fp8_ds_mla counted as 1 byte per element', source: 'its scale and rope layout is not modelled [UNVERIFIED]', provenance: 'default' });
+    assumptions.push({
+      what: 'fp8_ds_mla counted as 1 byte per element',
+      source: 'its scale and rope layout is not modelled [UNVERIFIED]',
+      provenance: 'default',
+    });
   if ((input.pp ?? 1) > 1)
-    assumptions.push({ what: `PP rank 0 with ${perToken.layers.length} of ${shape.layers} layers`, source: 'max_tokens is all-reduced to the minimum over ranks; rank 0 holds the most layers [TRT-RM calculate_max_num_blocks]', provenance: 'default' });
+    assumptions.push({
+      what: `PP rank 0 with ${perToken.layers.length} of ${shape.layers} layers`,
+      source: 'max_tokens is all-reduced to the minimum over ranks; rank 0 holds the most layers [TRT-RM calculate_max_num_blocks]',
+      provenance: 'default',
+    });
 
   let weightBytes = input.weightBytes;
   if (weightBytes === undefined) {
     weightBytes = servingWeightBytes(shape, { tp: input.tp, pp: input.pp, attentionDp: input.attentionDp, weightDtype: input.weightDtype });
-    assumptions.push({ what: `weights = ${weightBytes} B per GPU (${input.weightDtype ?? 'bf16'})`, source: 'countParams / (TP·PP) × bytes per weight', provenance: 'preset' });
+    assumptions.push({
+      what: `weights = ${weightBytes} B per GPU (${input.weightDtype ?? 'bf16'})`,
+      source: 'countParams / (TP·PP) × bytes per weight',
+      provenance: 'preset',
+    });
   }
   let runtimeBytes = input.runtimeBytes;
   if (runtimeBytes === undefined) {
@@ -277,8 +307,20 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
     });
   const pools = windows ? windowPools(perToken, windows, input.maxSeqLen, poolBytes, tpb, beam) : undefined;
   return {
-    perToken, bytesPerToken: bpt, tokensPerBlock: tpb, bytesPerBlock: bpt * tpb, blocksPerSequence,
-    weightBytes, runtimeBytes, fraction, freeBytes, budgets, limit, poolBytes, poolTokens, poolBlocks,
+    perToken,
+    bytesPerToken: bpt,
+    tokensPerBlock: tpb,
+    bytesPerBlock: bpt * tpb,
+    blocksPerSequence,
+    weightBytes,
+    runtimeBytes,
+    fraction,
+    freeBytes,
+    budgets,
+    limit,
+    poolBytes,
+    poolTokens,
+    poolBlocks,
     allocatedBytes: poolBlocks * tpb * bpt,
     requestsAtMaxSeqLen: pools ? Math.min(...pools.map((p) => p.requests)) : Math.floor(poolBlocks / blocksPerSequence),
     host: { bytes: hostBytes, tokens: hostTokens, blocks: Math.floor(hostTokens / tpb) },
@@ -292,7 +334,14 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
  * [kvCacheManager.cpp BlockManager::calculateWindowSizeToShare]. A windowed layer needs ceil(window/tpb) + 1 blocks per
  * sequence (the extra block being written) [UNVERIFIED]. Which releases apply the split is not traced [UNVERIFIED].
  */
-function windowPools(perToken: KvPerToken, windows: number[], maxSeqLen: number, poolBytes: number, tpb: number, beam: number): WindowPool[] {
+function windowPools(
+  perToken: KvPerToken,
+  windows: number[],
+  maxSeqLen: number,
+  poolBytes: number,
+  tpb: number,
+  beam: number,
+): WindowPool[] {
   const perLayer = perToken.elements / Math.max(1, perToken.layers.length);
   const groups = new Map<number, number>();
   for (const layer of perToken.layers) {
@@ -307,7 +356,17 @@ function windowPools(perToken: KvPerToken, windows: number[], maxSeqLen: number,
     const tokens = Math.floor(bytes / bpt);
     const blocks = Math.floor(tokens / tpb);
     const perSeq = (Math.ceil(w / tpb) + (w < maxSeqLen ? 1 : 0)) * beam;
-    return { window: w, layers: n, bytesPerToken: bpt, share, bytes, tokens, blocks, blocksPerSequence: perSeq, requests: Math.floor(blocks / perSeq) };
+    return {
+      window: w,
+      layers: n,
+      bytesPerToken: bpt,
+      share,
+      bytes,
+      tokens,
+      blocks,
+      blocksPerSequence: perSeq,
+      requests: Math.floor(blocks / perSeq),
+    };
   });
 }
 
@@ -369,7 +428,12 @@ export interface RetentionCoverage {
 }
 
 /** Which blocks each retention range covers: a block belongs to the range holding its first token (formats.md RT8). */
-export function retentionCoverage(ranges: TokenRange[], tokensPerBlock: number, promptTokens?: number, opts: RetentionOptions = {}): RetentionCoverage {
+export function retentionCoverage(
+  ranges: TokenRange[],
+  tokensPerBlock: number,
+  promptTokens?: number,
+  opts: RetentionOptions = {},
+): RetentionCoverage {
   const tpb = tokensPerBlock;
   const threshold = opts.secondaryOffloadMinPriority ?? DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY;
   const decodePriority = opts.decodeRetentionPriority ?? DEFAULT_RETENTION_PRIORITY;
@@ -389,7 +453,14 @@ export function retentionCoverage(ranges: TokenRange[], tokensPerBlock: number, 
     const first = index * tpb;
     const i = ranges.findIndex((r) => first >= r.tokenStart && first < (r.tokenEnd ?? Infinity));
     const r = i >= 0 ? ranges[i] : undefined;
-    return { index, firstToken: first, endToken: promptTokens !== undefined ? Math.min(first + tpb, promptTokens) : first + tpb, priority: r?.priority ?? DEFAULT_RETENTION_PRIORITY, durationMs: r?.durationMs ?? null, range: i >= 0 ? i : null };
+    return {
+      index,
+      firstToken: first,
+      endToken: promptTokens !== undefined ? Math.min(first + tpb, promptTokens) : first + tpb,
+      priority: r?.priority ?? DEFAULT_RETENTION_PRIORITY,
+      durationMs: r?.durationMs ?? null,
+      range: i >= 0 ? i : null,
+    };
   });
   const levels = new Map<string, { priority: number; blocks: number[]; decode: boolean; revertsAfterMs: number | null }>();
   const level = (priority: number, revertsAfterMs: number | null) => {
@@ -400,9 +471,18 @@ export function retentionCoverage(ranges: TokenRange[], tokensPerBlock: number, 
   for (const b of blocks) level(b.priority, b.durationMs).blocks.push(b.index);
   level(decodePriority, opts.decodeDurationMs ?? null).decode = true;
   const evictionOrder = [...levels.values()].sort((a, b) => a.priority - b.priority);
-  const perPriority = [...new Set(blocks.map((b) => b.priority))].sort((a, b) => a - b).map((p) => ({ priority: p, blocks: blocks.filter((b) => b.priority === p).length }));
+  const perPriority = [...new Set(blocks.map((b) => b.priority))]
+    .sort((a, b) => a - b)
+    .map((p) => ({ priority: p, blocks: blocks.filter((b) => b.priority === p).length }));
   return {
-    tokensPerBlock: tpb, blocks, truncated: wanted > count, perRange, perPriority, decodePriority, decodeDurationMs: opts.decodeDurationMs ?? null, evictionOrder,
+    tokensPerBlock: tpb,
+    blocks,
+    truncated: wanted > count,
+    perRange,
+    perPriority,
+    decodePriority,
+    decodeDurationMs: opts.decodeDurationMs ?? null,
+    evictionOrder,
     secondaryOffloadMinPriority: threshold,
     notOffloaded: blocks.filter((b) => b.priority < threshold).map((b) => b.index),
     decodeNotOffloaded: decodePriority < threshold,

@@ -20,13 +20,23 @@ export const FRAGMENTATION = 0.05;
 
 export function trainingOverheads(c: TrainingConfig, modelled: number): OverheadLine[] {
   return [
-    { label: 'CUDA context', bytes: CUDA_CONTEXT_BYTES, formula: '0.5 GiB per process', source: 'pytorch#86509 (0.29–0.67 GB measured, lazy loading)' },
+    {
+      label: 'CUDA context',
+      bytes: CUDA_CONTEXT_BYTES,
+      formula: '0.5 GiB per process',
+      source: 'pytorch#86509 (0.29–0.67 GB measured, lazy loading)',
+    },
     {
       label: c.ep > 1 ? 'NCCL buffers (with EP all-to-all)' : 'NCCL buffers',
       bytes: c.ep > 1 ? NCCL_EP_BYTES : NCCL_DENSE_BYTES,
       formula: c.ep > 1 ? '3 GiB' : '1 GiB',
       source: 'NCCL_BUFFSIZE 4 MiB per channel and peer; nccl#864, #1685',
     },
-    { label: 'allocator fragmentation', bytes: FRAGMENTATION * modelled, formula: '5% of the modelled bytes', source: 'Megatron-LM#188; Memo (arXiv 2407.12117)' },
+    {
+      label: 'allocator fragmentation',
+      bytes: FRAGMENTATION * modelled,
+      formula: '5% of the modelled bytes',
+      source: 'Megatron-LM#188; Memo (arXiv 2407.12117)',
+    },
   ];
 }

@@ -17,9 +17,12 @@ export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string 
   );
   out.push(`GPU ${e.gpu.name}: ${gib(e.gpu.bytes)}`);
   out.push('');
-  out.push(`most-loaded rank${t.stages.length > 1 ? ` (PP stage ${t.stage})` : ''}: ${gib(t.perGpu.total)} — ${t.fit.verdict} (${(t.fit.fraction * 100).toFixed(1)}% of the GPU)`);
+  out.push(
+    `most-loaded rank${t.stages.length > 1 ? ` (PP stage ${t.stage})` : ''}: ${gib(t.perGpu.total)} — ${t.fit.verdict} (${(t.fit.fraction * 100).toFixed(1)}% of the GPU)`,
+  );
   const w = Math.max(...t.breakdown.map((l) => l.label.length));
-  for (const l of t.breakdown) out.push(`  ${l.label.padEnd(w)}  ${gib(l.bytes).padStart(11)}  ${pct(l.bytes, t.perGpu.total).padStart(6)}  ${l.formula}`);
+  for (const l of t.breakdown)
+    out.push(`  ${l.label.padEnd(w)}  ${gib(l.bytes).padStart(11)}  ${pct(l.bytes, t.perGpu.total).padStart(6)}  ${l.formula}`);
   if (t.stages.length > 1) {
     out.push('', 'per pipeline stage:');
     for (const s of t.stages) out.push(`  stage ${s.stage}: ${gib(s.total)} (${s.layers} layers; activations ${gib(s.activations)})`);
@@ -37,9 +40,15 @@ function servingText(e: Extract<DocEstimate, { kind: 'serving' }>): string {
     const k = r.kv;
     out.push('');
     out.push(`${r.role || 'server'}: TP ${r.tp} PP ${r.pp}${r.attentionDp ? ' (attention DP)' : ''} · max_seq_len ${r.maxSeqLen}`);
-    out.push(`  KV cache ${k.perToken.dtype}: ${k.bytesPerToken} B/token (${k.perToken.kvFactor} · ${k.perToken.layers.length} layers · ${k.perToken.kvHeads} KV heads · ${k.perToken.headDim} · bytes), ${k.tokensPerBlock} tokens/block = ${k.bytesPerBlock} B/block`);
-    out.push(`  weights ${gib(k.weightBytes)} + non-KV runtime ${gib(k.runtimeBytes)}; pool limited by ${k.limit}: ${gib(k.allocatedBytes)} = ${k.poolTokens} tokens = ${k.poolBlocks} blocks`);
-    out.push(`  one request of ${r.maxSeqLen} tokens needs ${k.blocksPerSequence} blocks: the pool holds ${k.requestsAtMaxSeqLen} such requests`);
+    out.push(
+      `  KV cache ${k.perToken.dtype}: ${k.bytesPerToken} B/token (${k.perToken.kvFactor} · ${k.perToken.layers.length} layers · ${k.perToken.kvHeads} KV heads · ${k.perToken.headDim} · bytes), ${k.tokensPerBlock} tokens/block = ${k.bytesPerBlock} B/block`,
+    );
+    out.push(
+      `  weights ${gib(k.weightBytes)} + non-KV runtime ${gib(k.runtimeBytes)}; pool limited by ${k.limit}: ${gib(k.allocatedBytes)} = ${k.poolTokens} tokens = ${k.poolBlocks} blocks`,
+    );
+    out.push(
+      `  one request of ${r.maxSeqLen} tokens needs ${k.blocksPerSequence} blocks: the pool holds ${k.requestsAtMaxSeqLen} such requests`,
+    );
     if (k.host.bytes) out.push(`  host tier: ${gib(k.host.bytes)} = ${k.host.tokens} tokens = ${k.host.blocks} blocks`);
   }
   const all = [...e.assumptions, ...e.roles.flatMap((r) => r.kv.assumptions)];
@@ -49,11 +58,21 @@ function servingText(e: Extract<DocEstimate, { kind: 'serving' }>): string {
 
 function retentionText(e: Extract<DocEstimate, { kind: 'retention' }>): string {
   const c = e.coverage;
-  const out: string[] = [`KV retention · ${c.tokensPerBlock} tokens per block · decode priority ${c.decodePriority}${c.decodeDurationMs !== null ? ` for ${c.decodeDurationMs} ms` : ''}`];
-  for (const r of c.perRange) out.push(`  range ${r.range}: priority ${r.priority}, blocks ${r.firstBlock}–${r.endBlock === null ? 'end' : r.endBlock - 1}${r.blocks !== null ? ` (${r.blocks})` : ''}`);
+  const out: string[] = [
+    `KV retention · ${c.tokensPerBlock} tokens per block · decode priority ${c.decodePriority}${c.decodeDurationMs !== null ? ` for ${c.decodeDurationMs} ms` : ''}`,
+  ];
+  for (const r of c.perRange)
+    out.push(
+      `  range ${r.range}: priority ${r.priority}, blocks ${r.firstBlock}–${r.endBlock === null ? 'end' : r.endBlock - 1}${r.blocks !== null ? ` (${r.blocks})` : ''}`,
+    );
   out.push('eviction order (lowest priority first):');
-  for (const l of c.evictionOrder) out.push(`  priority ${l.priority}${l.decode ? ' (decode blocks)' : ''}${l.revertsAfterMs !== null ? `, reverts to 35 after ${l.revertsAfterMs} ms` : ''}: ${l.blocks.length} prompt blocks`);
-  out.push(`below secondary_offload_min_priority ${c.secondaryOffloadMinPriority} (dropped, not offloaded): ${c.notOffloaded.length} prompt blocks${c.decodeNotOffloaded ? ' and the decode blocks' : ''}`);
+  for (const l of c.evictionOrder)
+    out.push(
+      `  priority ${l.priority}${l.decode ? ' (decode blocks)' : ''}${l.revertsAfterMs !== null ? `, reverts to 35 after ${l.revertsAfterMs} ms` : ''}: ${l.blocks.length} prompt blocks`,
+    );
+  out.push(
+    `below secondary_offload_min_priority ${c.secondaryOffloadMinPriority} (dropped, not offloaded): ${c.notOffloaded.length} prompt blocks${c.decodeNotOffloaded ? ' and the decode blocks' : ''}`,
+  );
   if (e.assumptions.length) out.push('', 'assumptions:', ...e.assumptions.map((a) => `  - ${a.what} (${a.source})`));
   return out.join('\n');
 }

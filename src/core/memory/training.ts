@@ -31,8 +31,25 @@ export interface StageEstimate {
 export interface TrainingEstimate {
   model: { name: string; paramsPerGpu: number; paddedVocab: number };
   gpu: { name: string; bytes: number };
-  parallel: { tp: number; pp: number; vpp: number | null; cp: number; ep: number; dp: number | null; worldSize: number | null; sp: boolean };
-  perGpu: { weights: number; gradients: number; optimizer: number; activations: number; transient: number; overhead: number; total: number };
+  parallel: {
+    tp: number;
+    pp: number;
+    vpp: number | null;
+    cp: number;
+    ep: number;
+    dp: number | null;
+    worldSize: number | null;
+    sp: boolean;
+  };
+  perGpu: {
+    weights: number;
+    gradients: number;
+    optimizer: number;
+    activations: number;
+    transient: number;
+    overhead: number;
+    total: number;
+  };
   /** The most-loaded stage. */
   stage: number;
   stages: StageEstimate[];
@@ -59,7 +76,11 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   // Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) for routed experts (Megatron intra_dp_cp_group; Bridge).
   const dpEff = dp ?? 1;
   if (dp === undefined && c.distributedOptimizer)
-    assumptions.push({ what: 'data-parallel size 1 for the optimizer shard', source: 'the file gives no world size (set recipeLens.worldSize or --gpus)', provenance: 'default' });
+    assumptions.push({
+      what: 'data-parallel size 1 for the optimizer shard',
+      source: 'the file gives no world size (set recipeLens.worldSize or --gpus)',
+      provenance: 'default',
+    });
   const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp);
   const params = stageParams(m, c);
   const V = paddedVocab(m.vocab, c.tp);
@@ -67,7 +88,11 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   // Activations per micro-batch of one layer.
   const layer = c.profile === 'hf' ? hfLayer(m, c, b, s) : megatronLayer(m, c, b, s);
   if (c.profile === 'hf' && (c.tp > 1 || c.sp))
-    assumptions.push({ what: 'activations not sharded by TP/SP', source: 'hf profile: Hugging Face layers as measured (hf-activations.md)', provenance: 'default' });
+    assumptions.push({
+      what: 'activations not sharded by TP/SP',
+      source: 'hf profile: Hugging Face layers as measured (hf-activations.md)',
+      provenance: 'default',
+    });
   const ckpt = checkpointInput(m, c, b, s);
   const full = c.recompute.granularity === 'full';
   // Micro-batches in flight on the first stage: PP with 1F1B, ×(1 + (PP−1)/(PP·VPP)) interleaved (Korthikanti §3; Megatron theoretical_memory_usage.py).
@@ -75,14 +100,17 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   let inflightFirst = c.pp * interleave;
   if (microbatches !== undefined && microbatches < c.pp) inflightFirst = microbatches * interleave;
   if (microbatches === undefined && c.pp > 1)
-    assumptions.push({ what: `${c.pp} micro-batches in flight on the first stage`, source: 'the number of micro-batches is unknown (global batch or world size missing); assumed ≥ PP', provenance: 'default' });
+    assumptions.push({
+      what: `${c.pp} micro-batches in flight on the first stage`,
+      source: 'the number of micro-batches is unknown (global batch or world size missing); assumed ≥ PP',
+      provenance: 'default',
+    });
 
   const stages: StageEstimate[] = [];
   const lines: BreakdownLine[][] = [];
   for (const p of params) {
     const st = stateBytes(p, c, denseShard, expertShard);
     const inflight = c.pp === 1 ? 1 : p.stage === 0 ? inflightFirst : Math.max(1, (c.pp - p.stage) * interleave);
-    const denseLayers = p.layers - p.moeLayers;
     const perMb = (n: number, moe: number) => (n - moe) * layer.dense + moe * layer.moe;
     let stored: number;
     let remat = 0;
@@ -121,7 +149,13 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       const ids = 8 * s * b * inflight; // int64 token ids kept by the embedding backward (Megatron: 8·s·b·PP)
       const drop = c.hiddenDropout > 0 ? s * b * m.hidden * (c.sp ? 1 / c.tp : 1) * inflight : 0;
       activations += ids + drop;
-      act.push({ label: 'embedding (token ids, dropout mask)', category: 'activations', bytes: ids + drop, formula: '8·s·b (+ sbh mask with dropout) per micro-batch', source: 'Megatron theoretical_memory_usage.py' });
+      act.push({
+        label: 'embedding (token ids, dropout mask)',
+        category: 'activations',
+        bytes: ids + drop,
+        formula: '8·s·b (+ sbh mask with dropout) per micro-batch',
+        source: 'Megatron theoretical_memory_usage.py',
+      });
     }
     let transient = 0;
     const trans: BreakdownLine[] = [];
@@ -129,30 +163,86 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       const logits = (4 * s * b * V) / c.tp; // fp32 softmax of the vocab-parallel cross entropy
       const head = 2 * s * b * m.hidden * (c.sp ? 1 / c.tp : 1) * 2; // final norm input + output-layer input
       activations += logits + head;
-      act.push({ label: 'output layer and loss (fp32 logits)', category: 'activations', bytes: logits + head, formula: '4·s·b·V/t + 2·2·sbh', source: 'Megatron theoretical_memory_usage.py (4·sbh·(1 + V/h)/t)' });
+      act.push({
+        label: 'output layer and loss (fp32 logits)',
+        category: 'activations',
+        bytes: logits + head,
+        formula: '4·s·b·V/t + 2·2·sbh',
+        source: 'Megatron theoretical_memory_usage.py (4·sbh·(1 + V/h)/t)',
+      });
       const grad = (4 * s * b * V) / c.tp;
       transient += grad;
-      trans.push({ label: 'logits gradient (fp32)', category: 'transient', bytes: grad, formula: '4·s·b·V/t during the loss backward', source: 'memory.md §7' });
+      trans.push({
+        label: 'logits gradient (fp32)',
+        category: 'transient',
+        bytes: grad,
+        formula: '4·s·b·V/t during the loss backward',
+        source: 'memory.md §7',
+      });
     }
     if (remat) {
       transient += remat;
-      trans.push({ label: 'recompute: layers rematerialised in backward', category: 'transient', bytes: remat, formula: 'one recompute chunk of full per-layer activations', source: 'Megatron recompute_method docs; memory.md §2.4' });
+      trans.push({
+        label: 'recompute: layers rematerialised in backward',
+        category: 'transient',
+        bytes: remat,
+        formula: 'one recompute chunk of full per-layer activations',
+        source: 'Megatron recompute_method docs; memory.md §2.4',
+      });
     }
     if (c.cp > 1 && c.profile === 'megatron') {
       const kv = 2 * c.seq * b * Math.ceil(m.kvHeads / c.tp) * m.headDim * 2; // full-sequence K and V of the local heads
       transient += kv;
-      trans.push({ label: 'CP ring: K/V receive buffers (one layer)', category: 'transient', bytes: kv, formula: '2·s·b·⌈g/t⌉·d·2 B (p2p keeps every step until attention returns)', source: 'TransformerEngine context_parallel p2p; memory.md §2.5' });
+      trans.push({
+        label: 'CP ring: K/V receive buffers (one layer)',
+        category: 'transient',
+        bytes: kv,
+        formula: '2·s·b·⌈g/t⌉·d·2 B (p2p keeps every step until attention returns)',
+        source: 'TransformerEngine context_parallel p2p; memory.md §2.5',
+      });
     }
     const modelled = st.weights + st.gradients + st.optimizer + activations + transient;
     const ov = trainingOverheads(c, modelled);
     const overhead = ov.reduce((a, o) => a + o.bytes, 0);
     const pc = (x: number) => x;
-    stages.push({ stage: p.stage, layers: p.layers, weights: st.weights, gradients: st.gradients, optimizer: st.optimizer, activations, transient, overhead, total: pc(modelled + overhead) });
+    stages.push({
+      stage: p.stage,
+      layers: p.layers,
+      weights: st.weights,
+      gradients: st.gradients,
+      optimizer: st.optimizer,
+      activations,
+      transient,
+      overhead,
+      total: pc(modelled + overhead),
+    });
     const bpp = st.bytesPerParam;
     lines.push([
-      { label: `weights (${fmtCount(p.dense + p.experts)} parameters)`, category: 'weights', bytes: st.weights - st.quantizedCopies, formula: `${bpp.weights} B/param`, source: 'Megatron dist_optimizer docs' },
-      ...(st.quantizedCopies ? [{ label: 'low-precision weight copies', category: 'weights' as const, bytes: st.quantizedCopies, formula: 'rowwise + columnwise quantized copies of GEMM weights', source: 'TransformerEngine docs; memory.md §1.2' }] : []),
-      { label: 'gradients', category: 'gradients', bytes: st.gradients, formula: `${bpp.gradients} B/param${c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}`, source: 'Megatron dist_optimizer docs' },
+      {
+        label: `weights (${fmtCount(p.dense + p.experts)} parameters)`,
+        category: 'weights',
+        bytes: st.weights - st.quantizedCopies,
+        formula: `${bpp.weights} B/param`,
+        source: 'Megatron dist_optimizer docs',
+      },
+      ...(st.quantizedCopies
+        ? [
+            {
+              label: 'low-precision weight copies',
+              category: 'weights' as const,
+              bytes: st.quantizedCopies,
+              formula: 'rowwise + columnwise quantized copies of GEMM weights',
+              source: 'TransformerEngine docs; memory.md §1.2',
+            },
+          ]
+        : []),
+      {
+        label: 'gradients',
+        category: 'gradients',
+        bytes: st.gradients,
+        formula: `${bpp.gradients} B/param${c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}`,
+        source: 'Megatron dist_optimizer docs',
+      },
       {
         label: c.distributedOptimizer ? `optimizer (sharded over DP×CP = ${denseShard})` : 'optimizer',
         category: 'optimizer',
@@ -175,7 +265,15 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     model: { name: m.name, paramsPerGpu: p.dense + p.experts, paddedVocab: V },
     gpu: { name: gpu.name, bytes: gpu.bytes },
     parallel: { tp: c.tp, pp: c.pp, vpp: c.vpp, cp: c.cp, ep: c.ep, dp: dp ?? null, worldSize: c.worldSize ?? null, sp: c.sp },
-    perGpu: { weights: w.weights, gradients: w.gradients, optimizer: w.optimizer, activations: w.activations, transient: w.transient, overhead: w.overhead, total: w.total },
+    perGpu: {
+      weights: w.weights,
+      gradients: w.gradients,
+      optimizer: w.optimizer,
+      activations: w.activations,
+      transient: w.transient,
+      overhead: w.overhead,
+      total: w.total,
+    },
     stage: worst,
     stages,
     breakdown: lines[worst]!,

@@ -49,7 +49,7 @@ export function stageParams(m: ModelShape, c: TrainingConfig, vocabDivisibleBy =
     // Layers [first, first + count) that are MoE: those at or past denseLayersBeforeMoe (counted, not looped: L can be huge).
     const moeLayers = m.experts > 0 ? Math.max(0, first + count - Math.max(first, m.denseLayersBeforeMoe)) : 0;
     const denseLayers = count - moeLayers;
-    let linear = count * attn + denseLayers * denseMlp + moeLayers * shared;
+    const linear = count * attn + denseLayers * denseMlp + moeLayers * shared;
     let dense = linear + count * 2 * norm + moeLayers * h * m.experts; // two norms per layer; router h·E
     if (st === 0) dense += embedding;
     if (st === c.pp - 1) {
@@ -58,7 +58,6 @@ export function stageParams(m: ModelShape, c: TrainingConfig, vocabDivisibleBy =
       if (!m.tiedEmbeddings || c.pp > 1) dense += embedding;
     }
     out.push({ stage: st, layers: count, moeLayers, dense, denseLinear: linear, experts: moeLayers * expert });
-    linear = 0;
   }
   return out;
 }

@@ -56,14 +56,31 @@ export function variantsFor(lever: Lever, c: TrainingConfig, layers: number): Va
     case 'vpp':
       return [v(`VPP ${c.vpp ?? 1} → ${(c.vpp ?? 1) * 2}`, { vpp: (c.vpp ?? 1) * 2 })];
     case 'mbs':
-      return c.microBatch > 1 ? [v(`micro-batch ${c.microBatch} → ${c.microBatch / 2}`, { microBatch: c.microBatch / 2 })] : [v(`micro-batch 1 → 2`, { microBatch: 2 })];
+      return c.microBatch > 1
+        ? [v(`micro-batch ${c.microBatch} → ${c.microBatch / 2}`, { microBatch: c.microBatch / 2 })]
+        : [v(`micro-batch 1 → 2`, { microBatch: 2 })];
     case 'seq':
       return [v(`seq ${c.seq} → ${c.seq * 2}`, { seq: c.seq * 2 }), v(`seq ${c.seq} → ${c.seq / 2}`, { seq: c.seq / 2 })];
     case 'recompute':
       return [
-        ...(c.recompute.granularity !== 'full' ? [v('recompute full (uniform, 1 layer)', { recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] }, offloadLayers: 0 })] : []),
-        ...(c.recompute.granularity !== 'selective' ? [v('recompute selective (core_attn)', { recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['core_attn'] } })] : []),
-        ...(c.recompute.granularity ? [v('recompute off', { recompute: { granularity: null, method: null, numLayers: null, modules: [] } })] : []),
+        ...(c.recompute.granularity !== 'full'
+          ? [
+              v('recompute full (uniform, 1 layer)', {
+                recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+                offloadLayers: 0,
+              }),
+            ]
+          : []),
+        ...(c.recompute.granularity !== 'selective'
+          ? [
+              v('recompute selective (core_attn)', {
+                recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['core_attn'] },
+              }),
+            ]
+          : []),
+        ...(c.recompute.granularity
+          ? [v('recompute off', { recompute: { granularity: null, method: null, numLayers: null, modules: [] } })]
+          : []),
       ];
     case 'offload': {
       const n = Math.min(layers - 1, c.offloadLayers + 4);

@@ -1,6 +1,6 @@
 // The planning panel's view models: one pure function from a validated file, its estimate and the panel's
 // UI state to the JSON of every section (src/protocol.ts). The host sends it; the webview draws it.
-import type { HeaderVM, Sections, UiState } from '../../protocol.js';
+import type { HeaderVM, Sections, UiState } from './viewModels.js';
 import type { RecipeDoc } from '../document.js';
 import { estimateDoc, reestimate, type DocEstimate, type EstimateOptions } from '../memory/estimate.js';
 import { findGpu } from '../memory/gpus.js';
@@ -44,14 +44,28 @@ export interface PanelOutput {
 
 export const EMPTY_MESSAGE = 'Open a NeMo, Megatron-Bridge or TensorRT-LLM YAML file (or a KV retention config) to plan it here.';
 
-const nothing = (header: HeaderVM): Sections => ({ header, memory: null, layout: null, quant: null, kv: null, whatIf: null, planner: null });
+const nothing = (header: HeaderVM): Sections => ({
+  header,
+  memory: null,
+  layout: null,
+  quant: null,
+  kv: null,
+  whatIf: null,
+  planner: null,
+});
 
 export function emptySections(message = EMPTY_MESSAGE): Sections {
   return nothing({ state: 'empty', title: 'Recipe Lens', subtitle: '', message, uri: null, docVersion: null });
 }
 
 /** The estimate against another GPU: training re-estimates (reestimate), serving re-sizes its pool. */
-export function withGpu(e: DocEstimate, doc: RecipeDoc, modeline: Record<string, string>, opts: EstimateOptions, gpuId: string | null): DocEstimate {
+export function withGpu(
+  e: DocEstimate,
+  doc: RecipeDoc,
+  modeline: Record<string, string>,
+  opts: EstimateOptions,
+  gpuId: string | null,
+): DocEstimate {
   if (!gpuId || e.kind === 'none' || e.kind === 'retention') return e;
   const gpu = findGpu(gpuId);
   if (!gpu || gpu.id === e.gpu.id) return e;
@@ -84,7 +98,16 @@ export function buildSections(input: PanelInput): PanelOutput {
   let planEdits: (TextEdit[] | undefined)[] | undefined;
   if (e.kind === 'training') {
     // The document both sections write into: the same file, version, findings and validation options.
-    const target = { e, doc, format, text: input.text, uri: input.uri, docVersion: input.docVersion, validate: input.validateOptions, findings: r.findings };
+    const target = {
+      e,
+      doc,
+      format,
+      text: input.text,
+      uri: input.uri,
+      docVersion: input.docVersion,
+      validate: input.validateOptions,
+      findings: r.findings,
+    };
     const p = plannerSection({
       ...target,
       chosenWorld: sameDoc ? input.ui.layout.worldSize : null,

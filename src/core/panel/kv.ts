@@ -1,6 +1,6 @@
 // KV cache section: TensorRT-LLM pool sizing per server role, and for KV retention configs the token-range
 // timeline coloured by priority with the eviction order and what falls below secondary_offload_min_priority.
-import type { FactRow, KvVM, TimelineRange, TimelineVM } from '../../protocol.js';
+import type { FactRow, KvVM, TimelineRange, TimelineVM } from './viewModels.js';
 import type { RecipeDoc } from '../document.js';
 import type { DocEstimate, ServingRole } from '../memory/estimate.js';
 import { DEFAULT_RETENTION_PRIORITY } from '../memory/kvcache.js';
@@ -13,17 +13,34 @@ type RetentionDoc = Extract<DocEstimate, { kind: 'retention' }>;
 function roleRows(r: ServingRole): FactRow[] {
   const k = r.kv;
   const p = k.perToken;
-  const perElement = p.dtype === 'nvfp4' ? 'NVFP4 (4 bits + E4M3 scale per 16)' : `${p.elements ? k.bytesPerToken / p.elements : 0} B ${p.dtype}`;
+  const perElement =
+    p.dtype === 'nvfp4' ? 'NVFP4 (4 bits + E4M3 scale per 16)' : `${p.elements ? k.bytesPerToken / p.elements : 0} B ${p.dtype}`;
   const rows: FactRow[] = [
-    { label: 'bytes per token', value: `${count(k.bytesPerToken)} B = ${p.kvFactor} (${p.kvFactor === 2 ? 'K and V' : 'latent'}) × ${p.layers.length} layers × ${p.kvHeads} KV heads × ${p.headDim} × ${perElement}` },
+    {
+      label: 'bytes per token',
+      value: `${count(k.bytesPerToken)} B = ${p.kvFactor} (${p.kvFactor === 2 ? 'K and V' : 'latent'}) × ${p.layers.length} layers × ${p.kvHeads} KV heads × ${p.headDim} × ${perElement}`,
+    },
     { label: 'block', value: `${k.tokensPerBlock} tokens = ${bytes(k.bytesPerBlock)}` },
-    { label: 'free after weights and runtime', value: `${gib(k.freeBytes)}${k.fraction !== null ? ` × free_gpu_memory_fraction ${k.fraction}` : ''}` },
-    { label: 'pool', value: `${gib(k.allocatedBytes)} = ${count(k.poolTokens)} tokens = ${count(k.poolBlocks)} blocks (limited by ${k.limit})` },
-    { label: `requests of max_seq_len ${count(r.maxSeqLen)}`, value: `${count(k.requestsAtMaxSeqLen)} (${count(k.blocksPerSequence)} blocks each)` },
+    {
+      label: 'free after weights and runtime',
+      value: `${gib(k.freeBytes)}${k.fraction !== null ? ` × free_gpu_memory_fraction ${k.fraction}` : ''}`,
+    },
+    {
+      label: 'pool',
+      value: `${gib(k.allocatedBytes)} = ${count(k.poolTokens)} tokens = ${count(k.poolBlocks)} blocks (limited by ${k.limit})`,
+    },
+    {
+      label: `requests of max_seq_len ${count(r.maxSeqLen)}`,
+      value: `${count(k.requestsAtMaxSeqLen)} (${count(k.blocksPerSequence)} blocks each)`,
+    },
   ];
-  if (k.host.bytes) rows.push({ label: 'host tier', value: `${gib(k.host.bytes)} = ${count(k.host.tokens)} tokens = ${count(k.host.blocks)} blocks` });
+  if (k.host.bytes)
+    rows.push({ label: 'host tier', value: `${gib(k.host.bytes)} = ${count(k.host.tokens)} tokens = ${count(k.host.blocks)} blocks` });
   for (const w of k.windowPools ?? [])
-    rows.push({ label: `window ${count(w.window)} (${w.layers} layers)`, value: `${gib(w.bytes)} = ${count(w.tokens)} tokens; ${count(w.requests)} requests` });
+    rows.push({
+      label: `window ${count(w.window)} (${w.layers} layers)`,
+      value: `${gib(w.bytes)} = ${count(w.tokens)} tokens; ${count(w.requests)} requests`,
+    });
   return rows;
 }
 
@@ -58,7 +75,13 @@ export function retentionKv(e: RetentionDoc, doc: RecipeDoc): KvVM {
   const tpb = c.tokensPerBlock;
   const threshold = c.secondaryOffloadMinPriority;
   const ranges = retentionRanges(doc)
-    .map((r) => ({ start: r.start, end: r.end, priority: r.priority ?? DEFAULT_RETENTION_PRIORITY, durationMs: r.durationMs ?? null, range: r.index }))
+    .map((r) => ({
+      start: r.start,
+      end: r.end,
+      priority: r.priority ?? DEFAULT_RETENTION_PRIORITY,
+      durationMs: r.durationMs ?? null,
+      range: r.index,
+    }))
     .sort((a, b) => a.start - b.start);
   // Tokens no range covers keep the default priority 35.
   const segments: Segment[] = [];
@@ -76,13 +99,16 @@ export function retentionKv(e: RetentionDoc, doc: RecipeDoc): KvVM {
   // Spread over the palette, lowest priority (evicted first) at 0, highest at MAX_LEVEL.
   const level = (p: number) => (priorities.length === 1 ? 3 : Math.round((priorities.indexOf(p) * MAX_LEVEL) / (priorities.length - 1)));
   const px = (t: number) => Math.round((PROMPT_SHARE * 1000 * t) / axisEnd) / 1000;
-  const fate = (p: number) => (p < threshold ? `dropped when evicted (below secondary_offload_min_priority ${threshold})` : 'copied to the host tier when evicted');
+  const fate = (p: number) =>
+    p < threshold ? `dropped when evicted (below secondary_offload_min_priority ${threshold})` : 'copied to the host tier when evicted';
   const expiry = (d: number | null) => (d === null ? 'no expiry' : `priority for ${count(d)} ms, then ${DEFAULT_RETENTION_PRIORITY}`);
   const blocksOf = (s: Segment) => {
     const first = Math.ceil(s.start / tpb);
     if (s.end === null) return `blocks ${first}–end`;
     const end = Math.ceil(s.end / tpb);
-    return end > first ? `${end - first} blocks (${first}–${end - 1})` : 'no block of its own (a block belongs to the range holding its first token)';
+    return end > first
+      ? `${end - first} blocks (${first}–${end - 1})`
+      : 'no block of its own (a block belongs to the range holding its first token)';
   };
   const timelineRanges: TimelineRange[] = segments.map((s) => ({
     x: px(s.start),
@@ -137,7 +163,10 @@ export function retentionKv(e: RetentionDoc, doc: RecipeDoc): KvVM {
         rows: [
           { label: 'tokens per block', value: String(tpb) },
           { label: 'token ranges', value: String(ranges.length) },
-          { label: 'decode priority', value: `${c.decodePriority}${c.decodeDurationMs !== null ? ` for ${count(c.decodeDurationMs)} ms, then ${DEFAULT_RETENTION_PRIORITY}` : ''}` },
+          {
+            label: 'decode priority',
+            value: `${c.decodePriority}${c.decodeDurationMs !== null ? ` for ${count(c.decodeDurationMs)} ms, then ${DEFAULT_RETENTION_PRIORITY}` : ''}`,
+          },
           { label: 'secondary_offload_min_priority', value: `${threshold} (TensorRT-LLM default; set in the serving file)` },
         ],
       },

@@ -1,6 +1,6 @@
 // Memory section: the most-loaded rank's stacked bar against the GPU, the breakdown table, per-stage bars
 // and the assumptions, from a DocEstimate (training or serving).
-import type { AssumptionRow, BarCategory, Choice, MemoryBar, MemoryVM, Verdict } from '../../protocol.js';
+import type { AssumptionRow, BarCategory, Choice, MemoryBar, MemoryVM, Verdict } from './viewModels.js';
 import type { DocEstimate, ServingRole } from '../memory/estimate.js';
 import { GPUS } from '../memory/gpus.js';
 import { fitVerdict, type StageEstimate, type TrainingEstimate } from '../memory/training.js';
@@ -19,7 +19,8 @@ export function gpuChoices(current: GpuSpec): Choice[] {
   return out;
 }
 
-const assumptionRows = (list: readonly Assumption[]): AssumptionRow[] => list.map((a) => ({ what: a.what, source: a.source, provenance: a.provenance }));
+const assumptionRows = (list: readonly Assumption[]): AssumptionRow[] =>
+  list.map((a) => ({ what: a.what, source: a.source, provenance: a.provenance }));
 
 /** The per-category parts of an estimate's most-loaded rank or of one stage. */
 export function trainingParts(s: Pick<StageEstimate, (typeof TRAINING_ORDER)[number]>): { category: BarCategory; bytes: number }[] {
@@ -42,7 +43,10 @@ export function trainingMemory(e: TrainingDoc): MemoryVM {
   const scale = Math.max(cap, ...t.stages.map((s) => s.total));
   const stages =
     pp > 1
-      ? t.stages.map((s) => ({ ...stackedBar(`stage ${s.stage} (${s.layers} layers)`, trainingParts(s), cap, fitVerdict(s.total, cap).verdict, scale), ...(s.stage === t.stage ? { peak: true } : {}) }))
+      ? t.stages.map((s) => ({
+          ...stackedBar(`stage ${s.stage} (${s.layers} layers)`, trainingParts(s), cap, fitVerdict(s.total, cap).verdict, scale),
+          ...(s.stage === t.stage ? { peak: true } : {}),
+        }))
       : [];
   return {
     kind: 'training',
@@ -52,7 +56,14 @@ export function trainingMemory(e: TrainingDoc): MemoryVM {
     verdict: t.fit.verdict,
     verdictText: verdictText(t.fit.verdict, t.perGpu.total, cap, pp > 1 ? `stage ${t.stage}` : 'each GPU'),
     bar: trainingBar(t, cap),
-    rows: t.breakdown.map((l) => ({ label: l.label, category: l.category, gib: gib(l.bytes), pct: pct(l.bytes, t.perGpu.total), formula: l.formula, source: l.source })),
+    rows: t.breakdown.map((l) => ({
+      label: l.label,
+      category: l.category,
+      gib: gib(l.bytes),
+      pct: pct(l.bytes, t.perGpu.total),
+      formula: l.formula,
+      source: l.source,
+    })),
     total: { gib: gib(t.perGpu.total), pct: '100%' },
     stages,
     assumptions: assumptionRows(t.assumptions),
@@ -93,9 +104,30 @@ export function servingMemory(e: ServingDoc): MemoryVM {
         : `does not fit: weights and runtime alone need ${gib(k.weightBytes + k.runtimeBytes)} of ${gib(cap)}`,
     bar: stackedBar('per GPU', parts, cap, verdict),
     rows: [
-      { label: 'weights', category: 'weights', gib: gib(k.weightBytes), pct: pct(k.weightBytes, total), formula: `parameters / (TP·PP) × bytes per weight`, source: 'countParams (presets.ts); memory.md §1.3' },
-      { label: `KV cache pool (${k.poolBlocks} blocks)`, category: 'kv', gib: gib(k.allocatedBytes), pct: pct(k.allocatedBytes, total), formula: `limited by ${limitText}; whole blocks of ${k.bytesPerBlock} B`, source: 'TensorRT-LLM KVCacheManager calculate_max_num_blocks' },
-      { label: 'non-KV runtime (context, NCCL, activations)', category: 'overhead', gib: gib(k.runtimeBytes), pct: pct(k.runtimeBytes, total), formula: 'CUDA context + NCCL + activations of max_num_tokens', source: 'memory.md §7' },
+      {
+        label: 'weights',
+        category: 'weights',
+        gib: gib(k.weightBytes),
+        pct: pct(k.weightBytes, total),
+        formula: `parameters / (TP·PP) × bytes per weight`,
+        source: 'countParams (presets.ts); memory.md §1.3',
+      },
+      {
+        label: `KV cache pool (${k.poolBlocks} blocks)`,
+        category: 'kv',
+        gib: gib(k.allocatedBytes),
+        pct: pct(k.allocatedBytes, total),
+        formula: `limited by ${limitText}; whole blocks of ${k.bytesPerBlock} B`,
+        source: 'TensorRT-LLM KVCacheManager calculate_max_num_blocks',
+      },
+      {
+        label: 'non-KV runtime (context, NCCL, activations)',
+        category: 'overhead',
+        gib: gib(k.runtimeBytes),
+        pct: pct(k.runtimeBytes, total),
+        formula: 'CUDA context + NCCL + activations of max_num_tokens',
+        source: 'memory.md §7',
+      },
     ],
     total: { gib: gib(total), pct: '100%' },
     stages: [],

@@ -2,8 +2,8 @@
 // and GPU count, run on demand only (a button, the Suggest Layouts command; never per keystroke). The cheapest
 // candidates with their memory and cost terms, the file's own layout on the same scale, and per candidate the what-if
 // values Preview sets and the edits Apply writes (whatIf.ts writeCheck: the same path as the what-if Apply).
-import type { PlanConflict, PlannerVM, PlanRowVM, PrecisionChoice, WhatIfValues } from '../../protocol.js';
-import { PRECISION_CHOICES } from '../../protocol.js';
+import type { PlanConflict, PlannerVM, PlanRowVM, PrecisionChoice, WhatIfValues } from './viewModels.js';
+import { PRECISION_CHOICES } from './viewModels.js';
 import { derived, type TrainingConfig } from '../memory/config.js';
 import { reestimate } from '../memory/estimate.js';
 import { PRECISIONS, type PrecisionId } from '../memory/precision.js';
@@ -17,7 +17,7 @@ import { worldSize as fileWorldSize } from '../rules/training.js';
 import type { TextEdit } from '../types.js';
 import { count, gib, stackedBar } from './format.js';
 import { trainingParts, type TrainingDoc } from './memory.js';
-import { precisionIdOf } from './quant.js';
+import { precisionIdOf } from '../memory/precision.js';
 import { applyNote, changeRows, effectiveChanges, previewConfig, writeCheck, type WriteInput } from './whatIf.js';
 
 /** Candidates the section lists. */
@@ -68,19 +68,28 @@ export interface PlannerResult {
 const LAYOUT_HEAD = ['TP', 'PP', 'VPP', 'CP', 'EP', 'DP', 'MBS'];
 const COSTS: { key: keyof Candidate['cost']; label: string; title: string }[] = [
   { key: 'bubble', label: 'bubble', title: 'pipeline bubble: (PP − 1) / (micro-batches · VPP)' },
-  { key: 'recompute', label: 'recompute', title: 'activation recompute: one extra forward of every layer (full) or of the attention scores (selective)' },
+  {
+    key: 'recompute',
+    label: 'recompute',
+    title: 'activation recompute: one extra forward of every layer (full) or of the attention scores (selective)',
+  },
   { key: 'tpComm', label: 'TP', title: 'tensor-parallel all-reduce / all-gather + reduce-scatter time, not overlapped' },
   { key: 'cpComm', label: 'CP', title: 'context-parallel K/V ring time beyond the attention compute it hides behind' },
   { key: 'epComm', label: 'EP', title: 'expert-parallel all-to-all dispatch and combine time, not overlapped' },
   { key: 'ppComm', label: 'PP', title: 'pipeline send / receive time of activations and their gradients' },
-  { key: 'dpComm', label: 'DP', title: 'gradient reduce-scatter / parameter all-gather time beyond what overlaps the first and last micro-batch' },
+  {
+    key: 'dpComm',
+    label: 'DP',
+    title: 'gradient reduce-scatter / parameter all-gather time beyond what overlaps the first and last micro-batch',
+  },
   { key: 'offload', label: 'offload', title: 'CPU activation offload copies not hidden behind the next layer' },
   { key: 'total', label: 'total', title: 'sum of the terms: the modelled step time is (1 + total) × T0' },
 ];
 
 const pct1 = (x: number) => `${(100 * x).toFixed(1)}%`;
 const precisionText = (p: PrecisionId) => PRECISIONS[p].label.replace(/ mixed precision$/, '');
-const recomputeText = (r: 'none' | 'selective' | 'full' | null) => (!r || r === 'none' ? 'no recompute' : r === 'full' ? 'full recompute' : 'selective recompute');
+const recomputeText = (r: 'none' | 'selective' | 'full' | null) =>
+  !r || r === 'none' ? 'no recompute' : r === 'full' ? 'full recompute' : 'selective recompute';
 
 /**
  * The inputs a search depends on (model, the file's settings other than the layout the planner chooses, GPU, GPU
@@ -88,7 +97,8 @@ const recomputeText = (r: 'none' | 'selective' | 'full' | null) => (!r || r === 
  */
 export function planKey(e: TrainingDoc, gpus: number): string {
   const rest: Partial<TrainingConfig> = { ...e.config };
-  for (const k of ['tp', 'pp', 'vpp', 'cp', 'ep', 'etp', 'sp', 'microBatch', 'recompute', 'offloadLayers', 'worldSize'] as const) delete rest[k];
+  for (const k of ['tp', 'pp', 'vpp', 'cp', 'ep', 'etp', 'sp', 'microBatch', 'recompute', 'offloadLayers', 'worldSize'] as const)
+    delete rest[k];
   return JSON.stringify({ shape: e.shape, rest, gpu: [e.gpu.id, e.gpu.bytes], gpus });
 }
 
@@ -133,11 +143,18 @@ function worldOf(input: PlannerInput): { gpus: number | undefined; text: string;
   const fileKeys = fileWorldSize(new Facts(input.doc, input.format), {}) !== undefined;
   const modeline = fileWorld !== undefined && Number(input.modeline.world_size) === fileWorld;
   const where = fileKeys ? "the file's world size" : modeline ? "the modeline's world_size" : 'recipeLens.worldSize';
-  const source = fileKeys ? 'trainer.num_nodes × trainer.devices' : modeline ? "the recipe-lens modeline's world_size" : 'recipeLens.worldSize';
+  const source = fileKeys
+    ? 'trainer.num_nodes × trainer.devices'
+    : modeline
+      ? "the recipe-lens modeline's world_size"
+      : 'recipeLens.worldSize';
   const chosen = input.chosenWorld ?? undefined;
   const gpus = chosen ?? fileWorld;
   if (!gpus) return { gpus, text: '', fileWorld, source };
-  const text = chosen !== undefined && chosen !== fileWorld ? `${count(gpus)} GPUs (chosen in Parallel layout${fileWorld ? `; ${where}: ${count(fileWorld)}` : ''})` : `${count(gpus)} GPUs (${where})`;
+  const text =
+    chosen !== undefined && chosen !== fileWorld
+      ? `${count(gpus)} GPUs (chosen in Parallel layout${fileWorld ? `; ${where}: ${count(fileWorld)}` : ''})`
+      : `${count(gpus)} GPUs (${where})`;
   return { gpus, text, fileWorld, source };
 }
 
@@ -166,8 +183,24 @@ export function plannerSection(input: PlannerInput): PlannerResult {
     notes: [],
   };
   const gpus = world.gpus;
-  if (!gpus) return { vm: { ...base, state: 'unavailable', message: 'World size unknown: pick a GPU count in Parallel layout (or set recipeLens.worldSize) to suggest layouts.' }, edits: [] };
-  if (!c.globalBatch) return { vm: { ...base, state: 'unavailable', message: 'The file gives no global batch size: the planner keeps it and splits it into micro-batches.' }, edits: [] };
+  if (!gpus)
+    return {
+      vm: {
+        ...base,
+        state: 'unavailable',
+        message: 'World size unknown: pick a GPU count in Parallel layout (or set recipeLens.worldSize) to suggest layouts.',
+      },
+      edits: [],
+    };
+  if (!c.globalBatch)
+    return {
+      vm: {
+        ...base,
+        state: 'unavailable',
+        message: 'The file gives no global batch size: the planner keeps it and splits it into micro-batches.',
+      },
+      edits: [],
+    };
 
   // The file's own layout on the same scale: configCost and its estimate at this GPU count.
   const fileConfig: TrainingConfig = { ...c, worldSize: gpus };
@@ -179,7 +212,11 @@ export function plannerSection(input: PlannerInput): PlannerResult {
     index: null,
     label: 'file',
     layout: [c.tp, c.pp, c.vpp ?? '–', c.cp, c.ep, fileDp ?? '—', c.microBatch].map(String),
-    levers: [recomputeText(c.recompute.granularity), c.offloadLayers ? `offload ${c.offloadLayers} layers` : 'no offload', precisionText(precisionIdOf(c))].join(' · '),
+    levers: [
+      recomputeText(c.recompute.granularity),
+      c.offloadLayers ? `offload ${c.offloadLayers} layers` : 'no offload',
+      precisionText(precisionIdOf(c)),
+    ].join(' · '),
     ...memoryOf(fileEstimate.perGpu, cap, "the file's layout"),
     costs: COSTS.map(({ key }) => pct1(fileCost[key])),
     total: fileCost.total,
@@ -187,7 +224,11 @@ export function plannerSection(input: PlannerInput): PlannerResult {
     previewed: false,
     values: null,
     changes: [],
-    conflicts: broken.map((v) => ({ code: v.rule, severity: 'warning' as const, message: `on ${count(gpus)} GPUs the file's layout breaks ${v.rule}: ${v.message}` })),
+    conflicts: broken.map((v) => ({
+      code: v.rule,
+      severity: 'warning' as const,
+      message: `on ${count(gpus)} GPUs the file's layout breaks ${v.rule}: ${v.message}`,
+    })),
     canApply: false,
     applyNote: "The file's layout, for reference.",
   };
@@ -196,10 +237,18 @@ export function plannerSection(input: PlannerInput): PlannerResult {
   let cache = input.state.cache;
   let fresh: PlanCache | undefined;
   if (input.state.run) {
-    fresh = cache = { id: input.state.run.id, uri: input.uri, key, gpus, gpuName: e.gpu.name, result: plan(e.shape, c, e.gpu, { gpus, top: PLAN_TOP }) };
+    fresh = cache = {
+      id: input.state.run.id,
+      uri: input.uri,
+      key,
+      gpus,
+      gpuName: e.gpu.name,
+      result: plan(e.shape, c, e.gpu, { gpus, top: PLAN_TOP }),
+    };
   }
   const vm: PlannerVM = { ...base, reference };
-  if (input.state.running) return { vm: { ...vm, state: 'running', message: `Searching the layouts for ${count(gpus)} × ${e.gpu.name}…` }, edits: [] };
+  if (input.state.running)
+    return { vm: { ...vm, state: 'running', message: `Searching the layouts for ${count(gpus)} × ${e.gpu.name}…` }, edits: [] };
   if (!cache || cache.uri !== input.uri) return { vm, edits: [] };
   if (cache.key !== key) {
     const why =
@@ -231,7 +280,11 @@ export function plannerSection(input: PlannerInput): PlannerResult {
       index: i,
       label: String(i + 1),
       layout: [cand.tp, cand.pp, cand.vpp ?? '–', cand.cp, cand.ep, cand.dp, cand.microBatchSize].map(String),
-      levers: [recomputeText(cand.recompute), cand.offloadLayers ? `offload ${cand.offloadLayers} layers` : 'no offload', precisionText(cand.precision)].join(' · '),
+      levers: [
+        recomputeText(cand.recompute),
+        cand.offloadLayers ? `offload ${cand.offloadLayers} layers` : 'no offload',
+        precisionText(cand.precision),
+      ].join(' · '),
       ...memoryOf(cand.perGpu, cap, `layout ${i + 1}`),
       costs: COSTS.map(({ key }) => pct1(cand.cost[key])),
       total: cand.cost.total,
@@ -261,7 +314,9 @@ export function plannerSection(input: PlannerInput): PlannerResult {
       ...vm,
       planId: cache.id,
       state: 'ready',
-      message: shown.length ? '' : `No layout fits ${count(gpus)} × ${e.gpu.name} within 90% of its memory: more GPUs, a larger GPU, or a shorter sequence.`,
+      message: shown.length
+        ? ''
+        : `No layout fits ${count(gpus)} × ${e.gpu.name} within 90% of its memory: more GPUs, a larger GPU, or a shorter sequence.`,
       summary: `${count(r.space)} combinations pass the launch rules; ${count(r.searched)} searched (${count(r.estimated)} memory estimates), ${count(r.valid)} fit within 90% of the GPU${shown.length ? `; the ${shown.length === 1 ? 'cheapest' : `${shown.length} cheapest`}, lowest total first:` : '.'}`,
       rows,
       hardware: `Constants: ${r.hardware.source}; MFU ${Math.round(MFU * 100)}% from Llama 3 (Dubey et al. 2024, Table 4).`,

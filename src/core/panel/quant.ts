@@ -1,39 +1,31 @@
 // Quantization section: the file's precision recipe with its facts (PRECISIONS), and what it saves or costs
 // in this file's estimate (the host re-estimates the same file under BF16 and the alternatives).
-import type { FactRow, PrecisionChoice, QuantVM } from '../../protocol.js';
-import type { TrainingConfig } from '../memory/config.js';
+import type { FactRow, QuantVM } from './viewModels.js';
 import { reestimate, type DocEstimate } from '../memory/estimate.js';
 import { kvPerToken, servingWeightBytes, WEIGHT_BYTES, type WeightDtype } from '../memory/kvcache.js';
-import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS, type PrecisionId } from '../memory/precision.js';
+import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS, precisionIdOf, withPrecision, type PrecisionId } from '../memory/precision.js';
 import type { TrainingEstimate } from '../memory/training.js';
 import { bytes, count, deltaGib, gib } from './format.js';
 import { mainRole, type ServingDoc, type TrainingDoc } from './memory.js';
 
-/** The precision recipe of a training configuration, as a PRECISIONS key. */
-export function precisionIdOf(c: TrainingConfig): PrecisionId {
-  if (c.fp4) return c.fp4;
-  if (c.fp8) return `fp8-${c.fp8}`;
-  return c.params;
-}
-
-/** The configuration with another precision recipe; BF16/FP16 drop the quantized weight copies. */
-export function withPrecision(c: TrainingConfig, id: PrecisionChoice | PrecisionId): TrainingConfig {
-  const params = c.params === 'fp32' ? 'bf16' : c.params;
-  if (id === 'bf16' || id === 'fp16' || id === 'fp32') return { ...c, params: id, fp8: null, fp4: null, quantizedParams: false };
-  if (id === 'nvfp4' || id === 'mxfp4') return { ...c, params, fp8: null, fp4: id };
-  return { ...c, params, fp4: null, fp8: id.slice(4) as NonNullable<TrainingConfig['fp8']> };
-}
-
 /** Short names for the comparison table. */
 const SHORT: Record<PrecisionId, string> = {
-  bf16: 'BF16', fp16: 'FP16', fp32: 'FP32', 'fp8-delayed': 'FP8 delayed', 'fp8-tensorwise': 'FP8 current', 'fp8-blockwise': 'FP8 blockwise',
-  'fp8-mxfp8': 'MXFP8', nvfp4: 'NVFP4', mxfp4: 'MXFP4',
+  bf16: 'BF16',
+  fp16: 'FP16',
+  fp32: 'FP32',
+  'fp8-delayed': 'FP8 delayed',
+  'fp8-tensorwise': 'FP8 current',
+  'fp8-blockwise': 'FP8 blockwise',
+  'fp8-mxfp8': 'MXFP8',
+  nvfp4: 'NVFP4',
+  mxfp4: 'MXFP4',
 };
 
 const states = (t: TrainingEstimate) => t.perGpu.weights + t.perGpu.gradients + t.perGpu.optimizer;
 
 function alternatives(current: PrecisionId): PrecisionId[] {
-  if (current === 'bf16' || current === 'fp16' || current === 'fp32') return ['bf16', 'fp8-delayed', 'fp8-mxfp8', 'nvfp4'].filter((p) => p !== current) as PrecisionId[];
+  if (current === 'bf16' || current === 'fp16' || current === 'fp32')
+    return ['bf16', 'fp8-delayed', 'fp8-mxfp8', 'nvfp4'].filter((p) => p !== current) as PrecisionId[];
   return (['bf16', 'fp8-delayed', 'nvfp4'] as PrecisionId[]).filter((p) => p !== current);
 }
 
@@ -57,18 +49,29 @@ export function trainingQuant(e: TrainingDoc): QuantVM {
   const facts = recipeFacts(id);
   facts.push({
     label: 'weights held',
-    value: c.quantizedParams ? 'the quantized copy only (fp8_param / fp4_param)' : quantized ? 'BF16 weights plus rowwise and columnwise quantized copies' : `${c.params.toUpperCase()} weights, FP32 master copy in the optimizer`,
+    value: c.quantizedParams
+      ? 'the quantized copy only (fp8_param / fp4_param)'
+      : quantized
+        ? 'BF16 weights plus rowwise and columnwise quantized copies'
+        : `${c.params.toUpperCase()} weights, FP32 master copy in the optimizer`,
   });
   const notes = [...f.notes];
   if (id === 'nvfp4') {
     const layers = Math.round(NVFP4_BF16_LAYER_FRACTION * e.shape.layers);
-    notes.push(`In this model: about ${layers} of ${e.shape.layers} layers' linears stay BF16; the estimate counts ${NVFP4_BF16_LAYER_FRACTION * 100}% of the linear bytes at BF16.`);
+    notes.push(
+      `In this model: about ${layers} of ${e.shape.layers} layers' linears stay BF16; the estimate counts ${NVFP4_BF16_LAYER_FRACTION * 100}% of the linear bytes at BF16.`,
+    );
   }
   const rows = [id, ...alternatives(id)].map((p) => {
     const est = p === id ? t : reestimate(e, withPrecision(c, p));
     return {
       label: p === id ? `${SHORT[p]} (file)` : SHORT[p],
-      cells: [gib(est.perGpu.total), gib(states(est)), gib(est.perGpu.activations), p === id ? '—' : deltaGib(est.perGpu.total - t.perGpu.total)],
+      cells: [
+        gib(est.perGpu.total),
+        gib(states(est)),
+        gib(est.perGpu.activations),
+        p === id ? '—' : deltaGib(est.perGpu.total - t.perGpu.total),
+      ],
       current: p === id,
       total: est.perGpu.total,
     };
@@ -96,8 +99,20 @@ export function trainingQuant(e: TrainingDoc): QuantVM {
   };
 }
 
-const WEIGHT_PRECISION: Record<WeightDtype, PrecisionId | undefined> = { bf16: 'bf16', fp16: 'fp16', fp8: 'fp8-tensorwise', nvfp4: 'nvfp4', mxfp4: 'mxfp4' };
-const WEIGHT_LABEL: Record<WeightDtype, string> = { bf16: 'BF16', fp16: 'FP16', fp8: 'FP8 (E4M3, per-tensor scale)', nvfp4: 'NVFP4', mxfp4: 'MXFP4 (routed experts)' };
+const WEIGHT_PRECISION: Record<WeightDtype, PrecisionId | undefined> = {
+  bf16: 'bf16',
+  fp16: 'fp16',
+  fp8: 'fp8-tensorwise',
+  nvfp4: 'nvfp4',
+  mxfp4: 'mxfp4',
+};
+const WEIGHT_LABEL: Record<WeightDtype, string> = {
+  bf16: 'BF16',
+  fp16: 'FP16',
+  fp8: 'FP8 (E4M3, per-tensor scale)',
+  nvfp4: 'NVFP4',
+  mxfp4: 'MXFP4 (routed experts)',
+};
 
 export function servingQuant(e: ServingDoc): QuantVM {
   const r = mainRole(e);
@@ -114,13 +129,27 @@ export function servingQuant(e: ServingDoc): QuantVM {
   const bpt16 = kvPerToken(e.shape, { ...layout, dtype: 'bf16' }).bytes;
   const dtype = k.perToken.dtype;
   const kv: FactRow[] = [
-    { label: 'KV cache dtype', value: k.assumptions.some((a) => a.what.startsWith('KV cache dtype')) ? `${dtype} (auto: follows the model)` : dtype },
+    {
+      label: 'KV cache dtype',
+      value: k.assumptions.some((a) => a.what.startsWith('KV cache dtype')) ? `${dtype} (auto: follows the model)` : dtype,
+    },
     { label: 'bytes per token', value: `${count(k.bytesPerToken)} B (${bytes(k.bytesPerToken)}) per GPU` },
   ];
-  if (dtype !== 'bf16') kv.push({ label: 'in BF16', value: `${count(bpt16)} B per token: the same pool would hold ${count(Math.floor(k.allocatedBytes / bpt16))} tokens instead of ${count(k.poolTokens)}` });
-  const comparison = [{ label: 'this file', cells: [gib(k.weightBytes), `${count(k.bytesPerToken)} B`, count(k.poolTokens)], current: true }];
+  if (dtype !== 'bf16')
+    kv.push({
+      label: 'in BF16',
+      value: `${count(bpt16)} B per token: the same pool would hold ${count(Math.floor(k.allocatedBytes / bpt16))} tokens instead of ${count(k.poolTokens)}`,
+    });
+  const comparison = [
+    { label: 'this file', cells: [gib(k.weightBytes), `${count(k.bytesPerToken)} B`, count(k.poolTokens)], current: true },
+  ];
   // Pool tokens for BF16 at the same pool bytes (the pool would grow by what smaller weights free: not modelled here).
-  if (wd !== 'bf16' || dtype !== 'bf16') comparison.push({ label: 'all BF16', cells: [gib(w16), `${count(bpt16)} B`, count(Math.floor(k.allocatedBytes / bpt16))], current: false });
+  if (wd !== 'bf16' || dtype !== 'bf16')
+    comparison.push({
+      label: 'all BF16',
+      cells: [gib(w16), `${count(bpt16)} B`, count(Math.floor(k.allocatedBytes / bpt16))],
+      current: false,
+    });
   return {
     kind: 'serving',
     title: `${WEIGHT_LABEL[wd]} weights · ${dtype} KV cache`,

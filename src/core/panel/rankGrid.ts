@@ -1,7 +1,7 @@
 // Parallel layout section: the rank grid in Megatron's order (core/layout.ts), nodes as boxes of
 // trainer.devices GPUs, the selected rank's TP/CP/DP/PP groups, the CP ring with its 2·CP chunks and the
 // KV bytes exchanged per CP step. Large worlds are summarised and paged: at most MAX_CELLS cells at once.
-import type { Choice, CpRingVM, LayoutMode, LayoutVM, NodeBox, RankCell, RankRel } from '../../protocol.js';
+import type { Choice, CpRingVM, LayoutMode, LayoutVM, NodeBox, RankCell, RankRel } from './viewModels.js';
 import type { RecipeDoc } from '../document.js';
 import { kvExchangePerCpStep, layoutFromDoc, rankLayout, type LayoutDim, type RankLayout, type RankOrder } from '../layout.js';
 import type { TrainingConfig } from '../memory/config.js';
@@ -102,8 +102,19 @@ export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
   const world = input.worldSize ?? fileWorld;
   const choices = worldChoices(model, fileWorld, world);
   if (!world) choices.unshift({ value: '', label: 'pick a GPU count' });
-  if (!world) return empty('World size unknown: the file sets no trainer.devices × trainer.num_nodes. Pick a GPU count to draw the grid.', choices, null);
-  if (world % model !== 0) return empty(`RL-R1: world size ${world} is not divisible by TP·PP·CP = ${tp}·${pp}·${cp} = ${model}; pick another GPU count.`, choices, fileWorld ?? null, world);
+  if (!world)
+    return empty(
+      'World size unknown: the file sets no trainer.devices × trainer.num_nodes. Pick a GPU count to draw the grid.',
+      choices,
+      null,
+    );
+  if (world % model !== 0)
+    return empty(
+      `RL-R1: world size ${world} is not divisible by TP·PP·CP = ${tp}·${pp}·${cp} = ${model}; pick another GPU count.`,
+      choices,
+      fileWorld ?? null,
+      world,
+    );
   const order: RankOrder = fileRes.layout?.order ?? layoutFromDoc(doc, format, { worldSize: world }).layout?.order ?? 'tp-cp-ep-dp-pp';
   let ix: Indexed;
   try {
@@ -151,13 +162,15 @@ export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
     const sub = Math.ceil(size / MAX_CELLS);
     pages = dp * sub;
     const members = (d: number) => L.groups.dp.map((g) => g[d]!).sort((a, b) => a - b);
-    pageRanks = (p) => members(Math.floor(p / sub)).slice((p % sub) * MAX_CELLS, (p % sub + 1) * MAX_CELLS);
+    pageRanks = (p) => members(Math.floor(p / sub)).slice((p % sub) * MAX_CELLS, ((p % sub) + 1) * MAX_CELLS);
     pageOf = (r) => ix.pos.dp[r]! * sub + Math.floor(members(ix.pos.dp[r]!).indexOf(r) / MAX_CELLS);
-    pageCaption = (p) => `the model replica at DP index ${Math.floor(p / sub)} (${count(size)} ranks = TP × CP × PP; ${dp} replicas)${sub > 1 ? `, part ${(p % sub) + 1} of ${sub}` : ''}`;
+    pageCaption = (p) =>
+      `the model replica at DP index ${Math.floor(p / sub)} (${count(size)} ranks = TP × CP × PP; ${dp} replicas)${sub > 1 ? `, part ${(p % sub) + 1} of ${sub}` : ''}`;
   }
   const page = input.page === 'rank' ? pageOf(rank) : Math.min(Math.max(0, input.page), pages - 1);
 
-  const coords = (r: number) => `TP ${ix.pos.tp[r]} · CP ${ix.pos.cp[r]} · DP ${ix.pos.dp[r]} · PP ${ix.pos.pp[r]}${ep > 1 ? ` · EP ${ix.pos.ep[r]}` : ''}`;
+  const coords = (r: number) =>
+    `TP ${ix.pos.tp[r]} · CP ${ix.pos.cp[r]} · DP ${ix.pos.dp[r]} · PP ${ix.pos.pp[r]}${ep > 1 ? ` · EP ${ix.pos.ep[r]}` : ''}`;
   const rel = (r: number): RankRel => {
     if (r === rank) return 'self';
     for (const d of ['tp', 'cp', 'dp', 'pp'] as const) if (L.sizes[d] > 1 && ix.group[d][r] === ix.group[d][rank]) return d;
@@ -169,7 +182,12 @@ export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
     let box = boxes[boxes.length - 1];
     const label = `node ${node}`;
     if (!box || box.label !== label) boxes.push((box = { label, cells: [] }));
-    box.cells.push({ rank: r, rel: rel(r), ep: ep > 1 && r !== rank && ix.group.ep[r] === ix.group.ep[rank], coords: coords(r) } satisfies RankCell);
+    box.cells.push({
+      rank: r,
+      rel: rel(r),
+      ep: ep > 1 && r !== rank && ix.group.ep[r] === ix.group.ep[rank],
+      coords: coords(r),
+    } satisfies RankCell);
   }
   for (const b of boxes) {
     const first = b.cells[0]!.rank;
@@ -181,10 +199,22 @@ export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
     const g = L.groups[d][ix.group[d][rank]!]!;
     return `${d.toUpperCase()} group ${ix.group[d][rank]}: ${rankList(g)}`;
   };
-  const selectedGroups: { dim: string; text: string }[] = (['tp', 'cp', 'dp', 'pp'] as const).map((d) => ({ dim: d, text: L.sizes[d] > 1 ? groupText(d) : `${d.toUpperCase()} 1: no group` }));
-  if (ep > 1) selectedGroups.push({ dim: 'ep', text: `${groupText('ep')} (expert grid ETP ${L.expert.etp} × EP ${ep} × EDP ${L.expert.edp} × PP ${pp})` });
+  const selectedGroups: { dim: string; text: string }[] = (['tp', 'cp', 'dp', 'pp'] as const).map((d) => ({
+    dim: d,
+    text: L.sizes[d] > 1 ? groupText(d) : `${d.toUpperCase()} 1: no group`,
+  }));
+  if (ep > 1)
+    selectedGroups.push({
+      dim: 'ep',
+      text: `${groupText('ep')} (expert grid ETP ${L.expert.etp} × EP ${ep} × EDP ${L.expert.edp} × PP ${pp})`,
+    });
 
-  const summary = (['tp', 'cp', 'dp', 'pp'] as const).map((d) => ({ dim: d.toUpperCase(), size: L.sizes[d], groups: world / L.sizes[d], text: L.sizes[d] > 1 ? `${count(world / L.sizes[d])} groups of ${L.sizes[d]}` : 'not split (size 1)' }));
+  const summary = (['tp', 'cp', 'dp', 'pp'] as const).map((d) => ({
+    dim: d.toUpperCase(),
+    size: L.sizes[d],
+    groups: world / L.sizes[d],
+    text: L.sizes[d] > 1 ? `${count(world / L.sizes[d])} groups of ${L.sizes[d]}` : 'not split (size 1)',
+  }));
   if (ep > 1) summary.push({ dim: 'EP', size: ep, groups: L.groups.ep.length, text: `${count(L.groups.ep.length)} groups of ${ep}` });
   summary.push({ dim: 'nodes', size: dpn, groups: nodes, text: `${count(nodes)} nodes of ${dpn} GPUs` });
 
@@ -201,7 +231,13 @@ export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
       page,
       pages,
       caption: pageCaption(page),
-      modes: world <= MAX_CELLS ? [{ value: 'all', label: 'all ranks' }] : [{ value: 'node', label: 'by node' }, { value: 'replica', label: 'by DP replica' }],
+      modes:
+        world <= MAX_CELLS
+          ? [{ value: 'all', label: 'all ranks' }]
+          : [
+              { value: 'node', label: 'by node' },
+              { value: 'replica', label: 'by DP replica' },
+            ],
     },
     boxes,
     selected: { rank, text: `rank ${rank}: ${coords(rank)} · node ${Math.floor(rank / dpn)}, GPU ${rank % dpn}`, groups: selectedGroups },
@@ -227,7 +263,7 @@ function cpRing(ix: Indexed, rank: number, shape: ModelShape | undefined, c: Tra
   if (shape && c) {
     const x = kvExchangePerCpStep(shape, c.seq, c.microBatch, L.sizes.tp, cp);
     const localKv = Math.ceil(shape.kvHeads / L.sizes.tp);
-    exchange = `${bytes(x.bytes)} of K and V per rank per CP step: 2 (K, V) × ${count(c.seq / cp)} tokens × ${localKv} KV head${localKv === 1 ? '' : 's'} per TP rank × ${shape.headDim} × 2 B × micro-batch ${c.microBatch}; ${cp - 1} ring step${cp === 2 ? "" : "s"} per attention forward`;
+    exchange = `${bytes(x.bytes)} of K and V per rank per CP step: 2 (K, V) × ${count(c.seq / cp)} tokens × ${localKv} KV head${localKv === 1 ? '' : 's'} per TP rank × ${shape.headDim} × 2 B × micro-batch ${c.microBatch}; ${cp - 1} ring step${cp === 2 ? '' : 's'} per attention forward`;
     exchangeDetail =
       shape.kvHeads < shape.heads
         ? `GQA: ${shape.kvHeads} KV heads for ${shape.heads} query heads, so the ring carries ${+x.shrink.toFixed(2)}× less than MHA would (${bytes(x.mhaBytes)} per step).`

@@ -1,8 +1,8 @@
 // What-if section: the preview configuration for the panel's controls, its estimate (reestimate, never a
 // formula here), the conflicts the launcher would raise (the rules run on the edited text), and the edits
 // that write the change into the YAML (core/edit.ts: comments and formatting kept).
-import type { Choice, PrecisionChoice, RecomputeChoice, WhatIfField, WhatIfKey, WhatIfValues, WhatIfVM } from '../../protocol.js';
-import { PRECISION_CHOICES } from '../../protocol.js';
+import type { Choice, PrecisionChoice, RecomputeChoice, WhatIfField, WhatIfKey, WhatIfValues, WhatIfVM } from './viewModels.js';
+import { PRECISION_CHOICES } from './viewModels.js';
 import type { RecipeDoc } from '../document.js';
 import { applyEdits, editsForChanges, type ScalarValue } from '../edit.js';
 import type { TrainingConfig } from '../memory/config.js';
@@ -15,7 +15,7 @@ import { validateText, type ValidateOptions } from '../validate.js';
 import { GIB } from '../memory/overheads.js';
 import { count, deltaGib, gib, VERDICT_TEXT } from './format.js';
 import { trainingBar, type TrainingDoc } from './memory.js';
-import { precisionIdOf, withPrecision } from './quant.js';
+import { precisionIdOf, withPrecision } from '../memory/precision.js';
 
 /** GiB with two decimals, no unit (the table head carries it). */
 const num2 = (b: number) => (b / GIB).toFixed(2);
@@ -24,7 +24,20 @@ const recomputeOf = (c: TrainingConfig): RecomputeChoice => c.recompute.granular
 
 /** The file's value of every control. */
 export function fileValues(c: TrainingConfig): Required<Omit<WhatIfValues, 'precision'>> & { precision: PrecisionId } {
-  return { cp: c.cp, tp: c.tp, pp: c.pp, vpp: c.vpp ?? 1, ep: c.ep, etp: c.etp, sp: c.sp, microBatch: c.microBatch, seq: c.seq, recompute: recomputeOf(c), offloadLayers: c.offloadLayers, precision: precisionIdOf(c) };
+  return {
+    cp: c.cp,
+    tp: c.tp,
+    pp: c.pp,
+    vpp: c.vpp ?? 1,
+    ep: c.ep,
+    etp: c.etp,
+    sp: c.sp,
+    microBatch: c.microBatch,
+    seq: c.seq,
+    recompute: recomputeOf(c),
+    offloadLayers: c.offloadLayers,
+    precision: precisionIdOf(c),
+  };
 }
 
 /** The values that differ from the file (a control set back to the file's value is no change). */
@@ -54,7 +67,12 @@ export function previewConfig(c: TrainingConfig, v: WhatIfValues): TrainingConfi
       r === 'full'
         ? { granularity: 'full', method: c.recompute.method ?? 'uniform', numLayers: c.recompute.numLayers ?? 1, modules: [] }
         : r === 'selective'
-          ? { granularity: 'selective', method: null, numLayers: null, modules: c.recompute.modules.length ? c.recompute.modules : ['core_attn'] }
+          ? {
+              granularity: 'selective',
+              method: null,
+              numLayers: null,
+              modules: c.recompute.modules.length ? c.recompute.modules : ['core_attn'],
+            }
           : { granularity: null, method: null, numLayers: null, modules: [] };
   }
   if (v.precision !== undefined) out = withPrecision(out, v.precision);
@@ -63,22 +81,49 @@ export function previewConfig(c: TrainingConfig, v: WhatIfValues): TrainingConfi
 
 // Where each format keeps a key (the first path of core/rules/facts.ts's tables); a key already in the file wins.
 const NEMO1_PATHS: Partial<Record<TrainingField, string>> = {
-  tp: 'model.tensor_model_parallel_size', pp: 'model.pipeline_model_parallel_size', vpp: 'model.virtual_pipeline_model_parallel_size',
-  cp: 'model.context_parallel_size', ep: 'model.expert_model_parallel_size', etp: 'model.expert_tensor_parallel_size', sp: 'model.sequence_parallel', mbs: 'model.micro_batch_size', seq: 'model.encoder_seq_length', dataSeq: 'model.data.seq_length',
-  recomputeGranularity: 'model.activations_checkpoint_granularity', recomputeMethod: 'model.activations_checkpoint_method',
-  recomputeLayers: 'model.activations_checkpoint_num_layers', cpuOffloading: 'model.cpu_offloading', offloadLayers: 'model.cpu_offloading_num_layers',
+  tp: 'model.tensor_model_parallel_size',
+  pp: 'model.pipeline_model_parallel_size',
+  vpp: 'model.virtual_pipeline_model_parallel_size',
+  cp: 'model.context_parallel_size',
+  ep: 'model.expert_model_parallel_size',
+  etp: 'model.expert_tensor_parallel_size',
+  sp: 'model.sequence_parallel',
+  mbs: 'model.micro_batch_size',
+  seq: 'model.encoder_seq_length',
+  dataSeq: 'model.data.seq_length',
+  recomputeGranularity: 'model.activations_checkpoint_granularity',
+  recomputeMethod: 'model.activations_checkpoint_method',
+  recomputeLayers: 'model.activations_checkpoint_num_layers',
+  cpuOffloading: 'model.cpu_offloading',
+  offloadLayers: 'model.cpu_offloading_num_layers',
   fp8: 'model.fp8',
 };
 const BRIDGE_PATHS: Partial<Record<TrainingField, string>> = {
-  tp: 'model.tensor_model_parallel_size', pp: 'model.pipeline_model_parallel_size', vpp: 'model.virtual_pipeline_model_parallel_size',
-  cp: 'model.context_parallel_size', ep: 'model.expert_model_parallel_size', etp: 'model.expert_tensor_parallel_size', sp: 'model.sequence_parallel', mbs: 'train.micro_batch_size', seq: 'model.seq_length', dataSeq: 'dataset.seq_length',
-  recomputeGranularity: 'model.recompute_granularity', recomputeMethod: 'model.recompute_method', recomputeLayers: 'model.recompute_num_layers',
-  cpuOffloading: 'model.cpu_offloading', offloadLayers: 'model.cpu_offloading_num_layers',
+  tp: 'model.tensor_model_parallel_size',
+  pp: 'model.pipeline_model_parallel_size',
+  vpp: 'model.virtual_pipeline_model_parallel_size',
+  cp: 'model.context_parallel_size',
+  ep: 'model.expert_model_parallel_size',
+  etp: 'model.expert_tensor_parallel_size',
+  sp: 'model.sequence_parallel',
+  mbs: 'train.micro_batch_size',
+  seq: 'model.seq_length',
+  dataSeq: 'dataset.seq_length',
+  recomputeGranularity: 'model.recompute_granularity',
+  recomputeMethod: 'model.recompute_method',
+  recomputeLayers: 'model.recompute_num_layers',
+  cpuOffloading: 'model.cpu_offloading',
+  offloadLayers: 'model.cpu_offloading_num_layers',
 };
 /** Megatron-Bridge mixed-precision recipes by name (megatron/bridge/training/mixed_precision.py). */
 const BRIDGE_RECIPES: Partial<Record<PrecisionChoice, string>> = {
-  bf16: 'bf16_mixed', fp16: 'fp16_mixed', 'fp8-delayed': 'bf16_with_fp8_delayed_scaling_mixed', 'fp8-tensorwise': 'bf16_with_fp8_current_scaling_mixed',
-  'fp8-blockwise': 'bf16_with_fp8_subchannel_scaling_mixed', 'fp8-mxfp8': 'bf16_with_mxfp8_mixed', nvfp4: 'bf16_with_nvfp4_mixed',
+  bf16: 'bf16_mixed',
+  fp16: 'fp16_mixed',
+  'fp8-delayed': 'bf16_with_fp8_delayed_scaling_mixed',
+  'fp8-tensorwise': 'bf16_with_fp8_current_scaling_mixed',
+  'fp8-blockwise': 'bf16_with_fp8_subchannel_scaling_mixed',
+  'fp8-mxfp8': 'bf16_with_mxfp8_mixed',
+  nvfp4: 'bf16_with_nvfp4_mixed',
 };
 
 export interface FileChange {
@@ -91,7 +136,12 @@ export interface FileChange {
 const show = (v: unknown) => (v === undefined ? '(absent)' : v === null ? 'null' : String(v));
 
 /** The key edits that write the what-if values into the file, and the values that cannot be written. */
-export function fileChanges(doc: RecipeDoc, format: FormatId, c: TrainingConfig, v: WhatIfValues): { changes: FileChange[]; unwritable: string[] } {
+export function fileChanges(
+  doc: RecipeDoc,
+  format: FormatId,
+  c: TrainingConfig,
+  v: WhatIfValues,
+): { changes: FileChange[]; unwritable: string[] } {
   const facts = new Facts(doc, format);
   const table = format === 'megatron-bridge' ? BRIDGE_PATHS : format === 'nemo1' || format === 'nemo-launcher' ? NEMO1_PATHS : {};
   const changes: FileChange[] = [];
@@ -157,7 +207,16 @@ export function fileChanges(doc: RecipeDoc, format: FormatId, c: TrainingConfig,
   return { changes, unwritable };
 }
 
-function precisionChange(doc: RecipeDoc, format: FormatId, facts: Facts, c: TrainingConfig, p: PrecisionChoice, changes: FileChange[], unwritable: string[], raw: (p: PathSeg[]) => unknown): void {
+function precisionChange(
+  doc: RecipeDoc,
+  format: FormatId,
+  facts: Facts,
+  c: TrainingConfig,
+  p: PrecisionChoice,
+  changes: FileChange[],
+  unwritable: string[],
+  raw: (p: PathSeg[]) => unknown,
+): void {
   const label = PRECISIONS[p].label;
   if (format === 'nemo1' || format === 'nemo-launcher') {
     // NeMo 1.x selects FP8 with model.fp8 (delayed scaling); other recipes have no key there.
@@ -177,7 +236,9 @@ function precisionChange(doc: RecipeDoc, format: FormatId, facts: Facts, c: Trai
       changes.push({ path: ['mixed_precision'], value: name, from: show(raw(['mixed_precision'])) });
       return;
     }
-    unwritable.push(`${label}: this override sets precision field by field; set it by hand (or use mixed_precision: ${name ?? 'a recipe name'})`);
+    unwritable.push(
+      `${label}: this override sets precision field by field; set it by hand (or use mixed_precision: ${name ?? 'a recipe name'})`,
+    );
     return;
   }
   unwritable.push(`${label}: precision is not written into ${format} files; set it by hand`);
@@ -221,11 +282,28 @@ export function whatIfSection(input: WhatIfInput): WhatIfResult {
   const shown = { ...file, ...v };
   const layers = e.shape.layers;
   const intField = (key: WhatIfKey, label: string, min: number, max: number): WhatIfField => ({
-    key, label, kind: 'int', file: String(file[key]), value: String(shown[key]), changed: v[key] !== undefined, options: [], min, max,
+    key,
+    label,
+    kind: 'int',
+    file: String(file[key]),
+    value: String(shown[key]),
+    changed: v[key] !== undefined,
+    options: [],
+    min,
+    max,
   });
   const selField = (key: WhatIfKey, label: string, options: Choice[]): WhatIfField => ({
-    key, label, kind: 'select', file: String(file[key]), value: String(shown[key]), changed: v[key] !== undefined,
-    options: options.some((o) => o.value === file[key]) ? options : [...options, { value: String(file[key]), label: key === 'precision' ? PRECISIONS[file.precision].label : String(file[key]) }], min: 0, max: 0,
+    key,
+    label,
+    kind: 'select',
+    file: String(file[key]),
+    value: String(shown[key]),
+    changed: v[key] !== undefined,
+    options: options.some((o) => o.value === file[key])
+      ? options
+      : [...options, { value: String(file[key]), label: key === 'precision' ? PRECISIONS[file.precision].label : String(file[key]) }],
+    min: 0,
+    max: 0,
   });
   const fields: WhatIfField[] = [
     intField('cp', 'CP', 1, 1 << 16),
@@ -241,20 +319,39 @@ export function whatIfSection(input: WhatIfInput): WhatIfResult {
   ];
   const base = { uri: input.uri, docVersion: input.docVersion, fields };
   if (!Object.keys(v).length)
-    return { config, vm: { ...base, preview: null, conflicts: [], changes: [], canApply: false, applyNote: 'Change a value to preview it; Apply writes it into the file.' } };
+    return {
+      config,
+      vm: {
+        ...base,
+        preview: null,
+        conflicts: [],
+        changes: [],
+        canApply: false,
+        applyNote: 'Change a value to preview it; Apply writes it into the file.',
+      },
+    };
 
   const t0 = e.estimate;
   const t1 = reestimate(e, config);
   const cap = e.gpu.bytes;
   const cats = ['weights', 'gradients', 'optimizer', 'activations', 'transient', 'overhead', 'total'] as const;
   const deltas = cats
-    .map((k) => ({ label: k, from: num2(t0.perGpu[k]), to: num2(t1.perGpu[k]), delta: deltaGib(t1.perGpu[k] - t0.perGpu[k]).replace(' GiB', '') }))
+    .map((k) => ({
+      label: k,
+      from: num2(t0.perGpu[k]),
+      to: num2(t1.perGpu[k]),
+      delta: deltaGib(t1.perGpu[k] - t0.perGpu[k]).replace(' GiB', ''),
+    }))
     .filter((d) => d.label === 'total' || d.delta !== '±0.00');
 
   const { changes, conflicts, edits, canApply, errors } = writeCheck(input, c, v);
   // What the estimate does with settings the launcher would reject (memory model: offload only applies with PP 1 and no recompute).
   if (config.offloadLayers > 0 && (config.pp > 1 || config.recompute.granularity))
-    conflicts.push({ code: 'estimate', severity: 'info', message: `the estimate ignores the ${config.offloadLayers} offloaded layers: CPU offloading works only with PP 1 and without recompute (RL-R11)` });
+    conflicts.push({
+      code: 'estimate',
+      severity: 'info',
+      message: `the estimate ignores the ${config.offloadLayers} offloaded layers: CPU offloading works only with PP 1 and without recompute (RL-R11)`,
+    });
   return {
     config,
     edits,
@@ -329,4 +426,5 @@ export function writeCheck(input: WriteInput, c: TrainingConfig, v: WhatIfValues
   return { changes, conflicts, edits: canApply ? edits : undefined, canApply, errors };
 }
 
-export const changeRows = (changes: readonly FileChange[]) => changes.map((ch) => ({ path: pathToString(ch.path), from: ch.from, to: show(ch.value) }));
+export const changeRows = (changes: readonly FileChange[]) =>
+  changes.map((ch) => ({ path: pathToString(ch.path), from: ch.from, to: show(ch.value) }));

@@ -44,8 +44,10 @@ export function tokenFlops(m: ModelShape, seq: number): TokenFlops {
 }
 
 /** What the cost terms read: the model, one point of the search space, and the hardware. */
-export interface CostInput
-  extends Pick<TrainingConfig, 'seq' | 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'sp' | 'microBatch' | 'offloadLayers' | 'distributedOptimizer'> {
+export interface CostInput extends Pick<
+  TrainingConfig,
+  'seq' | 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'sp' | 'microBatch' | 'offloadLayers' | 'distributedOptimizer'
+> {
   shape: ModelShape;
   flops: TokenFlops;
   globalBatch: number;

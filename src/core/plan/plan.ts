@@ -23,7 +23,7 @@ import { megatronLayer } from '../memory/activations.js';
 import { estimateTraining, TIGHT_FRACTION, type TrainingEstimate } from '../memory/training.js';
 import type { GpuSpec, ModelShape } from '../memory/types.js';
 import { shardGroups, stageParams, stateBytes, type StageParams } from '../memory/weights.js';
-import { precisionIdOf, withPrecision } from '../panel/quant.js';
+import { precisionIdOf, withPrecision } from '../memory/precision.js';
 import { planCost, tokenFlops, type CostBreakdown, type CostInput, type TokenFlops } from './cost.js';
 import { hardwareFor, type Hardware } from './hardware.js';
 import {
@@ -94,14 +94,33 @@ export interface PlanResult {
 }
 
 /** Precision variants: the file's own first, then bf16, FP8 (delayed scaling, Megatron's default recipe), NVFP4. */
-export function precisionChoices(base: TrainingConfig, hw: Hardware, extra: PrecisionId[] = ['bf16', 'fp8-delayed', 'nvfp4']): PrecisionId[] {
+export function precisionChoices(
+  base: TrainingConfig,
+  hw: Hardware,
+  extra: PrecisionId[] = ['bf16', 'fp8-delayed', 'nvfp4'],
+): PrecisionId[] {
   const own = precisionIdOf(base);
   return [own, ...extra.filter((p) => p !== own && precisionSupported(p, hw))];
 }
 
 /** The file's configuration with a candidate's layout and levers applied (ETP follows TP, SP = TP > 1). */
-export function candidateConfig(base: TrainingConfig, c: Pick<Candidate, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'microBatchSize' | 'recompute' | 'offloadLayers' | 'precision'>, gpus: number): TrainingConfig {
-  const layout: TrainingConfig = { ...base, tp: c.tp, pp: c.pp, vpp: c.vpp, cp: c.cp, ep: c.ep, etp: c.tp, sp: c.tp > 1, worldSize: gpus, microBatch: c.microBatchSize };
+export function candidateConfig(
+  base: TrainingConfig,
+  c: Pick<Candidate, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'microBatchSize' | 'recompute' | 'offloadLayers' | 'precision'>,
+  gpus: number,
+): TrainingConfig {
+  const layout: TrainingConfig = {
+    ...base,
+    tp: c.tp,
+    pp: c.pp,
+    vpp: c.vpp,
+    cp: c.cp,
+    ep: c.ep,
+    etp: c.tp,
+    sp: c.tp > 1,
+    worldSize: gpus,
+    microBatch: c.microBatchSize,
+  };
   return withPrecision(withRecompute(layout, { recompute: c.recompute, offloadLayers: c.offloadLayers }), c.precision);
 }
 
@@ -137,7 +156,10 @@ const vppKey = (vpp: number | null) => vpp ?? Infinity;
  * state shrink with EP; activations do not depend on it; EP 1 → 2 trades expert bytes for NCCL's all-to-all buffers).
  */
 const atLeast = (a: Decided, b: Decided, flash: boolean) =>
-  (a.ep === b.ep || (a.ep >= 2 && a.ep <= b.ep)) && a.mbs >= b.mbs && vppKey(a.vpp) <= vppKey(b.vpp) && needsAtLeast(a.variant, b.variant, flash);
+  (a.ep === b.ep || (a.ep >= 2 && a.ep <= b.ep)) &&
+  a.mbs >= b.mbs &&
+  vppKey(a.vpp) <= vppKey(b.vpp) &&
+  needsAtLeast(a.variant, b.variant, flash);
 
 /** What the estimates so far prove about other points: the largest points that fit and the smallest that do not, per precision. */
 class MemoryFacts {
@@ -186,7 +208,8 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
   const gbs = base.globalBatch;
   if (!gbs) throw new Error("the global batch size is unknown; the planner keeps the file's global batch");
   const world = opts.gpus;
-  if (!Number.isSafeInteger(world) || world < 1 || world > MAX_RANKS) throw new Error(`the GPU count must be an integer from 1 to ${MAX_RANKS}`);
+  if (!Number.isSafeInteger(world) || world < 1 || world > MAX_RANKS)
+    throw new Error(`the GPU count must be an integer from 1 to ${MAX_RANKS}`);
   const { hw, assumed } = hardwareFor(gpu);
   const notes: string[] = [];
   if (assumed) notes.push(hw.source);
@@ -206,7 +229,8 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
   let family = '';
   let facts = new MemoryFacts(flash);
   for (const lay of layouts(m, base.seq, gbs, world, opts)) {
-    const configOf = (d: Omit<Decided, 'ep'>) => candidateConfig(base, { ...lay, vpp: d.vpp, microBatchSize: d.mbs, precision: d.precision, ...d.variant }, world);
+    const configOf = (d: Omit<Decided, 'ep'>) =>
+      candidateConfig(base, { ...lay, vpp: d.vpp, microBatchSize: d.mbs, precision: d.precision, ...d.variant }, world);
     const layoutBase = configOf({ mbs: 1, vpp: null, variant: { recompute: 'none', offloadLayers: 0 }, precision: precisionIdOf(base) });
     const params = stageParams(m, layoutBase);
     const stage = heaviestStage(params);
@@ -248,7 +272,8 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
     // Every group tries no recompute in the preferred precision first. Its memory grows with the micro-batch and from no
     // interleaving to ever coarser VPP, so settle that column up front: its largest point (if it fits, all do), its
     // smallest (if it misses, all do), then per micro-batch size the largest and a binary search for where it stops fitting.
-    const at = (g: Group) => settle({ ep: lay.ep, mbs: g.mbs, vpp: g.vpp, variant: { recompute: 'none', offloadLayers: 0 }, precision: live[0]! });
+    const at = (g: Group) =>
+      settle({ ep: lay.ep, mbs: g.mbs, vpp: g.vpp, variant: { recompute: 'none', offloadLayers: 0 }, precision: live[0]! });
     const rows = [...new Set(groups.map((g) => g.mbs))].map((mbs) => groups.filter((g) => g.mbs === mbs));
     const largest = rows[rows.length - 1]!;
     if (!at(largest[largest.length - 1]!) && at(rows[0]![0]!))
@@ -284,11 +309,23 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
         const here: Decided = { ep: lay.ep, mbs: g.mbs, vpp: g.vpp, variant: pt.variant, precision: pt.precision };
         if (!settle(here)) continue;
         done = true;
-        found.push({ candidate: toCandidate(lay, g, pt), config: () => configOf(here), precisionRank: pt.precisionRank, variantRank: pt.variantRank, estimate: estimates.get(keyOf(here)) });
+        found.push({
+          candidate: toCandidate(lay, g, pt),
+          config: () => configOf(here),
+          precisionRank: pt.precisionRank,
+          variantRank: pt.variantRank,
+          estimate: estimates.get(keyOf(here)),
+        });
       }
     }
   }
-  found.sort((a, b) => a.candidate.cost.total - b.candidate.cost.total || a.precisionRank - b.precisionRank || a.variantRank - b.variantRank || layoutOrder(a.candidate, b.candidate));
+  found.sort(
+    (a, b) =>
+      a.candidate.cost.total - b.candidate.cost.total ||
+      a.precisionRank - b.precisionRank ||
+      a.variantRank - b.variantRank ||
+      layoutOrder(a.candidate, b.candidate),
+  );
   // The estimate of every candidate returned; a fit inferred from the memory order is confirmed here (and dropped if wrong).
   const top = opts.top === undefined ? 10 : opts.top;
   const candidates: Candidate[] = [];
@@ -321,7 +358,14 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
 }
 
 type LayoutKeys = Pick<Candidate, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'microBatchSize' | 'offloadLayers'>;
-const layoutOrder = (a: LayoutKeys, b: LayoutKeys) => a.tp - b.tp || a.pp - b.pp || (a.vpp ?? 1) - (b.vpp ?? 1) || a.cp - b.cp || a.ep - b.ep || a.microBatchSize - b.microBatchSize || a.offloadLayers - b.offloadLayers;
+const layoutOrder = (a: LayoutKeys, b: LayoutKeys) =>
+  a.tp - b.tp ||
+  a.pp - b.pp ||
+  (a.vpp ?? 1) - (b.vpp ?? 1) ||
+  a.cp - b.cp ||
+  a.ep - b.ep ||
+  a.microBatchSize - b.microBatchSize ||
+  a.offloadLayers - b.offloadLayers;
 
 function toCandidate(lay: Layout, g: Group, pt: Point): Found['candidate'] {
   return {
@@ -342,7 +386,17 @@ function toCandidate(lay: Layout, g: Group, pt: Point): Found['candidate'] {
 }
 
 /** The cost-model input of one point; `c` supplies the settings a layout keeps from the file (optimizer, gradient dtype). */
-function costInput(m: ModelShape, flops: TokenFlops, c: TrainingConfig, s: Layout & Omit<Group, 'mbs'> & { mbs: number; etp: number; sp: boolean; variant: MemoryVariant }, stage: StageParams, layerActivationBytes: number, hw: Hardware, gpus: number, gbs: number): CostInput {
+function costInput(
+  m: ModelShape,
+  flops: TokenFlops,
+  c: TrainingConfig,
+  s: Layout & Omit<Group, 'mbs'> & { mbs: number; etp: number; sp: boolean; variant: MemoryVariant },
+  stage: StageParams,
+  layerActivationBytes: number,
+  hw: Hardware,
+  gpus: number,
+  gbs: number,
+): CostInput {
   return {
     shape: m,
     flops,
@@ -377,10 +431,39 @@ function layerBytes(m: ModelShape, c: TrainingConfig, stage: StageParams): numbe
 }
 
 /** Cost of a point of one layout; precision only enters through the bytes an offloaded layer moves. */
-function pointCost(m: ModelShape, flops: TokenFlops, base: TrainingConfig, lay: Layout, g: Group, variant: MemoryVariant, precision: PrecisionId, stage: StageParams, hw: Hardware, gpus: number, gbs: number): CostBreakdown {
+function pointCost(
+  m: ModelShape,
+  flops: TokenFlops,
+  base: TrainingConfig,
+  lay: Layout,
+  g: Group,
+  variant: MemoryVariant,
+  precision: PrecisionId,
+  stage: StageParams,
+  hw: Hardware,
+  gpus: number,
+  gbs: number,
+): CostBreakdown {
   let bytes = 0;
-  if (variant.offloadLayers > 0) bytes = layerBytes(m, candidateConfig(base, { ...lay, vpp: g.vpp, microBatchSize: g.mbs, precision, recompute: 'none', offloadLayers: 0 }, gpus), stage);
-  const s = { tp: lay.tp, pp: lay.pp, cp: lay.cp, ep: lay.ep, dp: lay.dp, etp: lay.tp, sp: lay.tp > 1, vpp: g.vpp, mbs: g.mbs, microbatches: g.microbatches, variant };
+  if (variant.offloadLayers > 0)
+    bytes = layerBytes(
+      m,
+      candidateConfig(base, { ...lay, vpp: g.vpp, microBatchSize: g.mbs, precision, recompute: 'none', offloadLayers: 0 }, gpus),
+      stage,
+    );
+  const s = {
+    tp: lay.tp,
+    pp: lay.pp,
+    cp: lay.cp,
+    ep: lay.ep,
+    dp: lay.dp,
+    etp: lay.tp,
+    sp: lay.tp > 1,
+    vpp: g.vpp,
+    mbs: g.mbs,
+    microbatches: g.microbatches,
+    variant,
+  };
   return planCost(costInput(m, flops, base, s, stage, bytes, hw, gpus, gbs));
 }
 
@@ -390,7 +473,22 @@ export function configCost(m: ModelShape, c: TrainingConfig, gpu: GpuSpec, gpus:
   const dp = derived({ ...c, worldSize: gpus }).dp ?? 1;
   const gbs = c.globalBatch ?? c.microBatch * dp;
   const stage = heaviestStage(stageParams(m, c));
-  const variant: MemoryVariant = { recompute: c.recompute.granularity ?? 'none', offloadLayers: c.pp === 1 && !c.recompute.granularity ? c.offloadLayers : 0 };
-  const s = { tp: c.tp, pp: c.pp, cp: c.cp, ep: c.ep, dp, etp: c.etp, sp: c.sp, vpp: c.vpp, mbs: c.microBatch, microbatches: gbs / (c.microBatch * dp), variant };
+  const variant: MemoryVariant = {
+    recompute: c.recompute.granularity ?? 'none',
+    offloadLayers: c.pp === 1 && !c.recompute.granularity ? c.offloadLayers : 0,
+  };
+  const s = {
+    tp: c.tp,
+    pp: c.pp,
+    cp: c.cp,
+    ep: c.ep,
+    dp,
+    etp: c.etp,
+    sp: c.sp,
+    vpp: c.vpp,
+    mbs: c.microBatch,
+    microbatches: gbs / (c.microBatch * dp),
+    variant,
+  };
   return planCost(costInput(m, tokenFlops(m, c.seq), c, s, stage, variant.offloadLayers ? layerBytes(m, c, stage) : 0, hw, gpus, gbs));
 }

@@ -19,7 +19,15 @@ export function planJson(r: PlanResult): object {
       recompute: c.recompute,
       offloadLayers: c.offloadLayers,
       precision: c.precision,
-      perGpu: { total: c.perGpu.total, weights: c.perGpu.weights, gradients: c.perGpu.gradients, optimizer: c.perGpu.optimizer, activations: c.perGpu.activations, transient: c.perGpu.transient, overhead: c.perGpu.overhead },
+      perGpu: {
+        total: c.perGpu.total,
+        weights: c.perGpu.weights,
+        gradients: c.perGpu.gradients,
+        optimizer: c.perGpu.optimizer,
+        activations: c.perGpu.activations,
+        transient: c.perGpu.transient,
+        overhead: c.perGpu.overhead,
+      },
       fits: c.fits,
       cost: c.cost,
     })),
@@ -43,7 +51,23 @@ const COST_COLUMNS: [keyof Candidate['cost'], string][] = [
 
 /** One row per candidate: layout, levers, memory of the most-loaded rank, and each cost term in % of T0. */
 export function planTable(cs: readonly Candidate[], first = 1): string[] {
-  const head = ['#', 'TP', 'PP', 'VPP', 'CP', 'EP', 'DP', 'MBS', 'm', 'recompute', 'offload', 'precision', 'GiB/GPU', 'use', ...COST_COLUMNS.map(([, h]) => h)];
+  const head = [
+    '#',
+    'TP',
+    'PP',
+    'VPP',
+    'CP',
+    'EP',
+    'DP',
+    'MBS',
+    'm',
+    'recompute',
+    'offload',
+    'precision',
+    'GiB/GPU',
+    'use',
+    ...COST_COLUMNS.map(([, h]) => h),
+  ];
   const rows = cs.map((c, i) => [
     String(first + i),
     String(c.tp),
@@ -63,7 +87,11 @@ export function planTable(cs: readonly Candidate[], first = 1): string[] {
   ]);
   const width = head.map((h, j) => Math.max(h.length, ...rows.map((r) => r[j]!.length)));
   const left = new Set([9, 11]);
-  const line = (r: string[]) => r.map((x, j) => (left.has(j) ? x.padEnd(width[j]!) : x.padStart(width[j]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((x, j) => (left.has(j) ? x.padEnd(width[j]!) : x.padStart(width[j]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }
 

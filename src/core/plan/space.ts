@@ -49,20 +49,24 @@ export const r8GroupsCompatible = (m: ModelShape, tp: number) => m.kvHeads % tp 
 // R10: full recompute needs a method and 1 ≤ layers ≤ L/PP; selective takes neither — megatron-core transformer_config.py.
 export const r10Recompute = (m: ModelShape, c: TrainingConfig) => {
   const r = c.recompute;
-  if (r.granularity === 'full') return r.method !== null && r.numLayers !== null && r.numLayers >= 1 && r.numLayers <= Math.floor(m.layers / c.pp);
+  if (r.granularity === 'full')
+    return r.method !== null && r.numLayers !== null && r.numLayers >= 1 && r.numLayers <= Math.floor(m.layers / c.pp);
   if (r.granularity === 'selective') return r.numLayers === null;
   return true;
 };
 // R11: CPU offloading: 0 ≤ n < L, PP == 1, no recompute — megatron-core transformer_config.py.
-export const r11Offload = (m: ModelShape, c: TrainingConfig) => c.offloadLayers === 0 || (c.offloadLayers > 0 && c.offloadLayers < m.layers && c.pp === 1 && !c.recompute.granularity);
+export const r11Offload = (m: ModelShape, c: TrainingConfig) =>
+  c.offloadLayers === 0 || (c.offloadLayers > 0 && c.offloadLayers < m.layers && c.pp === 1 && !c.recompute.granularity);
 // R21: EP > 1 with TP > 1 needs sequence parallelism — megatron-core model_parallel_config.py.
 export const r21EpTpNeedsSp = (ep: number, tp: number, sp: boolean) => ep === 1 || tp === 1 || sp;
 // MoE: experts % EP == 0 — megatron-core transformer_config.py ("num_moe_experts must be divisible by expert_model_parallel_size").
 export const expertsDivisible = (m: ModelShape, ep: number) => ep === 1 || (m.experts > 0 && m.experts % ep === 0);
 // Interleaved 1F1B: micro-batches % PP == 0 — megatron-core pipeline_parallel/schedules.py ("…when using interleaved schedule").
-export const interleavedMicrobatches = (pp: number, vpp: number | null, microbatches: number) => !vpp || vpp === 1 || microbatches % pp === 0;
+export const interleavedMicrobatches = (pp: number, vpp: number | null, microbatches: number) =>
+  !vpp || vpp === 1 || microbatches % pp === 0;
 // Hardware: FP8 needs compute capability ≥ 8.9, MXFP8 and NVFP4 need Blackwell — TransformerEngine docs.
-export const precisionSupported = (p: PrecisionId, hw: Hardware) => (p === 'nvfp4' || p === 'mxfp4' || p === 'fp8-mxfp8' ? hw.fp4 : p.startsWith('fp8-') ? hw.fp8 : true);
+export const precisionSupported = (p: PrecisionId, hw: Hardware) =>
+  p === 'nvfp4' || p === 'mxfp4' || p === 'fp8-mxfp8' ? hw.fp4 : p.startsWith('fp8-') ? hw.fp8 : true;
 
 /** Every rule `c` breaks on `world` GPUs (empty: the launch-time checks pass). Needs `c.globalBatch`. */
 export function violations(m: ModelShape, c: TrainingConfig, world: number, opts: SpaceOptions = {}): Violation[] {
@@ -74,7 +78,8 @@ export function violations(m: ModelShape, c: TrainingConfig, world: number, opts
   add(r1WorldDivisible(world, c.tp, c.pp, c.cp), 'R1', `world ${world} % (TP·PP·CP = ${c.tp * c.pp * c.cp}) ≠ 0`);
   add(r1bExpertWorld(world, c.etp, c.ep, c.pp), 'R1b', `world ${world} % (ETP·EP·PP = ${c.etp * c.ep * c.pp}) ≠ 0`);
   const { dp, microbatches } = derived({ ...c, worldSize: world });
-  if (dp !== undefined && c.globalBatch !== undefined) add(r2BatchDivisible(c.globalBatch, c.microBatch, dp), 'R2', `GBS ${c.globalBatch} % (MBS·DP = ${c.microBatch * dp}) ≠ 0`);
+  if (dp !== undefined && c.globalBatch !== undefined)
+    add(r2BatchDivisible(c.globalBatch, c.microBatch, dp), 'R2', `GBS ${c.globalBatch} % (MBS·DP = ${c.microBatch * dp}) ≠ 0`);
   add(r3SeqDivisible(c.seq, c.cp), 'R3', `seq ${c.seq} % (2·CP = ${2 * c.cp}) ≠ 0`);
   add(r4LayersDivisible(m.layers, c.pp), 'R4', `layers ${m.layers} % PP ${c.pp} ≠ 0`);
   add(r5VppDivisible(m.layers, c.pp, c.vpp), 'R5', `layers per stage ${Math.floor(m.layers / c.pp)} % VPP ${c.vpp} ≠ 0`);
@@ -87,7 +92,8 @@ export function violations(m: ModelShape, c: TrainingConfig, world: number, opts
   add(r21EpTpNeedsSp(c.ep, c.tp, c.sp), 'R21', 'EP > 1 with TP > 1 needs sequence parallelism');
   add(expertsDivisible(m, c.ep), 'EP', `experts ${m.experts} % EP ${c.ep} ≠ 0`);
   add(c.tp <= node, 'TP-node', `TP ${c.tp} spans more than one ${node}-GPU node`);
-  if (microbatches !== undefined) add(interleavedMicrobatches(c.pp, c.vpp, microbatches), 'VPP-m', `interleaving needs micro-batches ${microbatches} % PP ${c.pp} = 0`);
+  if (microbatches !== undefined)
+    add(interleavedMicrobatches(c.pp, c.vpp, microbatches), 'VPP-m', `interleaving needs micro-batches ${microbatches} % PP ${c.pp} = 0`);
   return out;
 }
 
@@ -140,7 +146,8 @@ export function vppChoices(m: ModelShape, pp: number, opts: SpaceOptions = {}): 
 }
 
 /** Micro-batch sizes that keep R2 and fit in GBS/DP. */
-export const microBatchChoices = (gbs: number, dp: number): number[] => MICRO_BATCHES.filter((b) => b <= gbs / dp && r2BatchDivisible(gbs, b, dp));
+export const microBatchChoices = (gbs: number, dp: number): number[] =>
+  MICRO_BATCHES.filter((b) => b <= gbs / dp && r2BatchDivisible(gbs, b, dp));
 
 export type RecomputeChoice = 'none' | 'selective' | 'full';
 

@@ -11,7 +11,14 @@ export interface RuleContext {
  * One finding on each key in `facts` (the keys a person would change), each pointing at the others
  * and at `context` (keys that only feed the rule, such as the world size).
  */
-export function emit(code: string, severity: Severity, message: string, facts: (Fact | undefined)[], fixes?: Fix[], context: (Fact | undefined)[] = []): Finding[] {
+export function emit(
+  code: string,
+  severity: Severity,
+  message: string,
+  facts: (Fact | undefined)[],
+  fixes?: Fix[],
+  context: (Fact | undefined)[] = [],
+): Finding[] {
   const dedupe = (list: (Fact | undefined)[]) => {
     const ok = list.filter((f): f is Fact => !!f);
     return ok.filter((f, i) => ok.findIndex((g) => g.path === f.path) === i);

@@ -13,13 +13,55 @@ export interface Fact<T = unknown> {
 
 /** Logical fields of a training config, and where each format keeps them. */
 export type TrainingField =
-  | 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'sp' | 'seq' | 'dataSeq' | 'layers' | 'heads' | 'groups'
-  | 'mbs' | 'gbs' | 'devices' | 'nodes' | 'overlapP2p' | 'recomputeGranularity' | 'recomputeMethod'
-  | 'recomputeLayers' | 'cpuOffloading' | 'offloadLayers' | 'fgOffload' | 'tpCommOverlap' | 'fsdp' | 'fp8'
-  | 'precision' | 'ampO2' | 'gradAccFusion' | 'splitRank' | 'hcp' | 'cpCommType' | 'pipelineDtype'
-  | 'fp16' | 'bf16' | 'trainIters' | 'trainSamples' | 'numEpochs' | 'perTokenLoss' | 'avgInCollective'
-  | 'finetune' | 'peft' | 'useTpPpDpMapping' | 'embedInSplit' | 'lossInSplit' | 'firstStageLayers' | 'lastStageLayers'
-  | 'ppLayout' | 'optimName';
+  | 'tp'
+  | 'pp'
+  | 'vpp'
+  | 'cp'
+  | 'ep'
+  | 'etp'
+  | 'sp'
+  | 'seq'
+  | 'dataSeq'
+  | 'layers'
+  | 'heads'
+  | 'groups'
+  | 'mbs'
+  | 'gbs'
+  | 'devices'
+  | 'nodes'
+  | 'overlapP2p'
+  | 'recomputeGranularity'
+  | 'recomputeMethod'
+  | 'recomputeLayers'
+  | 'cpuOffloading'
+  | 'offloadLayers'
+  | 'fgOffload'
+  | 'tpCommOverlap'
+  | 'fsdp'
+  | 'fp8'
+  | 'precision'
+  | 'ampO2'
+  | 'gradAccFusion'
+  | 'splitRank'
+  | 'hcp'
+  | 'cpCommType'
+  | 'pipelineDtype'
+  | 'fp16'
+  | 'bf16'
+  | 'trainIters'
+  | 'trainSamples'
+  | 'numEpochs'
+  | 'perTokenLoss'
+  | 'avgInCollective'
+  | 'finetune'
+  | 'peft'
+  | 'useTpPpDpMapping'
+  | 'embedInSplit'
+  | 'lossInSplit'
+  | 'firstStageLayers'
+  | 'lastStageLayers'
+  | 'ppLayout'
+  | 'optimName';
 
 const NEMO1: Partial<Record<TrainingField, string[]>> = {
   tp: ['model.tensor_model_parallel_size'],
@@ -108,16 +150,38 @@ const BRIDGE: Partial<Record<TrainingField, string[]>> = {
 
 /** NeMo 2.0 serializations nest kwargs under `_target_` nodes: look the key up anywhere. */
 const NEMO2_KEYS: Partial<Record<TrainingField, string>> = {
-  tp: 'tensor_model_parallel_size', pp: 'pipeline_model_parallel_size', vpp: 'virtual_pipeline_model_parallel_size',
-  cp: 'context_parallel_size', ep: 'expert_model_parallel_size', etp: 'expert_tensor_parallel_size',
-  sp: 'sequence_parallel', seq: 'seq_length', layers: 'num_layers', heads: 'num_attention_heads',
-  groups: 'num_query_groups', mbs: 'micro_batch_size', gbs: 'global_batch_size', devices: 'devices', nodes: 'num_nodes',
-  recomputeGranularity: 'recompute_granularity', recomputeMethod: 'recompute_method', recomputeLayers: 'recompute_num_layers',
-  cpuOffloading: 'cpu_offloading', offloadLayers: 'cpu_offloading_num_layers', fgOffload: 'fine_grained_activation_offloading',
-  pipelineDtype: 'pipeline_dtype', fp16: 'fp16', bf16: 'bf16', hcp: 'hierarchical_context_parallel_sizes', cpCommType: 'cp_comm_type',
-  overlapP2p: 'overlap_p2p_comm', fp8: 'fp8',
-  embedInSplit: 'account_for_embedding_in_pipeline_split', lossInSplit: 'account_for_loss_in_pipeline_split',
-  firstStageLayers: 'num_layers_in_first_pipeline_stage', lastStageLayers: 'num_layers_in_last_pipeline_stage',
+  tp: 'tensor_model_parallel_size',
+  pp: 'pipeline_model_parallel_size',
+  vpp: 'virtual_pipeline_model_parallel_size',
+  cp: 'context_parallel_size',
+  ep: 'expert_model_parallel_size',
+  etp: 'expert_tensor_parallel_size',
+  sp: 'sequence_parallel',
+  seq: 'seq_length',
+  layers: 'num_layers',
+  heads: 'num_attention_heads',
+  groups: 'num_query_groups',
+  mbs: 'micro_batch_size',
+  gbs: 'global_batch_size',
+  devices: 'devices',
+  nodes: 'num_nodes',
+  recomputeGranularity: 'recompute_granularity',
+  recomputeMethod: 'recompute_method',
+  recomputeLayers: 'recompute_num_layers',
+  cpuOffloading: 'cpu_offloading',
+  offloadLayers: 'cpu_offloading_num_layers',
+  fgOffload: 'fine_grained_activation_offloading',
+  pipelineDtype: 'pipeline_dtype',
+  fp16: 'fp16',
+  bf16: 'bf16',
+  hcp: 'hierarchical_context_parallel_sizes',
+  cpCommType: 'cp_comm_type',
+  overlapP2p: 'overlap_p2p_comm',
+  fp8: 'fp8',
+  embedInSplit: 'account_for_embedding_in_pipeline_split',
+  lossInSplit: 'account_for_loss_in_pipeline_split',
+  firstStageLayers: 'num_layers_in_first_pipeline_stage',
+  lastStageLayers: 'num_layers_in_last_pipeline_stage',
   ppLayout: 'pipeline_model_parallel_layout',
 };
 
@@ -134,8 +198,6 @@ export function factAt(doc: RecipeDoc, path: readonly PathSeg[]): Fact | undefin
     valueSpan: hit.node.span,
   };
 }
-
-
 
 export class Facts {
   private cache = new Map<TrainingField, Fact | undefined>();

@@ -13,7 +13,20 @@ function sections(doc: RecipeDoc, disagg: boolean): PathSeg[][] {
 }
 
 /** KV cache dtypes: the named ones of validate_dtype plus the torch dtype spellings it accepts. */
-export const KV_DTYPES = new Set(['auto', 'fp8', 'fp8_ds_mla', 'nvfp4', 'bfloat16', 'float16', 'float32', 'half', 'float', 'bf16', 'fp16', 'fp32']);
+export const KV_DTYPES = new Set([
+  'auto',
+  'fp8',
+  'fp8_ds_mla',
+  'nvfp4',
+  'bfloat16',
+  'float16',
+  'float32',
+  'half',
+  'float',
+  'bf16',
+  'fp16',
+  'fp32',
+]);
 
 const isPow2 = (n: number) => Number.isInteger(n) && n > 1 && (n & (n - 1)) === 0;
 
@@ -25,16 +38,35 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     // K2: cross_kv_cache_fraction is for encoder-decoder models only — llm_args.py field description.
     const cross = kv('cross_kv_cache_fraction');
     if (cross && cross.value !== null)
-      out.push(...emit('RL-K2', 'warning', `cross_kv_cache_fraction ${fmt(cross.value)} is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models`, [cross]));
+      out.push(
+        ...emit(
+          'RL-K2',
+          'warning',
+          `cross_kv_cache_fraction ${fmt(cross.value)} is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models`,
+          [cross],
+        ),
+      );
     // K3: the dtype is one TensorRT-LLM knows — llm_args.py validate_dtype (lower-cased; torch dtype names pass).
     const dtypeFact = kv('dtype');
     if (typeof dtypeFact?.value === 'string' && !KV_DTYPES.has(dtypeFact.value.toLowerCase()))
-      out.push(...emit('RL-K3', 'warning', `kv_cache_config.dtype ${JSON.stringify(dtypeFact.value)} is not a KV cache dtype TensorRT-LLM lists (${[...KV_DTYPES].slice(0, 7).join(', ')}, …)`, [dtypeFact]));
+      out.push(
+        ...emit(
+          'RL-K3',
+          'warning',
+          `kv_cache_config.dtype ${JSON.stringify(dtypeFact.value)} is not a KV cache dtype TensorRT-LLM lists (${[...KV_DTYPES].slice(0, 7).join(', ')}, …)`,
+          [dtypeFact],
+        ),
+      );
     // K4: fp8_ds_mla excludes pool rebalancing — llm_args.py reject_fp8_ds_mla_pool_rebalance.
     const dtype = kv('dtype');
     const rebalance = kv('enable_kv_pool_rebalance');
     if (typeof dtype?.value === 'string' && dtype.value.toLowerCase() === 'fp8_ds_mla' && rebalance?.value === true)
-      out.push(...emit('RL-K4', 'error', `kv_cache_config.dtype ${dtype.value} cannot be used with enable_kv_pool_rebalance: true`, [rebalance, dtype]));
+      out.push(
+        ...emit('RL-K4', 'error', `kv_cache_config.dtype ${dtype.value} cannot be used with enable_kv_pool_rebalance: true`, [
+          rebalance,
+          dtype,
+        ]),
+      );
     // K5: a disk tier needs a path — llm_args.py validate_disk_cache_config.
     const disk = kv('disk_cache_size');
     const diskPath = kv('disk_cache_path');
@@ -54,7 +86,12 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     const periodic = kv('mamba_state_config', 'periodic_snapshot_interval');
     if (legacy && legacy.value !== null && periodic && periodic.value !== null)
       out.push(
-        ...emit('RL-K7', 'error', `set mamba_state_config.periodic_snapshot_interval (${fmt(periodic.value)}) or the deprecated mamba_state_cache_interval (${fmt(legacy.value)}), not both`, [legacy, periodic]),
+        ...emit(
+          'RL-K7',
+          'error',
+          `set mamba_state_config.periodic_snapshot_interval (${fmt(periodic.value)}) or the deprecated mamba_state_cache_interval (${fmt(legacy.value)}), not both`,
+          [legacy, periodic],
+        ),
       );
     // K8: every window is positive (-1 is TensorRT-LLM's recurrent-state sentinel) — llm_args.py validate_max_attention_window.
     const windows = kv('max_attention_window');
@@ -68,46 +105,96 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     const ratio = kv('pool_ratio');
     if (Array.isArray(ratio?.value) && ratio.value.length && ratio.value.every((x) => typeof x === 'number')) {
       const sum = (ratio.value as number[]).reduce((a, b) => a + b, 0);
-      if (Math.abs(sum - 1) > 1e-6) out.push(...emit('RL-K9', 'error', `pool_ratio entries must sum to 1.0, they sum to ${+sum.toFixed(6)}`, [ratio]));
+      if (Math.abs(sum - 1) > 1e-6)
+        out.push(...emit('RL-K9', 'error', `pool_ratio entries must sum to 1.0, they sum to ${+sum.toFixed(6)}`, [ratio]));
     }
     // K10: tokens_per_block is a power of two > 1 — docs/source/features/kvcache.md.
     const tpb = kv('tokens_per_block');
     if (typeof tpb?.value === 'number' && !isPow2(tpb.value))
-      out.push(...emit('RL-K10', 'warning', `tokens_per_block ${tpb.value} should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")`, [tpb]));
+      out.push(
+        ...emit(
+          'RL-K10',
+          'warning',
+          `tokens_per_block ${tpb.value} should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")`,
+          [tpb],
+        ),
+      );
     // K11: KV events need block reuse — kvcache.md.
     const events = kv('event_buffer_max_size');
     const reuse = kv('enable_block_reuse');
     if (typeof events?.value === 'number' && events.value > 0 && reuse?.value === false)
-      out.push(...emit('RL-K11', 'warning', `event_buffer_max_size ${events.value} has no effect with enable_block_reuse: false (events describe reusable blocks)`, [events, reuse]));
+      out.push(
+        ...emit(
+          'RL-K11',
+          'warning',
+          `event_buffer_max_size ${events.value} has no effect with enable_block_reuse: false (events describe reusable blocks)`,
+          [events, reuse],
+        ),
+      );
     // K12: the host-offload threshold only matters with a host tier — kvcache.md.
     const minPrio = kv('secondary_offload_min_priority');
     const host = kv('host_cache_size');
     if (minPrio && minPrio.value !== null && !(typeof host?.value === 'number' && host.value > 0))
       out.push(
-        ...emit('RL-K12', 'warning', `secondary_offload_min_priority ${fmt(minPrio.value)} has no effect without a host tier (host_cache_size is ${host ? fmt(host.value) : 'not set'}; set it > 0)`, [minPrio, host]),
+        ...emit(
+          'RL-K12',
+          'warning',
+          `secondary_offload_min_priority ${fmt(minPrio.value)} has no effect without a host tier (host_cache_size is ${host ? fmt(host.value) : 'not set'}; set it > 0)`,
+          [minPrio, host],
+        ),
       );
     // K13: several capacity limits: the smallest wins — llm_args.py field descriptions.
     const caps = [kv('max_tokens'), kv('free_gpu_memory_fraction'), kv('max_gpu_total_bytes')].filter(
       (f): f is Fact => !!f && f.value !== null && f.value !== 0,
     );
     if (caps.length > 1)
-      out.push(...emit('RL-K13', 'info', `${caps.map((c) => `${c.path.split('.').pop()} ${fmt(c.value)}`).join(', ')} all limit the KV cache; the smallest resulting pool wins`, caps));
+      out.push(
+        ...emit(
+          'RL-K13',
+          'info',
+          `${caps.map((c) => `${c.path.split('.').pop()} ${fmt(c.value)}`).join(', ')} all limit the KV cache; the smallest resulting pool wins`,
+          caps,
+        ),
+      );
     // K14: the streaming KV-events path is rejected at startup — kvcache.md "Streaming path (unsupported)".
     const stream = kv('kv_events_config');
     if (stream && stream.value !== null)
-      out.push(...emit('RL-K14', 'error', 'kv_events_config (streaming KV events) is rejected at startup; use event_buffer_max_size and the /kv_cache_events endpoint', [stream]));
+      out.push(
+        ...emit(
+          'RL-K14',
+          'error',
+          'kv_events_config (streaming KV events) is rejected at startup; use event_buffer_max_size and the /kv_cache_events endpoint',
+          [stream],
+        ),
+      );
     // K16: block_reuse_policy was renamed to policy — BlockReuseConfig._reject_renamed_block_reuse_policy.
     const oldPolicy = kv('block_reuse_config', 'block_reuse_policy');
     if (oldPolicy) {
       const hit = lookup(doc.root, [...base, 'kv_cache_config', 'block_reuse_config', 'block_reuse_policy']);
       out.push(
-        ...emit('RL-K16', 'error', '`block_reuse_policy` was renamed to `policy`', [oldPolicy], hit?.entry ? [{ title: 'Rename to policy', edits: [{ span: hit.entry.keySpan, newText: 'policy' }] }] : undefined),
+        ...emit(
+          'RL-K16',
+          'error',
+          '`block_reuse_policy` was renamed to `policy`',
+          [oldPolicy],
+          hit?.entry ? [{ title: 'Rename to policy', edits: [{ span: hit.entry.keySpan, newText: 'policy' }] }] : undefined,
+        ),
       );
     }
     // K17: KV events are served for the PyTorch backend only — Dynamo components/src/dynamo/trtllm/main.py.
     const backend = at('backend');
-    if (typeof events?.value === 'number' && events.value > 0 && typeof backend?.value === 'string' && backend.value.toLowerCase() !== 'pytorch')
-      out.push(...emit('RL-K17', 'info', `KV cache events are published for backend: pytorch only (this file uses ${backend.value})`, [events, backend]));
+    if (
+      typeof events?.value === 'number' &&
+      events.value > 0 &&
+      typeof backend?.value === 'string' &&
+      backend.value.toLowerCase() !== 'pytorch'
+    )
+      out.push(
+        ...emit('RL-K17', 'info', `KV cache events are published for backend: pytorch only (this file uses ${backend.value})`, [
+          events,
+          backend,
+        ]),
+      );
   }
   // K15: prefill and decode must agree on the KV dtype — Dynamo wide_ep_prefill.yaml comment.
   if (disagg) {
@@ -117,7 +204,14 @@ export function kvCacheRules(doc: RecipeDoc, disagg: boolean): Finding[] {
     const c = String(ctx?.value ?? top?.value ?? 'auto');
     const g = String(gen?.value ?? top?.value ?? 'auto');
     if (c.toLowerCase() !== g.toLowerCase())
-      out.push(...emit('RL-K15', 'warning', `KV cache dtype differs between context (${c}) and generation (${g}) servers; the transferred cache must have one dtype`, [ctx ?? top, gen ?? top]));
+      out.push(
+        ...emit(
+          'RL-K15',
+          'warning',
+          `KV cache dtype differs between context (${c}) and generation (${g}) servers; the transferred cache must have one dtype`,
+          [ctx ?? top, gen ?? top],
+        ),
+      );
   }
   return out;
 }

@@ -55,13 +55,23 @@ export function retentionRules(doc: RecipeDoc, tokensPerBlock = DEFAULT_TOKENS_P
   // RT4: a range has positive length — "Range must have a positive, non-zero length."
   for (const r of ranges)
     if (r.end !== null && r.end <= r.start)
-      out.push(...emit('RL-RT4', 'error', `token range [${r.start}, ${r.end}) must have a positive, non-zero length (token_end > token_start)`, [r.endFact, r.startFact]));
+      out.push(
+        ...emit('RL-RT4', 'error', `token range [${r.start}, ${r.end}) must have a positive, non-zero length (token_end > token_start)`, [
+          r.endFact,
+          r.startFact,
+        ]),
+      );
   const sorted = [...ranges].sort((a, b) => a.start - b.start);
   // RT2: only the last range (by token_start) may be open-ended — "Invalid use of end indicator."
   sorted.forEach((r, i) => {
     if (r.end === null && i < sorted.length - 1)
       out.push(
-        ...emit('RL-RT2', 'error', `only the last range may leave token_end unset; [${r.start}, end) is followed by the range starting at ${sorted[i + 1]!.start}`, [r.endFact ?? r.startFact, sorted[i + 1]!.startFact]),
+        ...emit(
+          'RL-RT2',
+          'error',
+          `only the last range may leave token_end unset; [${r.start}, end) is followed by the range starting at ${sorted[i + 1]!.start}`,
+          [r.endFact ?? r.startFact, sorted[i + 1]!.startFact],
+        ),
       );
   });
   // RT5: ranges do not overlap — "Token ranges must be non-overlapping."
@@ -69,20 +79,35 @@ export function retentionRules(doc: RecipeDoc, tokensPerBlock = DEFAULT_TOKENS_P
     const a = sorted[i]!;
     const b = sorted[i + 1]!;
     if (a.end !== null && a.end > b.start)
-      out.push(...emit('RL-RT5', 'error', `token ranges [${a.start}, ${a.end}) and [${b.start}, ${b.end ?? 'end'}) overlap`, [a.endFact, b.startFact]));
+      out.push(
+        ...emit('RL-RT5', 'error', `token ranges [${a.start}, ${a.end}) and [${b.start}, ${b.end ?? 'end'}) overlap`, [
+          a.endFact,
+          b.startFact,
+        ]),
+      );
   }
   // RT7: below secondary_offload_min_priority, evicted blocks are dropped instead of offloaded — kvcache.md.
   for (const r of ranges)
     if (r.priority !== undefined && r.priority >= 0 && r.priority < DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY)
       out.push(
-        ...emit('RL-RT7', 'info', `priority ${r.priority} is below the default secondary_offload_min_priority (${DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY}): when evicted, these blocks are dropped, not offloaded to host memory`, [r.priorityFact]),
+        ...emit(
+          'RL-RT7',
+          'info',
+          `priority ${r.priority} is below the default secondary_offload_min_priority (${DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY}): when evicted, these blocks are dropped, not offloaded to host memory`,
+          [r.priorityFact],
+        ),
       );
   // RT8: retention is per block of the prompt: a range edge inside a block — kvcache.md, executor.h.
   for (const r of ranges) {
     const edges = [r.start, ...(r.end !== null ? [r.end] : [])].filter((x) => x % tokensPerBlock !== 0);
     if (edges.length)
       out.push(
-        ...emit('RL-RT8', 'info', `retention applies per block of ${tokensPerBlock} tokens: ${edges.join(' and ')} ${edges.length > 1 ? 'fall' : 'falls'} inside a block, so the block holding ${edges.length > 1 ? 'them' : 'it'} takes the priority of the range its first token belongs to`, [edges.includes(r.start) ? r.startFact : r.endFact]),
+        ...emit(
+          'RL-RT8',
+          'info',
+          `retention applies per block of ${tokensPerBlock} tokens: ${edges.join(' and ')} ${edges.length > 1 ? 'fall' : 'falls'} inside a block, so the block holding ${edges.length > 1 ? 'them' : 'it'} takes the priority of the range its first token belongs to`,
+          [edges.includes(r.start) ? r.startFact : r.endFact],
+        ),
       );
   }
   return out;

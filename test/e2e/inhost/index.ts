@@ -54,13 +54,20 @@ async function yamlFilesUnder(dir: vscode.Uri, prefix = ''): Promise<string[]> {
 function keyOnLine(doc: vscode.TextDocument, d: vscode.Diagnostic): string {
   return /^\s*(?:-\s+)?([^\s:#][^:#]*?)\s*:/.exec(doc.lineAt(d.range.start.line).text)?.[1] ?? '?';
 }
-const lastKey = (path: string) => path.split('.').pop()!.replace(/\[\d+\]$/, '');
+const lastKey = (path: string) =>
+  path
+    .split('.')
+    .pop()!
+    .replace(/\[\d+\]$/, '');
 
 /**
  * Asks the workbench driver (scripts/e2e/inhost.mjs) what the UI shows of a view, once its text contains `waitFor`:
  * the extension host has no DOM. Undefined where no driver answers probes (desktop VS Code through @vscode/test-electron).
  */
-async function uiProbe(what: { view: string; waitFor?: string }): Promise<{ title: string; visible: boolean; text: string; error?: string } | undefined> {
+async function uiProbe(what: {
+  view: string;
+  waitFor?: string;
+}): Promise<{ title: string; visible: boolean; text: string; error?: string } | undefined> {
   const dir = vscode.Uri.joinPath(ws(), '.ui-probe');
   try {
     await vscode.workspace.fs.stat(dir);
@@ -103,7 +110,11 @@ test('corpus: every real NVIDIA file has no error and exactly the expected warni
   const files = await yamlFilesUnder(vscode.Uri.joinPath(ws(), 'corpus'));
   assert.equal(files.length, 25, 'the 25 corpus files are in the workspace');
   const tsv = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(ws(), 'corpus', 'EXPECTED.tsv')));
-  const rows = tsv.trim().split('\n').slice(2).map((l) => l.split('\t')[0]);
+  const rows = tsv
+    .trim()
+    .split('\n')
+    .slice(2)
+    .map((l) => l.split('\t')[0]);
   assert.deepEqual(rows.sort(), Object.keys(EXPECTED_WARNINGS).sort(), 'EXPECTED.tsv names the files expected to warn');
   for (const name of files) {
     const uri = corpusUri(name);
@@ -139,7 +150,9 @@ test('broken example: the exact diagnostics (code, severity, line, character, me
 
 test('hover on context_parallel_size shows the schema description', async () => {
   const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-  const schema = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(ext.extensionUri, 'schemas', 'nemo1.schema.json'))));
+  const schema = JSON.parse(
+    new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(ext.extensionUri, 'schemas', 'nemo1.schema.json'))),
+  );
   const description: string = schema.$defs.model.properties.context_parallel_size.description;
   assert.ok(description.length > 20, 'the schema describes context_parallel_size');
   const uri = corpusUri('NeMo-Framework-Launcher/llama3_8b.yaml');
@@ -156,12 +169,21 @@ test('hover on context_parallel_size shows the schema description', async () => 
 test('completion inside kv_cache_config: offers free_gpu_memory_fraction', async () => {
   const uri = corpusUri('TensorRT-LLM/ctx_config.yaml');
   const editor = await open(uri);
-  const line = editor.document.getText().split('\n').findIndex((l) => l.startsWith('kv_cache_config:'));
+  const line = editor.document
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('kv_cache_config:'));
   assert.ok(line >= 0, 'ctx_config.yaml has kv_cache_config');
   // a new, indented empty line as the first entry of the mapping
   assert.ok(await editor.edit((e) => e.insert(new vscode.Position(line + 1, 0), '  \n')));
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, new vscode.Position(line + 1, 2));
-  const keys = list.items.filter((i) => i.kind === vscode.CompletionItemKind.Property).map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider',
+    uri,
+    new vscode.Position(line + 1, 2),
+  );
+  const keys = list.items
+    .filter((i) => i.kind === vscode.CompletionItemKind.Property)
+    .map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
   assert.ok(keys.includes('free_gpu_memory_fraction'), `free_gpu_memory_fraction offered; got ${keys.join(', ')}`);
   assert.ok(!keys.includes('enable_block_reuse'), 'keys already in the mapping are not offered again');
   await revert(editor);
@@ -176,7 +198,13 @@ test('quick fix for the mixtral R6 warning: "Set sequence_parallel: false", appl
   assert.ok(onSp, `an R6 warning on sequence_parallel; got ${r6.map((d) => keyOnLine(doc, d))}`);
   // the workbench passes the diagnostics it knows at that range; they reach it shortly after the extension sets them
   const actions = await poll(
-    () => vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, onSp.range, vscode.CodeActionKind.QuickFix.value),
+    () =>
+      vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        onSp.range,
+        vscode.CodeActionKind.QuickFix.value,
+      ),
     (as) => as.some((a) => a.title === 'Set sequence_parallel: false'),
   );
   const fix = actions.find((a) => a.title === 'Set sequence_parallel: false');
@@ -191,7 +219,11 @@ test('quick fix for the mixtral R6 warning: "Set sequence_parallel: false", appl
   assert.equal(doc.getText(), before.slice(0, start) + 'false' + before.slice(end));
 
   const left = await diagnosticsWhen(uri, (ds) => !ds.some((d) => d.code === 'RL-R6'), 5000);
-  assert.deepEqual(left.map((d) => d.code), [], 'the R6 warnings are gone (and nothing new)');
+  assert.deepEqual(
+    left.map((d) => d.code),
+    [],
+    'the R6 warnings are gone (and nothing new)',
+  );
   await revert(editor);
   const back = await diagnosticsWhen(uri, (ds) => ds.filter((d) => d.code === 'RL-R6').length === 2, 5000);
   assert.equal(back.filter((d) => d.code === 'RL-R6').length, 2, 'reverting brings R6 back');
@@ -230,10 +262,19 @@ test('hostile files (alias bomb, 50,000 keys, 10,000-deep nesting) get their dia
   const dir = vscode.Uri.joinPath(ws(), 'hostile');
   await vscode.workspace.fs.createDirectory(dir);
   const lines = ['kv_cache_config:', '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 0; i < 9; i++) lines.push(`  ${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill('*' + String.fromCharCode(97 + i)).join(',')}]`);
+  for (let i = 0; i < 9; i++)
+    lines.push(
+      `  ${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+        .fill('*' + String.fromCharCode(97 + i))
+        .join(',')}]`,
+    );
   const files: [string, string, (ds: vscode.Diagnostic[]) => boolean][] = [
     ['bomb.yaml', lines.join('\n') + '\n', (ds) => ds.some((d) => d.code === 'RL-LIMIT')],
-    ['wide.yaml', 'kv_cache_config:\n' + Array.from({ length: 50_000 }, (_, i) => `  key_${i}: ${i}`).join('\n') + '\n', (ds) => ds.length === 201],
+    [
+      'wide.yaml',
+      'kv_cache_config:\n' + Array.from({ length: 50_000 }, (_, i) => `  key_${i}: ${i}`).join('\n') + '\n',
+      (ds) => ds.length === 201,
+    ],
     ['deep.yaml', 'kv_cache_config:\n  x: ' + '['.repeat(10_000) + ']'.repeat(10_000) + '\n', (ds) => ds.length > 0],
   ];
   for (const [name, text, ok] of files) {
@@ -241,17 +282,29 @@ test('hostile files (alias bomb, 50,000 keys, 10,000-deep nesting) get their dia
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     await open(uri);
     const ds = await diagnosticsWhen(uri, ok, 20_000);
-    assert.ok(ok(ds), `${name}: ${ds.length} diagnostics (${ds.slice(0, 2).map((d) => d.code).join(', ')})`);
+    assert.ok(
+      ok(ds),
+      `${name}: ${ds.length} diagnostics (${ds
+        .slice(0, 2)
+        .map((d) => d.code)
+        .join(', ')})`,
+    );
   }
   // Afterwards an edit to a normal recipe still gets a fresh result.
   const uri = vscode.Uri.joinPath(ws(), 'examples', 'llama3_8b_16k.yaml');
   const editor = await open(uri);
-  const line = editor.document.getText().split('\n').findIndex((l) => /^\s*context_parallel_size:/.test(l));
+  const line = editor.document
+    .getText()
+    .split('\n')
+    .findIndex((l) => /^\s*context_parallel_size:/.test(l));
   const text = editor.document.lineAt(line).text;
   const col = text.indexOf(':') + 2;
   await editor.edit((e) => e.replace(new vscode.Range(line, col, line, text.length), '3'));
   const ds = await diagnosticsWhen(uri, (d) => d.some((x) => x.code === 'RL-R3'), 10_000);
-  assert.ok(ds.some((x) => x.code === 'RL-R3'), 'a fresh RL-R3 after the hostile files');
+  assert.ok(
+    ds.some((x) => x.code === 'RL-R3'),
+    'a fresh RL-R3 after the hostile files',
+  );
   await revert(editor);
 });
 

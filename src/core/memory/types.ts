@@ -41,6 +41,26 @@ export interface ModelShape {
   routerBias?: boolean;
   /** Biases on each routed expert's projections (gpt-oss `gate_up_proj_bias`, `down_proj_bias`). */
   expertBias?: boolean;
+  /** Biases on every linear layer (Megatron `add_bias_linear`; GPT-3, StarCoder2, Falcon-style models). */
+  linearBias?: boolean;
+  /** Position embedding; `learned_absolute` adds maxPositionEmbeddings × hidden weights on the first stage. Default rope. */
+  positionEmbedding?: 'rope' | 'learned_absolute' | 'alibi' | 'none';
+  maxPositionEmbeddings?: number;
+  /** MoE layer placement (Megatron `moe_layer_freq`): every k-th layer is MoE, or an explicit 0/1 per layer. Default: every layer from denseLayersBeforeMoe on. */
+  moeLayerFreq?: number | number[];
+  /** Shared experts per MoE layer (DeepSeek n_shared_experts); sharedExpertFfn is their total width. */
+  sharedExperts?: number;
+  /** Multi-token prediction layers after the last decoder layer (DeepSeek-V3 num_nextn_predict_layers, Megatron mtp_num_layers). */
+  mtpLayers?: number;
+  /**
+   * Hybrid Mamba / attention stacks (Nemotron-H, Megatron `hybrid_override_pattern`): one character per layer,
+   * `M` Mamba-2 mixer, `*` self-attention, `-` MLP, `E` MoE. `layers` is then the pattern's length.
+   */
+  hybridPattern?: string;
+  /** Mamba-2 mixer shape (Megatron mamba_* / HF ssm_state_size, mamba_num_heads, mamba_head_dim, n_groups, conv_kernel). */
+  mamba?: { stateDim: number; numHeads: number; headDim: number; groups: number; convKernel: number };
+  /** MLP activation, where it matters beyond gatedMlp (squared-ReLU for Nemotron-4, GELU for GPT/StarCoder). */
+  activation?: 'swiglu' | 'geglu' | 'gelu' | 'relu' | 'squared-relu' | 'silu';
 }
 
 /** Where a value of the estimate came from. */

@@ -17,7 +17,7 @@ const PANEL = ['(^|/)panel(/|$)', 'view models (core/panel) build on the model; 
 const NODE = ['^node:|^(fs|path|child_process|os|worker_threads)$', 'the core does no I/O: the host passes what it read'];
 
 module.exports = tseslint.config(
-  { ignores: ['dist/', 'dist-test/', 'dist-e2e/', 'gen/', '.cache/', 'node_modules/', 'test-results/', 'bench/tmp/'] },
+  { ignores: ['dist/', 'dist-test/', 'dist-e2e/', 'gen/', '.cache/', 'node_modules/', 'test-results/', 'bench/tmp/', 'scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

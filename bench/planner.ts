@@ -1,17 +1,13 @@
-// The planner calls the benchmark times (item 4), bundled by bench/run.mjs into bench/tmp/planner.cjs when
-// src/core/plan/ exists. A real recipe gives the model and the base configuration; the search runs for each world size.
-import { parseFile } from '../src/core/document.js';
-import { extractTraining } from '../src/core/memory/extract.js';
+// The planner calls the benchmark times, bundled by bench/run.mjs into bench/tmp/planner.cjs.
+// A real recipe gives the model and the base configuration; the search runs for each world size.
+import { analyze } from '../src/core/analysis.js';
 import { findGpu } from '../src/core/memory/gpus.js';
 import { plan } from '../src/core/plan/plan.js';
 
 export function prepare(text: string) {
-  const parsed = parseFile(text);
-  const doc = parsed.docs.find((d) => d.format);
-  if (!doc?.format) throw new Error('not a recipe');
-  const ex = extractTraining(doc, doc.format, parsed.modeline?.values ?? {}, {});
-  if (!ex.ok) throw new Error(ex.reason);
-  return ex;
+  const e = analyze(text).main?.estimate;
+  if (e?.kind !== 'training') throw new Error(e?.kind === 'none' ? e.reason : 'not a training recipe');
+  return e;
 }
 
 /** One full search on H100s, as the planning panel and `recipe-lens plan` run it. */

@@ -1,7 +1,7 @@
 // Shared helpers of the unit tests.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { sortFindings, toDiagnostics, validateText, type ValidateOptions } from '../src/core/validate.js';
+import { analyze, type Analysis, type AnalysisSettings } from '../src/core/analysis.js';
 import type { Diagnostic } from '../src/core/types.js';
 
 export const REPO = process.cwd();
@@ -25,12 +25,21 @@ export function yamlFiles(dir: string): string[] {
 
 export const rel = (base: string, p: string) => relative(base, p).split('\\').join('/');
 
-export function diagnose(text: string, opts: ValidateOptions = {}): Diagnostic[] {
-  const r = validateText(text, opts);
-  return toDiagnostics(r.parsed, sortFindings(r.findings));
+/** The analysis of a text; the memory check (RL-MEM) only where a test asks for it, so rule tests stay about rules. */
+export function analyzeText(text: string, s: AnalysisSettings = {}): Analysis {
+  return analyze(text, { memoryWarnings: false, ...s });
 }
 
-export function diagnoseFile(path: string, opts: ValidateOptions = {}): Diagnostic[] {
+export function diagnose(text: string, opts: AnalysisSettings = {}): Diagnostic[] {
+  return analyzeText(text, opts).diagnostics;
+}
+
+/** The estimate of a text's first recipe document (with the memory check's settings). */
+export const estimateOf = (text: string, s: AnalysisSettings = {}) => analyze(text, s).main?.estimate;
+/** The normalized recipe of a text's first recipe document. */
+export const recipeOf = (text: string, s: AnalysisSettings = {}) => analyze(text, s).main?.recipe;
+
+export function diagnoseFile(path: string, opts: AnalysisSettings = {}): Diagnostic[] {
   return diagnose(readFileSync(path, 'utf8'), opts);
 }
 

@@ -1,15 +1,17 @@
-// `recipe-lens plan`: the parallel layouts that fit N GPUs for the file's model, sequence length and global batch, ranked.
-import { readFileSync } from 'node:fs';
-import { parseFile } from '../core/document.js';
-import { resolveGpu } from '../core/memory/estimate.js';
-import { extractTraining } from '../core/memory/extract.js';
+// `recipe-lens plan`: the parallel layouts that fit N GPUs for the file's model, sequence length and global batch,
+// ranked; `--apply K` prints the file with layout K written in (the panel's Apply: the same minimal edits).
+import { analyze } from '../core/analysis.js';
+import { applyEdits } from '../core/edit.js';
 import { GPUS } from '../core/memory/gpus.js';
 import { MODEL_PRESETS } from '../core/memory/presets.js';
-import { gpuArg, intArg, modelArg, UsageError, walkArgs } from './argv.js';
+import { candidateValues } from '../core/panel/planner.js';
+import { writeCheck } from '../core/panel/whatIf.js';
 import { plan } from '../core/plan/plan.js';
 import { planJson, planText } from '../core/plan/report.js';
+import { gpuArg, intArg, modelArg, oneOf, parse, UsageError } from './args.js';
+import { readOrWarn } from './files.js';
 
-export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--model PRESET] [--top K] [--format text|json] FILE
+export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--model PRESET] [--top K] [--apply K] [--format text|json] FILE
 
   plan          the TP / PP / VPP / CP / EP / micro-batch / recompute / offload / precision layouts that fit
                 N GPUs for FILE's model, sequence length and global batch, cheapest first
@@ -17,90 +19,112 @@ export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--mo
   --gpu         GPU preset (${GPUS.map((g) => g.id).join(', ')}) or custom:<GiB>; a gpu= modeline wins; default h100
   --model       model preset for files that carry no shape (${Object.keys(MODEL_PRESETS).slice(0, 4).join(', ')}, …)
   --top         candidates to list (default 10; 0 lists every fitting one)
+  --apply K     print FILE with the K-th layout of the list written in (comments and formatting kept)
   --format      text (default) or json
 
-exit status: 0 candidates found, 1 no layout fits, 2 usage error, unreadable file or no model shape`;
+exit status: 0 candidates found (or layout applied), 1 no layout fits (or layout K cannot be written), 2 usage
+error, unreadable file or no model shape`;
 
-interface PlanArgs {
-  gpus?: number;
-  gpu?: string;
-  model?: string;
-  top: number;
-  format: 'text' | 'json';
-  file: string;
-}
-
-function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
-  const out: Omit<PlanArgs, 'file'> = { top: 10, format: 'text' };
-  let help = false;
-  const files = walkArgs(argv, (flag, value) => {
-    if (flag === '--help' || flag === '-h') help = true;
-    else if (flag === '--gpus' || flag === '--world-size') out.gpus = intArg(flag, value(), 1);
-    else if (flag === '--top') out.top = intArg(flag, value(), 0);
-    else if (flag === '--gpu') out.gpu = gpuArg(value());
-    else if (flag === '--model') out.model = modelArg(value());
-    else if (flag === '--format') {
-      const v = value();
-      if (v !== 'text' && v !== 'json') throw new UsageError(`unknown --format ${v} (text or json)`);
-      out.format = v;
-    } else return false;
-    return true;
-  });
-  if (help) return 'help';
-  if (files.length !== 1) throw new UsageError(files.length ? 'plan takes exactly one FILE' : 'no file given');
-  return { ...out, file: files[0]! };
-}
+const OPTIONS = {
+  gpus: { type: 'string' },
+  'world-size': { type: 'string' },
+  gpu: { type: 'string' },
+  model: { type: 'string' },
+  top: { type: 'string' },
+  apply: { type: 'string' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** Runs `recipe-lens plan` with the arguments after the command name; returns the exit status. */
 export function planCommand(argv: string[], write: (s: string) => void, warn: (s: string) => void): number {
-  let args: PlanArgs | 'help';
+  let args;
   try {
-    args = parsePlanArgs(argv);
+    const { values: o, positionals } = parse(argv, OPTIONS);
+    if (o.help) {
+      write(PLAN_USAGE);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError(positionals.length ? 'plan takes exactly one FILE' : 'no file given');
+    args = {
+      file: positionals[0]!,
+      gpus: intArg('gpus', o.gpus, 1) ?? intArg('world-size', o['world-size'], 1),
+      gpu: gpuArg(o.gpu),
+      model: modelArg(o.model),
+      top: intArg('top', o.top, 0) ?? 10,
+      apply: intArg('apply', o.apply, 1),
+      format: oneOf('format', o.format, ['text', 'json'] as const) ?? 'text',
+    };
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     warn(`recipe-lens: ${e.message}\n${PLAN_USAGE}`);
     return 2;
   }
-  if (args === 'help') {
-    write(PLAN_USAGE);
-    return 0;
-  }
-  let text: string;
-  try {
-    text = readFileSync(args.file, 'utf8');
-  } catch (e) {
-    warn(`recipe-lens: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    return 2;
-  }
-  const parsed = parseFile(text);
-  const doc = parsed.docs.find((d) => d.format);
-  if (!doc?.format) {
+  const text = readOrWarn(args.file, warn);
+  if (text === undefined) return 2;
+  const a = analyze(
+    text,
+    Object.fromEntries(Object.entries({ gpu: args.gpu, model: args.model, worldSize: args.gpus }).filter(([, v]) => v !== undefined)),
+  );
+  const main = a.main;
+  if (!main) {
     warn(`recipe-lens: ${args.file} is not a recognised recipe format`);
     return 2;
   }
-  const modeline = parsed.modeline?.values ?? {};
-  const ex = extractTraining(doc, doc.format, modeline, { model: args.model, worldSize: args.gpus });
-  if (!ex.ok) {
-    warn(`recipe-lens: no plan for ${args.file}: ${ex.reason}`);
+  const e = main.estimate;
+  const recipe = main.recipe;
+  if (e?.kind !== 'training' || recipe?.kind !== 'training') {
+    warn(`recipe-lens: no plan for ${args.file}: ${e?.kind === 'none' ? e.reason : 'not a training recipe'}`);
     return 2;
   }
-  const gpus = args.gpus ?? ex.config.worldSize;
+  const c = e.config;
+  const gpus = args.gpus ?? c.worldSize;
   if (!gpus) {
     warn(`recipe-lens: no plan for ${args.file}: the file gives no world size; pass the GPU count with --gpus N`);
     return 2;
   }
-  if (!ex.config.globalBatch) {
+  if (!c.globalBatch) {
     warn(
       `recipe-lens: no plan for ${args.file}: the file gives no global batch size (the planner keeps it and splits it into micro-batches)`,
     );
     return 2;
   }
-  const gpu = resolveGpu(modeline, { gpu: args.gpu });
-  if ('error' in gpu) {
-    warn(`recipe-lens: ${gpu.error}`);
-    return 2;
+  const top = args.apply ? Math.max(args.top === 0 ? 0 : args.top, args.apply) : args.top;
+  const result = plan(e.shape, c, e.gpu, {
+    gpus,
+    top,
+    base: recipe.values,
+    family: recipe.family,
+    overlapP2p: recipe.values.overlapP2p === true,
+  });
+  if (!args.apply) {
+    write(args.format === 'json' ? JSON.stringify(planJson(result), null, 2) : planText(result));
+    return result.candidates.length ? 0 : 1;
   }
-  const result = plan(ex.shape, ex.config, gpu, { gpus, top: args.top });
-  write(args.format === 'json' ? JSON.stringify(planJson(result), null, 2) : planText(result));
-  return result.candidates.length ? 0 : 1;
+  const cand = result.candidates[args.apply - 1];
+  if (!cand) {
+    warn(`recipe-lens: no layout ${args.apply}: the planner lists ${result.candidates.length} for ${gpus} × ${e.gpu.name}`);
+    return 1;
+  }
+  const fileWorld = recipe.world?.source === 'file' ? recipe.world.size : undefined;
+  if (fileWorld !== undefined && fileWorld !== gpus) {
+    warn(
+      `recipe-lens: planned for ${gpus} GPUs, but ${args.file} runs on ${fileWorld} (trainer.num_nodes × trainer.devices); --apply does not change the world size`,
+    );
+    return 1;
+  }
+  const values = candidateValues(c, cand);
+  const w = writeCheck({ recipe, doc: main.doc, text }, c, values);
+  if (!Object.keys(values).length) {
+    write(text.replace(/\n$/, ''));
+    return 0;
+  }
+  if (!w.canApply || !w.edits) {
+    warn(
+      `recipe-lens: layout ${args.apply} cannot be written into ${args.file}: ${w.conflicts.map((x) => `${x.code}: ${x.message}`).join('; ') || 'nothing to write'}`,
+    );
+    return 1;
+  }
+  write(applyEdits(text, w.edits).replace(/\n$/, ''));
+  return 0;
 }

@@ -1,10 +1,6 @@
 // Megatron's rank layout: which global ranks form each TP, CP, DP, PP and EP group, and CP's chunks.
-import type { RecipeDoc } from './document.js';
 import type { ModelShape } from './memory/types.js';
-import { Facts, factAt } from './rules/facts.js';
-import { worldSize } from './rules/training.js';
-import { visit } from './tree.js';
-import type { FormatId } from './types.js';
+import type { Recipe } from './recipe.js';
 
 /** Megatron's default order and the one `use_tp_pp_dp_mapping` selects (megatron/training/initialize.py). */
 export type RankOrder = 'tp-cp-ep-dp-pp' | 'tp-cp-ep-pp-dp';
@@ -155,60 +151,51 @@ export type LayoutResult =
   /** `world`: no world size; `unknown`: an unresolved size or not a training file; `invalid`: the sizes cannot work. */
   | { layout: undefined; reason: string; kind: 'world' | 'unknown' | 'invalid' };
 
-const TRAINING: readonly FormatId[] = ['nemo1', 'nemo-launcher', 'nemo2', 'megatron-bridge'];
-
-/** Whether the file selects Megatron's tp-cp-ep-pp-dp order: NeMo `model.`, Bridge `dist.use_tp_pp_dp_mapping`. */
-function usesTpPpDp(doc: RecipeDoc, format: FormatId, facts: Facts): boolean {
-  if (format === 'megatron-bridge') return factAt(doc, ['dist', 'use_tp_pp_dp_mapping'])?.value === true;
-  if (format === 'nemo2') {
-    let on = false;
-    visit(doc.root, (n, _p, e) => {
-      if (e?.key === 'use_tp_pp_dp_mapping' && n.kind === 'scalar' && n.value === true) on = true;
-      return !on;
-    });
-    return on;
-  }
-  return facts.bool('useTpPpDpMapping') === true;
-}
-
 /** The rank layout a training recipe asks for: sizes from the file, world from trainer.devices × num_nodes or the option. */
-export function layoutFromDoc(doc: RecipeDoc, format: FormatId, opts: { worldSize?: number } = {}): LayoutResult {
-  if (!TRAINING.includes(format)) return { layout: undefined, kind: 'unknown', reason: `no training rank layout for a ${format} file` };
-  const facts = new Facts(doc, format);
-  const sizes = { tp: facts.intOr('tp', 1), pp: facts.intOr('pp', 1), cp: facts.intOr('cp', 1), ep: facts.intOr('ep', 1) };
-  for (const [k, v] of Object.entries(sizes))
-    if (v === undefined || v < 1)
-      return {
-        layout: undefined,
-        kind: v === undefined ? 'unknown' : 'invalid',
-        reason: `the ${k.toUpperCase()} size is ${v === undefined ? 'not an integer the file resolves' : `${v}, not a positive integer`}`,
-      };
-  const { tp, pp, cp, ep } = sizes as Record<keyof typeof sizes, number>;
-  const etp = facts.intOr('etp', tp);
-  if (etp === undefined || etp < 1)
+export function layoutFromRecipe(recipe: Recipe | undefined, opts: { worldSize?: number } = {}): LayoutResult {
+  if (recipe?.kind !== 'training')
     return {
       layout: undefined,
-      kind: etp === undefined ? 'unknown' : 'invalid',
-      reason: `the ETP size is ${etp === undefined ? 'not an integer the file resolves' : `${etp}, not a positive integer`}`,
+      kind: 'unknown',
+      reason: `no training rank layout for ${recipe ? `a ${recipe.format} file` : 'this file'}`,
     };
-  const world = worldSize(facts, { worldSize: opts.worldSize });
-  if (!world)
+  const v = recipe.values;
+  // A Bridge override leaves out what its recipe sets: those sizes are shown as 1 and listed as defaulted.
+  const size = (x: unknown) => (recipe.family === 'bridge' && x === undefined ? 1 : x);
+  const sizes = { tp: size(v.tp), pp: size(v.pp), cp: size(v.cp), ep: size(v.ep) };
+  for (const [k, x] of Object.entries(sizes))
+    if (typeof x !== 'number' || x < 1)
+      return {
+        layout: undefined,
+        kind: typeof x !== 'number' ? 'unknown' : 'invalid',
+        reason: `the ${k.toUpperCase()} size is ${typeof x !== 'number' ? 'not an integer the file resolves' : `${x}, not a positive integer`}`,
+      };
+  const { tp, pp, cp, ep } = sizes as Record<keyof typeof sizes, number>;
+  const etp = v.etp === undefined && recipe.family === 'bridge' ? tp : v.etp;
+  if (typeof etp !== 'number' || etp < 1)
+    return {
+      layout: undefined,
+      kind: typeof etp !== 'number' ? 'unknown' : 'invalid',
+      reason: `the ETP size is ${typeof etp !== 'number' ? 'not an integer the file resolves' : `${etp}, not a positive integer`}`,
+    };
+  const ws = recipe.world?.source === 'setting' && opts.worldSize ? opts.worldSize : (recipe.world?.size ?? opts.worldSize);
+  if (!ws)
     return {
       layout: undefined,
       kind: 'world',
       reason: 'world size unknown: the file states no GPU count (trainer.devices × trainer.num_nodes)',
     };
   // DP = world / (TP·PP·CP) — Megatron parallel_state.py initialize_model_parallel.
-  if (world.ws % (tp * pp * cp) !== 0)
+  if (ws % (tp * pp * cp) !== 0)
     return {
       layout: undefined,
       kind: 'invalid',
-      reason: `world size ${world.ws} is not divisible by TP·PP·CP = ${tp}·${pp}·${cp} = ${tp * pp * cp}`,
+      reason: `world size ${ws} is not divisible by TP·PP·CP = ${tp}·${pp}·${cp} = ${tp * pp * cp}`,
     };
-  const order: RankOrder = usesTpPpDp(doc, format, facts) ? 'tp-cp-ep-pp-dp' : 'tp-cp-ep-dp-pp';
+  const order: RankOrder = v.useTpPpDpMapping === true ? 'tp-cp-ep-pp-dp' : 'tp-cp-ep-dp-pp';
   try {
-    const layout = rankLayout({ tp, cp, ep, pp, etp, dp: world.ws / (tp * pp * cp), order });
-    const defaulted = (['tp', 'pp', 'cp', 'ep'] as const).filter((k) => !facts.present(k));
+    const layout = rankLayout({ tp, cp, ep, pp, etp, dp: ws / (tp * pp * cp), order });
+    const defaulted = (['tp', 'pp', 'cp', 'ep'] as const).filter((k) => !(k in recipe.loc));
     return { layout, defaulted };
   } catch (e) {
     return { layout: undefined, kind: 'invalid', reason: (e as Error).message };

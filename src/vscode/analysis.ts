@@ -1,70 +1,42 @@
-// One validation per document version, shared by diagnostics, hover, completion and quick fixes.
+// The extension's view of the one analysis per (document, version, settings): the core's AnalysisStore, keyed by
+// URI, reused while the version and the settings fingerprint are unchanged. Consumers never re-validate: they ask
+// here, and the first to ask for a version computes it. onDidAnalyze tells listeners (status bar, panel) a new one.
 import * as vscode from 'vscode';
-import type { RecipeDoc } from '../core/document.js';
-import { estimateDoc, type DocEstimate } from '../core/memory/estimate.js';
-import { sortFindings, toDiagnostics, validateText, type ValidationResult } from '../core/validate.js';
-import type { Diagnostic } from '../core/types.js';
-import { settingsFor, type DocSettings } from './settings.js';
+import { AnalysisStore, type Analysis } from '../core/analysis.js';
+import { settingsFor } from './settings.js';
 
-export interface Analysis {
-  version: number;
-  result: ValidationResult;
-  diagnostics: Diagnostic[];
-  settings: DocSettings;
-  /** Memory estimates per document index, computed on first use. */
-  estimates: Map<number, DocEstimate>;
-}
-
-/** The estimate of one YAML document of an analysed file (cached with the analysis). */
-export function estimateOf(a: Analysis, doc: RecipeDoc): DocEstimate {
-  let e = a.estimates.get(doc.index);
-  if (!e) {
-    e = estimateDoc(doc, a.result.parsed.modeline?.values ?? {}, { ...a.settings.memory, worldSize: a.settings.worldSize });
-    a.estimates.set(doc.index, e);
-  }
-  return e;
-}
-
-export class AnalysisCache {
-  private readonly byUri = new Map<string, Analysis>();
+export class AnalysisCache implements vscode.Disposable {
+  private readonly store = new AnalysisStore();
+  private readonly emitter = new vscode.EventEmitter<vscode.TextDocument>();
+  readonly onDidAnalyze = this.emitter.event;
 
   get(doc: vscode.TextDocument): Analysis | undefined {
     const key = doc.uri.toString();
-    const hit = this.byUri.get(key);
-    if (hit && hit.version === doc.version) return hit;
     const s = settingsFor(doc);
     if (!s.enable || doc.languageId !== 'yaml') {
-      this.byUri.delete(key);
+      this.store.delete(key);
       return undefined;
     }
-    let result: ValidationResult;
+    const before = this.store.peek(key, doc.version);
+    let a: Analysis;
     try {
-      result = validateText(doc.getText(), {
-        forcedFormat: s.forcedFormat,
-        worldSize: s.worldSize,
-        maxLength: s.maxLength,
-        memory: s.memoryWarnings ? s.memory : undefined,
-      });
+      a = this.store.get(key, doc.version, () => doc.getText(), s.analysis);
     } catch (e) {
       // The core is meant never to throw; if it does, this file gets no diagnostics, the editor keeps working.
-      console.error(`recipe-lens: validation failed for ${doc.uri.fsPath}:`, e);
+      console.error(`recipe-lens: analysis failed for ${doc.uri.fsPath}:`, e);
       return undefined;
     }
-    const a: Analysis = {
-      version: doc.version,
-      result,
-      diagnostics: toDiagnostics(result.parsed, sortFindings(result.findings)),
-      settings: s,
-      estimates: new Map(),
-    };
-    this.byUri.set(key, a);
+    if (a !== before) this.emitter.fire(doc);
     return a;
   }
 
   delete(uri: vscode.Uri): void {
-    this.byUri.delete(uri.toString());
+    this.store.delete(uri.toString());
   }
   clear(): void {
-    this.byUri.clear();
+    this.store.clear();
+  }
+  dispose(): void {
+    this.emitter.dispose();
   }
 }

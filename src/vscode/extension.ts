@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { FORMAT_LABELS } from '../core/types.js';
 import { estimateText } from '../core/memory/report.js';
-import { AnalysisCache, estimateOf } from './analysis.js';
+import { AnalysisCache } from './analysis.js';
 import { DiagnosticsController } from './diagnostics.js';
 import { RecipeCodeActionProvider, RecipeCompletionProvider, RecipeHoverProvider } from './providers.js';
 import { PlanningPanel } from './panel.js';
@@ -13,6 +13,7 @@ const YAML: vscode.DocumentSelector = [{ language: 'yaml' }];
 
 export function activate(context: vscode.ExtensionContext): void {
   const cache = new AnalysisCache();
+  context.subscriptions.push(cache);
   const diagnostics = new DiagnosticsController(cache);
   const panel = new PlanningPanel(cache, context.extensionUri);
   context.subscriptions.push(
@@ -36,8 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('recipeLens.showEstimate', async () => {
       const ed = vscode.window.activeTextEditor;
       const a = ed ? cache.get(ed.document) : undefined;
-      const doc = a?.result.parsed.docs.find((d) => d.format);
-      const e = a && doc ? estimateOf(a, doc) : undefined;
+      const e = a?.main?.estimate;
       if (!e || e.kind !== 'training') {
         void vscode.window.showInformationMessage(
           `Recipe Lens: no memory estimate for this file${e?.kind === 'none' ? ` (${e.reason})` : ''}`,
@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('recipeLens.showFormat', () => {
       const ed = vscode.window.activeTextEditor;
       const a = ed ? cache.get(ed.document) : undefined;
-      const f = a?.result.format;
+      const f = a?.format;
       void vscode.window.showInformationMessage(
         f ? `Recipe Lens: ${FORMAT_LABELS[f]} (${f})` : 'Recipe Lens: this file is not a recognised recipe format',
       );

@@ -17,7 +17,7 @@ import {
   type ToWebview,
   type UiState,
 } from '../protocol.js';
-import { estimateOf, type AnalysisCache } from './analysis.js';
+import type { AnalysisCache } from './analysis.js';
 
 /** Delay after a keystroke before the panel recomputes (the refresh budget is 100 ms). */
 const DEBOUNCE_MS = 50;
@@ -217,17 +217,11 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     this.planPreview = undefined;
     if (!doc) return emptySections();
     const uri = doc.uri.toString();
-    const a = this.cache.get(doc);
-    const recipe = a?.result.parsed.docs.find((d) => d.format);
     const out = buildSections({
       uri: doc.uri.toString(),
       fileName: doc.uri.path.split('/').pop() || doc.uri.toString(),
       docVersion: doc.version,
-      text: doc.getText(),
-      result: a?.result,
-      estimate: a && recipe ? estimateOf(a, recipe) : undefined,
-      estimateOptions: a ? { ...a.settings.memory, worldSize: a.settings.worldSize } : {},
-      validateOptions: a ? { forcedFormat: a.settings.forcedFormat, worldSize: a.settings.worldSize, maxLength: a.settings.maxLength } : {},
+      analysis: this.cache.get(doc),
       ui: this.ui,
       layoutPage: this.layoutPage,
       plan: { cache: this.plans.get(uri), run: run ? { id: ++this.planCount } : undefined, running: !run && this.planRunning },

@@ -1,48 +1,20 @@
 // Hover, completion and quick-fix providers: thin adapters over src/core.
 import * as vscode from 'vscode';
 import { completions } from '../core/complete.js';
-import { completionContext, lookupLoose, pathAtOffset } from '../core/cursor.js';
-import { hoverMarkdown } from '../core/hoverText.js';
-import { KV_KEYS, memoryHoverMarkdown, retentionHoverMarkdown, servingHoverMarkdown } from '../core/memory/hover.js';
-import { LEVER_KEYS } from '../core/memory/whatIf.js';
-import { estimateOf, type AnalysisCache } from './analysis.js';
+import { completionContext, lookupLoose } from '../core/cursor.js';
+import { hoverAt } from '../core/hover.js';
+import type { AnalysisCache } from './analysis.js';
 import { toRange } from './convert.js';
-
-function docAt(cache: AnalysisCache, document: vscode.TextDocument, offset: number) {
-  const a = cache.get(document);
-  if (!a) return undefined;
-  const doc =
-    a.result.parsed.docs.find((d) => offset >= d.span[0] && offset <= d.span[1] && d.format) ?? a.result.parsed.docs.find((d) => d.format);
-  return doc?.format ? { doc, format: doc.format, analysis: a } : undefined;
-}
 
 export class RecipeHoverProvider implements vscode.HoverProvider {
   constructor(private readonly cache: AnalysisCache) {}
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    const offset = document.offsetAt(position);
-    const hit = docAt(this.cache, document, offset);
-    if (!hit) return undefined;
-    const where = pathAtOffset(hit.doc.root, offset);
-    if (!where?.entry) return undefined;
-    const key = where.path[where.path.length - 1];
-    const lever = typeof key === 'string' ? LEVER_KEYS[key] : undefined;
-    const parts: string[] = [];
-    if (typeof key === 'string') {
-      const e = estimateOf(hit.analysis, hit.doc);
-      if (e.kind === 'training' && lever) parts.push(memoryHoverMarkdown(e, lever));
-      if (e.kind === 'serving' && (KV_KEYS.has(key) || where.path[0] === 'kv_cache_config' || where.path[1] === 'kv_cache_config'))
-        parts.push(
-          servingHoverMarkdown(e, typeof where.path[0] === 'string' && where.path[0].endsWith('_servers') ? where.path[0] : undefined),
-        );
-      if (e.kind === 'retention') parts.push(retentionHoverMarkdown(e));
-    }
-    const md = hoverMarkdown(hit.doc, hit.format, where.path);
-    if (md) parts.push(md);
-    if (!parts.length) return undefined;
-    const s = where.entry.keySpan;
+    const a = this.cache.get(document);
+    const h = a ? hoverAt(a, document.offsetAt(position)) : undefined;
+    if (!h) return undefined;
     return new vscode.Hover(
-      parts.map((p) => new vscode.MarkdownString(p)),
-      new vscode.Range(document.positionAt(s[0]), document.positionAt(s[1])),
+      h.contents.map((p) => new vscode.MarkdownString(p)),
+      new vscode.Range(document.positionAt(h.span[0]), document.positionAt(h.span[1])),
     );
   }
 }
@@ -51,12 +23,12 @@ export class RecipeCompletionProvider implements vscode.CompletionItemProvider {
   constructor(private readonly cache: AnalysisCache) {}
   provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
     const a = this.cache.get(document);
-    const format = a?.result.format;
+    const format = a?.format;
     if (!a || !format) return undefined;
     const offset = document.offsetAt(position);
     const ctx = completionContext(document.getText(), offset);
     if (!ctx) return undefined;
-    const doc = a.result.parsed.docs.find((d) => d.format) ?? a.result.parsed.docs[0];
+    const doc = a.main?.doc ?? a.parsed.docs[0];
     const parent = ctx.mode === 'key' ? lookupLoose(doc?.root, ctx.path, offset) : undefined;
     const existing = new Set(parent?.kind === 'map' ? parent.entries.map((e) => e.key) : []);
     const range = new vscode.Range(document.positionAt(ctx.wordStart), position);

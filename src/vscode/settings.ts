@@ -1,5 +1,6 @@
 // Reads the recipeLens.* settings for one document.
 import * as vscode from 'vscode';
+import type { AnalysisSettings } from '../core/analysis.js';
 import type { EstimateOptions } from '../core/memory/estimate.js';
 import { isFormatId, type FormatId } from '../core/types.js';
 
@@ -12,6 +13,8 @@ export interface DocSettings {
   /** Memory-model settings; undefined when memory warnings are off. */
   memory: EstimateOptions;
   memoryWarnings: boolean;
+  /** What the analysis of this document depends on (its fingerprint keys the cache). */
+  analysis: AnalysisSettings;
 }
 
 export function settingsFor(doc: vscode.TextDocument): DocSettings {
@@ -25,7 +28,7 @@ export function settingsFor(doc: vscode.TextDocument): DocSettings {
     }
   }
   const ws = c.get<number | null>('worldSize', null);
-  return {
+  const out: Omit<DocSettings, 'analysis'> = {
     enable: c.get<boolean>('enable', true),
     forcedFormat,
     worldSize: typeof ws === 'number' && ws >= 1 ? ws : undefined,
@@ -39,4 +42,12 @@ export function settingsFor(doc: vscode.TextDocument): DocSettings {
     },
     memoryWarnings: c.get<boolean>('memoryWarnings', true),
   };
+  const analysis: AnalysisSettings = {
+    ...out.memory,
+    forcedFormat: out.forcedFormat,
+    worldSize: out.worldSize,
+    maxLength: out.maxLength,
+    memoryWarnings: out.memoryWarnings,
+  };
+  return { ...out, analysis };
 }

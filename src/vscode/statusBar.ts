@@ -1,7 +1,7 @@
 // Status-bar item with the estimate for the active editor ("61.2 / 79.2 GiB H100"); click for the planning panel.
 import * as vscode from 'vscode';
 import { GIB } from '../core/memory/overheads.js';
-import { estimateOf, type AnalysisCache } from './analysis.js';
+import type { AnalysisCache } from './analysis.js';
 
 export class EstimateStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('recipeLens.estimate', vscode.StatusBarAlignment.Right, 100);
@@ -15,11 +15,9 @@ export class EstimateStatusBar implements vscode.Disposable {
     this.item.command = command;
     this.subs.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.update()),
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document === vscode.window.activeTextEditor?.document) this.update();
-      }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('recipeLens')) this.update();
+      // Never on a keystroke: the item follows the analysis, computed once per debounced change.
+      cache.onDidAnalyze((doc) => {
+        if (doc === vscode.window.activeTextEditor?.document) this.update();
       }),
     );
     this.update();
@@ -28,8 +26,7 @@ export class EstimateStatusBar implements vscode.Disposable {
   update(): void {
     const ed = vscode.window.activeTextEditor;
     const a = ed && ed.document.languageId === 'yaml' ? this.cache.get(ed.document) : undefined;
-    const doc = a?.result.parsed.docs.find((d) => d.format);
-    const e = a && doc ? estimateOf(a, doc) : undefined;
+    const e = a?.main?.estimate;
     if (!e || e.kind !== 'training') {
       this.item.hide();
       return;

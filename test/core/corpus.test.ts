@@ -34,10 +34,10 @@ for (const file of files) {
 }
 
 test('corpus formats are detected by content', async () => {
-  const { validateText } = await import('../../src/core/validate.js');
+  const { analyzeText } = await import('../helpers.js');
   for (const file of files) {
     const name = rel(CORPUS, file);
-    const f = validateText(readFileSync(file, 'utf8')).format;
+    const f = analyzeText(readFileSync(file, 'utf8')).format;
     assert.notEqual(f, null, `${name} detected as a recipe`);
     if (EXPECTED_FORMAT[name]) assert.equal(f, EXPECTED_FORMAT[name], name);
     if (name.startsWith('NeMo-Framework-Launcher/') && !name.endsWith('config.yaml')) assert.equal(f, 'nemo-launcher', name);

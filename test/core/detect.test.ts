@@ -1,8 +1,7 @@
 // Format detection by content (formats.md §0), modeline and setting overrides, and silence on other YAML.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateText } from '../../src/core/validate.js';
-import { diagnose } from '../helpers.js';
+import { analyzeText, diagnose } from '../helpers.js';
 
 const cases: [string, string, string | null][] = [
   ['disagg', 'hostname: localhost\ncontext_servers:\n  num_instances: 1\ngeneration_servers:\n  num_instances: 1\n', 'trtllm-disagg'],
@@ -23,7 +22,7 @@ const cases: [string, string, string | null][] = [
 ];
 
 for (const [name, text, want] of cases) {
-  test(`detects ${name} as ${want}`, () => assert.equal(validateText(text).format, want));
+  test(`detects ${name} as ${want}`, () => assert.equal(analyzeText(text).format, want));
 }
 
 test('files that are no recipe get no diagnostics at all, even broken ones', () => {
@@ -32,7 +31,7 @@ test('files that are no recipe get no diagnostics at all, even broken ones', () 
 
 test('a modeline forces the format', () => {
   const text = '# recipe-lens: format=kv-retention\nfoo: 1\n';
-  assert.equal(validateText(text).format, 'kv-retention');
+  assert.equal(analyzeText(text).format, 'kv-retention');
   const ds = diagnose(text);
   assert.deepEqual(
     ds.map((d) => [d.code, d.severity, d.range.start.line]),
@@ -48,8 +47,8 @@ test('modeline format=none switches a recipe off', () => {
 });
 
 test('a setting (glob association) forces the format; the modeline wins over it', () => {
-  assert.equal(validateText('foo: 1\n', { forcedFormat: 'trtllm-options' }).format, 'trtllm-options');
-  assert.equal(validateText('# recipe-lens: format=kv-retention\nfoo: 1\n', { forcedFormat: 'trtllm-options' }).format, 'kv-retention');
+  assert.equal(analyzeText('foo: 1\n', { forcedFormat: 'trtllm-options' }).format, 'trtllm-options');
+  assert.equal(analyzeText('# recipe-lens: format=kv-retention\nfoo: 1\n', { forcedFormat: 'trtllm-options' }).format, 'kv-retention');
 });
 
 test('an unknown modeline format is a warning on the modeline', () => {

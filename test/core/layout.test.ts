@@ -3,22 +3,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseFile } from '../../src/core/document.js';
 import {
   kvExchangePerCpStep,
-  layoutFromDoc,
+  layoutFromRecipe,
   layoutText,
   nodesOf,
   rankLayout,
   type LayoutResult,
   type RankLayout,
 } from '../../src/core/layout.js';
-import { EXAMPLES } from '../helpers.js';
+import { EXAMPLES, recipeOf } from '../helpers.js';
 
-const fromText = (text: string, worldSize?: number): LayoutResult => {
-  const doc = parseFile(text).docs[0]!;
-  return layoutFromDoc(doc, doc.format!, { worldSize });
-};
+const fromText = (text: string, worldSize?: number): LayoutResult =>
+  layoutFromRecipe(recipeOf(text, worldSize ? { worldSize } : {}), { worldSize });
 const fromFile = (name: string, worldSize?: number) => fromText(readFileSync(join(EXAMPLES, name), 'utf8'), worldSize);
 
 test("the NeMo article's picture: 4 GPUs, TP 2, CP 2 → TP {0,1},{2,3}; CP {0,2},{1,3}", () => {
@@ -228,7 +225,7 @@ test('ring K/V per CP step: Llama 3 8B (8 KV groups, d 128) at 128K, CP 8, TP 4'
   assert.equal(kvExchangePerCpStep({ kvHeads: 8, headDim: 128, heads: 64 }, 131072, 1, 16, 8).bytes, 2 * 16384 * 1 * 128 * 2);
 });
 
-test('layoutFromDoc: sizes and world from the recipe, the option when the file has none', () => {
+test('layoutFromRecipe: sizes and world from the recipe, the option when the file has none', () => {
   const r = fromFile('llama3_8b_128k.yaml');
   assert.ok(r.layout, r.reason);
   assert.deepEqual([r.layout.worldSize, r.layout.sizes], [64, { tp: 4, cp: 8, ep: 1, dp: 1, pp: 2 }]);
@@ -238,18 +235,21 @@ test('layoutFromDoc: sizes and world from the recipe, the option when the file h
   // The file's world wins over the option.
   assert.equal(fromFile('llama3_8b_128k.yaml', 8).layout?.worldSize, 64);
 
-  const bridge = fromFile('bridge_llama3_8b_128k.yaml');
+  // The example's modeline (world_size=64) speaks for the file, as trainer.devices would, and wins over the option.
+  assert.equal(fromFile('bridge_llama3_8b_128k.yaml', 128).layout?.worldSize, 64);
+  const bridgeText = readFileSync(join(EXAMPLES, 'bridge_llama3_8b_128k.yaml'), 'utf8').replace(/ world_size=64/, '');
+  const bridge = fromText(bridgeText);
   assert.equal(bridge.layout, undefined);
   assert.equal(bridge.layout === undefined && bridge.kind, 'world');
-  assert.equal(fromFile('bridge_llama3_8b_128k.yaml', 128).layout?.sizes.dp, 2);
-  const bad = fromFile('bridge_llama3_8b_128k.yaml', 96);
+  assert.equal(fromText(bridgeText, 128).layout?.sizes.dp, 2);
+  const bad = fromText(bridgeText, 96);
   assert.equal(bad.layout === undefined && bad.kind, 'invalid');
   assert.match(bad.reason ?? '', /not divisible by TP·PP·CP/);
 
   assert.equal(fromFile('trtllm_llama3_70b_serve.yaml').layout, undefined);
 });
 
-test('layoutFromDoc: use_tp_pp_dp_mapping selects tp-cp-ep-pp-dp (NeMo model., Bridge dist.)', () => {
+test('layoutFromRecipe: use_tp_pp_dp_mapping selects tp-cp-ep-pp-dp (NeMo model., Bridge dist.)', () => {
   const nemo =
     'trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  encoder_seq_length: 4096\n  tensor_model_parallel_size: 2\n  pipeline_model_parallel_size: 2\n  use_tp_pp_dp_mapping: True\n';
   const r = fromText(nemo);

@@ -6,15 +6,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { hfLayer } from '../../src/core/memory/activations.js';
 import type { TrainingConfig } from '../../src/core/memory/config.js';
-import { estimateDoc } from '../../src/core/memory/estimate.js';
 import { memoryHoverMarkdown } from '../../src/core/memory/hover.js';
 import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { PRECISIONS } from '../../src/core/memory/precision.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
 import { paddedVocab, perParamBytes } from '../../src/core/memory/weights.js';
-import { parseFile } from '../../src/core/document.js';
-import { validateText } from '../../src/core/validate.js';
-import { CORPUS, EXAMPLES } from '../helpers.js';
+import { analyzeText, CORPUS, estimateOf, EXAMPLES } from '../helpers.js';
 
 const llama8b = MODEL_PRESETS['llama3-8b']!;
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
@@ -135,20 +132,19 @@ test('pipeline: the first stage holds PP micro-batches; interleaving adds (PP−
 
 test('estimates of real files: launcher Llama 3 8B fits an H100, and the fit verdict follows the GPU', () => {
   const text = readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8');
-  const p = parseFile(text);
-  const e = estimateDoc(p.docs[0]!, {}, { gpu: 'h100' });
+  const e = estimateOf(text, { gpu: 'h100' })!;
   assert.equal(e.kind, 'training');
   if (e.kind !== 'training') return;
   assert.equal(e.estimate.parallel.dp, 64);
   assert.equal(e.shape.vocab, 128256);
   assert.notEqual(e.estimate.fit.verdict, 'does-not-fit');
-  const small = estimateDoc(p.docs[0]!, {}, { gpu: 'custom:40' });
+  const small = estimateOf(text, { gpu: 'custom:40' })!;
   assert.equal(small.kind === 'training' && small.estimate.fit.verdict, 'does-not-fit');
 });
 
 test('RL-MEM: a warning on the sequence-length key when the estimate exceeds the GPU', () => {
   const text = readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8');
-  const r = validateText(text, { memory: { gpu: 'custom:40' } });
+  const r = analyzeText(text, { gpu: 'custom:40', memoryWarnings: true });
   const mem = r.findings.filter((f) => f.code === 'RL-MEM');
   assert.equal(mem.length, 1);
   assert.equal(mem[0]!.severity, 'warning');
@@ -156,14 +152,14 @@ test('RL-MEM: a warning on the sequence-length key when the estimate exceeds the
   assert.match(mem[0]!.message, /^estimated \d+\.\d GiB per GPU exceeds the Custom 40 GiB \(40\.0 GiB\): activations/);
   assert.ok(mem[0]!.related!.some((x) => x.path === 'model.context_parallel_size'));
   assert.deepEqual(
-    validateText(text, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'),
+    analyzeText(text, { gpu: 'h100', memoryWarnings: true }).findings.filter((f) => f.code === 'RL-MEM'),
     [],
   );
 });
 
 test('hover on context_parallel_size shows the total, the breakdown and the CP what-ifs', () => {
   const text = readFileSync(join(EXAMPLES, 'llama3_8b_128k.yaml'), 'utf8');
-  const e = estimateDoc(parseFile(text).docs[0]!, {}, { gpu: 'h100' });
+  const e = estimateOf(text, { gpu: 'h100' })!;
   assert.equal(e.kind, 'training');
   if (e.kind !== 'training') return;
   const md = memoryHoverMarkdown(e, 'cp');
@@ -176,8 +172,7 @@ test('hover on context_parallel_size shows the total, the breakdown and the CP w
 
 test('TensorRT-LLM options: KV pool from the modeline model, fp8 KV, host tier', () => {
   const text = readFileSync(join(EXAMPLES, 'trtllm_llama3_70b_serve.yaml'), 'utf8');
-  const p = parseFile(text);
-  const e = estimateDoc(p.docs[0]!, p.modeline?.values ?? {}, {});
+  const e = estimateOf(text)!;
   assert.equal(e.kind, 'serving');
   if (e.kind !== 'serving') return;
   const k = e.roles[0]!.kv;
@@ -191,17 +186,17 @@ test('TensorRT-LLM options: KV pool from the modeline model, fp8 KV, host tier',
 
 test('TensorRT-LLM options without a model shape: no estimate, with the reason', () => {
   const text = readFileSync(join(CORPUS, 'TensorRT-LLM', 'deepseek-r1-throughput.yaml'), 'utf8');
-  const e = estimateDoc(parseFile(text).docs[0]!, {}, {});
+  const e = estimateOf(text, {})!;
   assert.equal(e.kind, 'none');
   assert.match(e.kind === 'none' ? e.reason : '', /carry no model shape/);
-  const withModel = estimateDoc(parseFile(text).docs[0]!, { model: 'deepseek-r1' }, {});
+  const withModel = estimateOf(text, { model: 'deepseek-r1' })!;
   assert.equal(withModel.kind, 'serving');
 });
 
 test('a serving role whose weights leave no room for one request warns on max_seq_len; a max_tokens cap does not', () => {
   const text =
     'model: meta-llama/Llama-3.3-70B-Instruct\nmax_seq_len: 131072\ntensor_parallel_size: 1\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n';
-  const mem = validateText(text, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM');
+  const mem = analyzeText(text, { gpu: 'h100', memoryWarnings: true }).findings.filter((f) => f.code === 'RL-MEM');
   assert.deepEqual(
     mem.map((f) => [f.path, f.severity]),
     [['max_seq_len', 'warning']],
@@ -209,14 +204,14 @@ test('a serving role whose weights leave no room for one request warns on max_se
   assert.match(mem[0]!.message, /^the KV pool \(0\.0 GiB\) cannot hold one request of 131072 tokens/);
   const gptoss = readFileSync(join(CORPUS, 'TensorRT-LLM', 'disagg_config_ctxtp1_gentp1_gptoss_host_offload.yaml'), 'utf8');
   assert.deepEqual(
-    validateText(gptoss, { memory: { gpu: 'h100' } }).findings.filter((f) => f.code === 'RL-MEM'),
+    analyzeText(gptoss, { gpu: 'h100', memoryWarnings: true }).findings.filter((f) => f.code === 'RL-MEM'),
     [],
   );
 });
 
 test('retention config: blocks per range and eviction order', () => {
   const text = readFileSync(join(EXAMPLES, 'retention_system_prompt.yaml'), 'utf8');
-  const e = estimateDoc(parseFile(text).docs[0]!, {}, {});
+  const e = estimateOf(text, {})!;
   assert.equal(e.kind, 'retention');
   if (e.kind !== 'retention') return;
   assert.deepEqual(
@@ -232,7 +227,7 @@ test('retention config: blocks per range and eviction order', () => {
 
 test('hover on a corpus launcher recipe: CP what-ifs and the schema hover side by side', () => {
   const text = readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8');
-  const e = estimateDoc(parseFile(text).docs[0]!, {}, { gpu: 'h100' });
+  const e = estimateOf(text, { gpu: 'h100' })!;
   assert.equal(e.kind, 'training');
   if (e.kind !== 'training') return;
   const md = memoryHoverMarkdown(e, 'cp');

@@ -8,14 +8,12 @@ import { applyEdits } from '../../src/core/edit.js';
 import { panelCsp, panelHtml } from '../../src/core/panel/html.js';
 import { buildSections, type PanelInput } from '../../src/core/panel/index.js';
 import { PLAN_TOP, type PlanState } from '../../src/core/panel/planner.js';
-import { extractTraining } from '../../src/core/memory/extract.js';
+import { analyze } from '../../src/core/analysis.js';
 import { findGpu } from '../../src/core/memory/gpus.js';
-import { parseFile } from '../../src/core/document.js';
 import { configCost, plan } from '../../src/core/plan/plan.js';
 import { MAX_CELLS } from '../../src/core/panel/rankGrid.js';
-import { validateText } from '../../src/core/validate.js';
 import { DEFAULT_UI, parseWebviewMessage, PROTOCOL_VERSION, type FromWebview, type UiState } from '../../src/protocol.js';
-import { CORPUS, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
+import { analyzeText, CORPUS, estimateOf, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
 
 const URI = 'file:///work/recipe.yaml';
 
@@ -24,15 +22,11 @@ function panel(
   ui: Partial<UiState> = {},
   opts: { worldSize?: number; page?: number | 'rank'; plan?: PlanState; docVersion?: number } = {},
 ) {
-  const result = validateText(text, { worldSize: opts.worldSize });
   const input: PanelInput = {
     uri: URI,
     fileName: 'recipe.yaml',
     docVersion: opts.docVersion ?? 7,
-    text,
-    result,
-    estimateOptions: { worldSize: opts.worldSize },
-    validateOptions: { worldSize: opts.worldSize },
+    analysis: analyze(text, opts.worldSize ? { worldSize: opts.worldSize } : {}),
     ui: { ...structuredClone(DEFAULT_UI), uri: URI, ...ui },
     layoutPage: opts.page ?? 'rank',
     plan: opts.plan,
@@ -344,7 +338,9 @@ test('layout (corpus launcher recipe, MoE): Mixtral 8x7B with EP 8 on 64 GPUs', 
 });
 
 test('layout: a Megatron-Bridge override without a world size asks for one, then draws the chosen one', () => {
-  const text = example('bridge_llama3_70b_64k.yaml');
+  // The example's modeline names its 256 GPUs; without it the override says nothing about the world.
+  assert.equal(panel(example('bridge_llama3_70b_64k.yaml')).sections.layout!.worldSize, 256);
+  const text = example('bridge_llama3_70b_64k.yaml').replace(/ world_size=\d+/, '');
   const none = panel(text).sections.layout!;
   assert.match(none.reason!, /^World size unknown/);
   assert.deepEqual(none.worldSizeChoices[0], { value: '', label: 'pick a GPU count' });
@@ -552,10 +548,7 @@ test('what-if: values from another document are not applied to this one', () => 
     uri: URI,
     fileName: 'recipe.yaml',
     docVersion: 1,
-    text: LLAMA_128K,
-    result: validateText(LLAMA_128K),
-    estimateOptions: {},
-    validateOptions: {},
+    analysis: analyze(LLAMA_128K),
     ui: { ...structuredClone(DEFAULT_UI), uri: 'file:///other.yaml', whatIf: { cp: 3 }, rank: 9 },
     layoutPage: 'rank',
   });
@@ -611,10 +604,8 @@ test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the r
   assert.equal(p.planId, 1);
   assert.ok(out.plan, 'the search is handed back for the host to keep');
   // The same search as `recipe-lens plan --top 8` on this file.
-  const parsed = parseFile(LLAMA_128K);
-  const doc = parsed.docs.find((d) => d.format)!;
-  const ex = extractTraining(doc, doc.format!, {});
-  assert.ok(ex.ok);
+  const ex = estimateOf(LLAMA_128K)!;
+  assert.ok(ex.kind === 'training');
   const h100 = findGpu('h100')!;
   const direct = plan(ex.shape, ex.config, h100, { gpus: 64, top: PLAN_TOP });
   assert.equal(direct.valid, 204);
@@ -713,7 +704,7 @@ test('layouts: Preview puts a row into the what-if (same estimate as the row); A
   ]);
   // The written file has no new launch-rule findings, estimates what the row showed, and keeps the list (same inputs).
   assert.deepEqual(
-    validateText(after)
+    analyzeText(after)
       .findings.filter((f) => /^RL-R/.test(f.code) && f.severity !== 'info')
       .map((f) => f.code),
     [],
@@ -752,10 +743,7 @@ test('layouts: a list for another GPU, GPU count or file is dropped with the rea
     uri: 'file:///other.yaml',
     fileName: 'other.yaml',
     docVersion: 1,
-    text: LLAMA_128K,
-    result: validateText(LLAMA_128K),
-    estimateOptions: {},
-    validateOptions: {},
+    analysis: analyze(LLAMA_128K),
     ui: { ...structuredClone(DEFAULT_UI), uri: 'file:///other.yaml' },
     layoutPage: 'rank',
     plan: { cache },
@@ -906,16 +894,12 @@ test('file text that looks like markup or code stays plain data in the view mode
     '  num_attention_heads: 16',
     '',
   ].join('\n');
-  const result = validateText(text);
   const fileName = 'a${process.exit()}<b onmouseover=x>.yaml';
   const s = buildSections({
     uri: URI,
     fileName,
     docVersion: 1,
-    text,
-    result,
-    estimateOptions: {},
-    validateOptions: {},
+    analysis: analyze(text),
     ui: { ...structuredClone(DEFAULT_UI), uri: URI },
     layoutPage: 'rank',
   }).sections;

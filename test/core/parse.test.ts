@@ -1,8 +1,7 @@
 // Malformed and hostile YAML: a clear diagnostic at the right place, never an exception.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateText } from '../../src/core/validate.js';
-import { diagnose } from '../helpers.js';
+import { analyzeText, diagnose } from '../helpers.js';
 
 test('a syntax error in a recipe is reported where it is', () => {
   const text = 'kv_cache_config:\n  free_gpu_memory_fraction: 0.9\n  dtype: fp8: auto\n';
@@ -38,7 +37,7 @@ test('an alias bomb stops at the expansion limit with one diagnostic', () => {
         .join(', ')}]`,
     );
   const t0 = Date.now();
-  const r = validateText(lines.join('\n') + '\n');
+  const r = analyzeText(lines.join('\n') + '\n');
   assert.ok(Date.now() - t0 < 5000);
   const limit = r.findings.filter((f) => f.code === 'RL-LIMIT');
   assert.equal(limit.length, 1);
@@ -47,7 +46,7 @@ test('an alias bomb stops at the expansion limit with one diagnostic', () => {
 
 test('deep nesting stops at the depth limit', () => {
   const text = 'kv_cache_config:\n  x: ' + '['.repeat(400) + ']'.repeat(400) + '\n';
-  const r = validateText(text);
+  const r = analyzeText(text);
   assert.deepEqual(
     r.findings.filter((f) => f.code === 'RL-LIMIT').map((f) => f.message),
     ['nesting is too deep; the rest of the document is not read'],
@@ -64,13 +63,13 @@ test('duplicate keys warn on the second occurrence and point at the first', () =
 
 test('a file over the size limit is not parsed; a recipe gets one info', () => {
   const text = 'kv_cache_config:\n  dtype: fp8\n' + '# padding\n'.repeat(2000);
-  const r = validateText(text, { maxLength: 1024 });
+  const r = analyzeText(text, { maxLength: 1024 });
   assert.deepEqual(
     r.findings.map((f) => [f.code, f.severity]),
     [['RL-SIZE', 'info']],
   );
   assert.equal(r.format, 'trtllm-options');
-  assert.deepEqual(validateText('a: 1\n' + '# x\n'.repeat(1000), { maxLength: 1024 }).findings, []);
+  assert.deepEqual(analyzeText('a: 1\n' + '# x\n'.repeat(1000), { maxLength: 1024 }).findings, []);
 });
 
 test('binary bytes, BOM and CRLF never throw', () => {
@@ -80,7 +79,7 @@ test('binary bytes, BOM and CRLF never throw', () => {
     '\uFFFD\uFFFD: [',
     '<<<<<<< HEAD\nkv_cache_config: {}\n=======\n>>>>>>> x\n',
   ])
-    assert.doesNotThrow(() => validateText(t));
+    assert.doesNotThrow(() => analyzeText(t));
 });
 
 test('CRLF positions match LF positions', () => {

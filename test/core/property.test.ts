@@ -3,15 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { validateText } from '../../src/core/validate.js';
-import { toDiagnostics } from '../../src/core/validate.js';
-import { CORPUS, yamlFiles } from '../helpers.js';
+import { toDiagnostics } from '../../src/core/diagnostics.js';
+import { analyzeText, CORPUS, yamlFiles } from '../helpers.js';
 import { mutate, mutationOps } from '../mutate.js';
 
 const corpus = yamlFiles(CORPUS).map((f) => readFileSync(f, 'utf8'));
 
 function checkRanges(text: string): void {
-  const r = validateText(text);
+  const r = analyzeText(text);
   const lines = text.split(/\r\n|\r|\n/);
   for (const d of toDiagnostics(r.parsed, r.findings)) {
     for (const p of [d.range.start, d.range.end]) {

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Diagnostic, Severity } from '../../src/core/types.js';
-import type { ValidateOptions } from '../../src/core/validate.js';
+import type { AnalysisSettings } from '../../src/core/analysis.js';
+import { analyze } from '../../src/core/analysis.js';
 import { diagnose, rangeOf } from '../helpers.js';
 
 type Range = Diagnostic['range'];
@@ -40,35 +41,43 @@ interface At {
 const at = (path: string, kv: string, nth = 0, shown?: string): At => ({ path, kv, nth, shown: shown ?? kv.slice(kv.indexOf(': ') + 2) });
 
 /**
- * The findings of one rule as the product promises them: one on the value of each key in `on`, each with the
- * other keys (then the `context` keys) as related locations `path = value` on their key, the quick fix on the first.
+ * The finding of one rule as the product promises it: once, on the value of the key a person most likely changes
+ * (`on`), with the rule's other keys (`related`, in the rule's order) as related locations `path = value` on their key,
+ * and one quick fix per repair choice.
  */
-function onEach(
-  text: string,
-  code: string,
-  severity: Severity,
-  message: string,
-  on: At[],
-  context: At[] = [],
-  fixes?: Fixes,
-): Diagnostic[] {
-  const all = [...on, ...context];
-  return on.map((f, i) => {
-    const d: Diagnostic = { code, severity, message, path: f.path, range: val(text, f.kv, f.nth) };
-    const related = all
-      .filter((g) => g !== f)
-      .map((g) => ({ path: g.path, range: key(text, g.kv, g.nth), message: `${g.path} = ${g.shown}` }));
-    if (related.length) d.related = related;
-    if (fixes && i === 0) d.fixes = fixes;
-    return d;
-  });
+function once(text: string, code: string, severity: Severity, message: string, on: At, related: At[] = [], fixes?: Fixes): Diagnostic[] {
+  const d: Diagnostic = { code, severity, message, path: on.path, range: val(text, on.kv, on.nth) };
+  if (related.length) d.related = related.map((g) => ({ path: g.path, range: key(text, g.kv, g.nth), message: `${g.path} = ${g.shown}` }));
+  if (fixes?.length) d.fixes = fixes;
+  return [d];
+}
+
+/** A quick fix that sets one value: its title (the key's full path) and the edit replacing the value of `kv` in `text`. */
+const setFix = (text: string, kv: string, newText: string, nth = 0): Fixes[number] => ({
+  title: `Set ${diagnosePath(text, kv, nth)}: ${newText}`,
+  edits: [{ range: val(text, kv, nth), newText }],
+});
+
+/** The dotted path of the key written as `kv` (from the indentation of the lines above it). */
+function diagnosePath(text: string, kv: string, nth: number): string {
+  const line = rangeOf(text, kv, nth).start.line;
+  const ls = text.split('\n');
+  const indent = (l: string) => l.length - l.trimStart().length;
+  const path = [kv.slice(0, kv.indexOf(':')).trim()];
+  let want = indent(ls[line]!);
+  for (let i = line - 1; i >= 0 && want > 0; i--)
+    if (ls[i]!.trim() && indent(ls[i]!) < want) {
+      path.unshift(ls[i]!.trim().replace(/:.*$/, ''));
+      want = indent(ls[i]!);
+    }
+  return path.join('.');
 }
 
 const byPosition = (a: Diagnostic, b: Diagnostic) =>
   a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
 
 /** Every finding with `code` equals `expected` (in document order), nothing more, nothing less. */
-function expectFindings(text: string, code: string, expected: Diagnostic[], opts: ValidateOptions = {}) {
+function expectFindings(text: string, code: string, expected: Diagnostic[], opts: AnalysisSettings = {}) {
   assert.deepEqual(
     diagnose(text, opts).filter((d) => d.code === code),
     [...expected].sort(byPosition),
@@ -76,14 +85,14 @@ function expectFindings(text: string, code: string, expected: Diagnostic[], opts
 }
 
 /** The whole diagnostic list is empty. */
-function clean(text: string, opts: ValidateOptions = {}) {
+function clean(text: string, opts: AnalysisSettings = {}) {
   assert.deepEqual(diagnose(text, opts), []);
 }
 
 // =============================================================================================
 // The issue's done-when case
 
-test('done-when: NeMo 1.x, 64 GPUs, TP 4 PP 2 CP 3, seq 131072: RL-R3 on both keys (each pointing at the other) and RL-R1', () => {
+test('done-when: NeMo 1.x, 64 GPUs, TP 4 PP 2 CP 3, seq 131072: two mistakes, two findings, both on CP with the other keys related', () => {
   const text = lines(
     'name: x',
     'trainer:',
@@ -96,54 +105,58 @@ test('done-when: NeMo 1.x, 64 GPUs, TP 4 PP 2 CP 3, seq 131072: RL-R3 on both ke
     '  context_parallel_size: 3',
   );
   const ds = diagnose(text);
-  const r3 = 'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)';
-  assert.deepEqual(
-    ds.filter((d) => d.code === 'RL-R3'),
-    [
-      {
-        code: 'RL-R3',
-        severity: 'error',
-        message: r3,
-        path: 'model.encoder_seq_length',
-        range: { start: { line: 5, character: 22 }, end: { line: 5, character: 28 } },
-        related: [
-          {
-            path: 'model.context_parallel_size',
-            range: { start: { line: 8, character: 2 }, end: { line: 8, character: 23 } },
-            message: 'model.context_parallel_size = 3',
-          },
-        ],
-      },
-      {
-        code: 'RL-R3',
-        severity: 'error',
-        message: r3,
-        path: 'model.context_parallel_size',
-        range: { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } },
-        related: [
-          {
-            path: 'model.encoder_seq_length',
-            range: { start: { line: 5, character: 2 }, end: { line: 5, character: 20 } },
-            message: 'model.encoder_seq_length = 131072',
-          },
-        ],
-      },
-    ],
-  );
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 4');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
   const cp = at('model.context_parallel_size', 'context_parallel_size: 3');
+  const seq = at('model.encoder_seq_length', 'encoder_seq_length: 131072');
   const world = [at('trainer.devices', 'devices: 8'), at('trainer.num_nodes', 'num_nodes: 8')];
-  const r1 = 'world size 64 is not divisible by TP·PP·CP = 4·2·3 = 24';
-  expectFindings(text, 'RL-R1', [
-    ...onEach(text, 'RL-R1', 'error', r1, [tp], [pp, cp, ...world]),
-    ...onEach(text, 'RL-R1', 'error', r1, [pp], [tp, cp, ...world]),
-    ...onEach(text, 'RL-R1', 'error', r1, [cp], [tp, pp, ...world]),
-  ]);
-  // Nothing else: the file has no other problem.
-  assert.deepEqual([...new Set(ds.map((d) => d.code))].sort(), ['RL-R1', 'RL-R3']);
-  // CP 4 fixes both: 64 = 4·2·4·2 and 131072 = 8·16384.
+  // CP 2 or 4 repairs both rules; no other key alone can (3 divides neither 64 nor, with 2, 131072).
+  const cpFixes = [setFix(text, 'context_parallel_size: 3', '2'), setFix(text, 'context_parallel_size: 3', '4')];
+  expectFindings(
+    text,
+    'RL-R3',
+    once(
+      text,
+      'RL-R3',
+      'error',
+      'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)',
+      cp,
+      [seq],
+      cpFixes,
+    ),
+  );
+  // R1 goes on CP, the size whose own value does not divide the 64 GPUs; TP, PP and the world's keys are related.
+  expectFindings(
+    text,
+    'RL-R1',
+    once(text, 'RL-R1', 'error', 'world size 64 is not divisible by TP·PP·CP = 4·2·3 = 24', cp, [tp, pp, ...world], cpFixes),
+  );
+  assert.equal(ds.length, 2);
   clean(text.replace('context_parallel_size: 3', 'context_parallel_size: 4'));
+});
+
+test('the finding goes on the key the user edited last', () => {
+  const before = lines(
+    'name: x',
+    'trainer:',
+    '  devices: 8',
+    'model:',
+    '  encoder_seq_length: 4096',
+    '  tensor_model_parallel_size: 4',
+    '  context_parallel_size: 2',
+  );
+  const after = before.replace('context_parallel_size: 2', 'context_parallel_size: 4');
+  const r1 = (a: ReturnType<typeof analyze>) =>
+    a.diagnostics.filter((d) => d.code === 'RL-R1').map((d) => [d.path, d.related?.map((r) => r.path)]);
+  // TP 4 · CP 4 = 16 does not divide 8, yet each divides 8 on its own: without history the rule's order puts it on TP …
+  assert.deepEqual(r1(analyze(after, { memoryWarnings: false })), [
+    ['model.tensor_model_parallel_size', ['model.context_parallel_size', 'trainer.devices']],
+  ]);
+  // … and after an edit of CP (the previous version had CP 2) it goes on CP, with TP related.
+  const previous = analyze(before, { memoryWarnings: false });
+  assert.deepEqual(r1(analyze(after, { memoryWarnings: false }, previous)), [
+    ['model.context_parallel_size', ['model.tensor_model_parallel_size', 'trainer.devices']],
+  ]);
 });
 
 // =============================================================================================
@@ -154,9 +167,15 @@ test('RL-R1: a world size from --world-size when the file has no trainer.devices
   expectFindings(
     text,
     'RL-R1',
-    onEach(text, 'RL-R1', 'error', 'world size 16 is not divisible by TP·PP·CP = 3·1·1 = 3', [
+    once(
+      text,
+      'RL-R1',
+      'error',
+      'world size 16 is not divisible by TP·PP·CP = 3·1·1 = 3',
       at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 3'),
-    ]),
+      [],
+      [setFix(text, 'tensor_model_parallel_size: 3', '2'), setFix(text, 'tensor_model_parallel_size: 3', '4')],
+    ),
     { worldSize: 16 },
   );
   clean(text.replace('size: 3', 'size: 4'), { worldSize: 16 });
@@ -190,17 +209,18 @@ test('RL-R1b: world size divisible by ETP·EP·PP, ETP defaulting to TP', () => 
   expectFindings(
     text,
     'RL-R1b',
-    onEach(
+    once(
       text,
       'RL-R1b',
       'error',
       'world size 8 is not divisible by ETP·EP·PP = 2·3·1 = 6',
-      [at('model.expert_model_parallel_size', 'expert_model_parallel_size: 3')],
+      at('model.expert_model_parallel_size', 'expert_model_parallel_size: 3'),
       [
         at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 2'),
         at('trainer.devices', 'devices: 8'),
         at('trainer.num_nodes', 'num_nodes: 1'),
       ],
+      [setFix(text, 'expert_model_parallel_size: 3', '2'), setFix(text, 'expert_model_parallel_size: 3', '4')],
     ),
   );
   clean(text.replace('expert_model_parallel_size: 3', 'expert_model_parallel_size: 4'));
@@ -210,17 +230,18 @@ test('RL-R1b: world size divisible by ETP·EP·PP, ETP defaulting to TP', () => 
   expectFindings(
     ep8,
     'RL-R1b',
-    onEach(
+    once(
       ep8,
       'RL-R1b',
       'error',
       'world size 8 is not divisible by ETP·EP·PP = 2·8·1 = 16',
-      [at('model.expert_model_parallel_size', 'expert_model_parallel_size: 8')],
+      at('model.expert_model_parallel_size', 'expert_model_parallel_size: 8'),
       [
         at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 2'),
         at('trainer.devices', 'devices: 8'),
         at('trainer.num_nodes', 'num_nodes: 1'),
       ],
+      [setFix(ep8, 'expert_model_parallel_size: 8', '4')],
     ),
   );
   clean(ep8.replace('  sequence_parallel: true', '  sequence_parallel: true\n  expert_tensor_parallel_size: 1'));
@@ -235,10 +256,20 @@ test('RL-R2: global batch divisible by micro batch × DP', () => {
   expectFindings(
     text,
     'RL-R2',
-    onEach(text, 'RL-R2', 'error', 'global batch size 12 is not divisible by micro batch size 2 × data-parallel size 4 = 8', [
+    once(
+      text,
+      'RL-R2',
+      'error',
+      'global batch size 12 is not divisible by micro batch size 2 × data-parallel size 4 = 8',
       at('model.global_batch_size', 'global_batch_size: 12'),
-      at('model.micro_batch_size', 'micro_batch_size: 2'),
-    ]),
+      [at('model.micro_batch_size', 'micro_batch_size: 2')],
+      [
+        setFix(text, 'global_batch_size: 12', '8'),
+        setFix(text, 'global_batch_size: 12', '16'),
+        setFix(text, 'micro_batch_size: 2', '1'),
+        setFix(text, 'micro_batch_size: 2', '3'),
+      ],
+    ),
   );
   clean(text.replace('global_batch_size: 12', 'global_batch_size: 16'));
 });
@@ -273,10 +304,20 @@ test('RL-R2 in a Bridge override needs every parallel size written (an omitted o
   expectFindings(
     full,
     'RL-R2',
-    onEach(full, 'RL-R2', 'error', 'global batch size 12 is not divisible by micro batch size 2 × data-parallel size 4 = 8', [
+    once(
+      full,
+      'RL-R2',
+      'error',
+      'global batch size 12 is not divisible by micro batch size 2 × data-parallel size 4 = 8',
       at('train.global_batch_size', 'global_batch_size: 12'),
-      at('train.micro_batch_size', 'micro_batch_size: 2'),
-    ]),
+      [at('train.micro_batch_size', 'micro_batch_size: 2')],
+      [
+        setFix(full, 'global_batch_size: 12', '8'),
+        setFix(full, 'global_batch_size: 12', '16'),
+        setFix(full, 'micro_batch_size: 2', '1'),
+        setFix(full, 'micro_batch_size: 2', '3'),
+      ],
+    ),
     { worldSize: 8 },
   );
   clean(full.replace('global_batch_size: 12', 'global_batch_size: 16'), { worldSize: 8 });
@@ -301,7 +342,19 @@ test('RL-R3 in a launcher recipe judges a resolvable interpolation by its value'
   const msg = 'seq 65536 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)';
   const seq = at('model.encoder_seq_length', 'encoder_seq_length: ${multiply:4096,16}', 0, '65536');
   const cp = at('model.context_parallel_size', 'context_parallel_size: 3');
-  expectFindings(text, 'RL-R3', [...onEach(text, 'RL-R3', 'error', msg, [seq], [cp]), ...onEach(text, 'RL-R3', 'error', msg, [cp], [seq])]);
+  expectFindings(
+    text,
+    'RL-R3',
+    once(
+      text,
+      'RL-R3',
+      'error',
+      msg,
+      cp,
+      [seq],
+      [setFix(text, 'context_parallel_size: 3', '2'), setFix(text, 'context_parallel_size: 3', '4')],
+    ),
+  );
   clean(text.replace('${multiply:4096,16}', '${multiply:4096,12}'));
 });
 
@@ -316,7 +369,20 @@ test('RL-R3 in a NeMo 2.0 serialization (_target_ tree)', () => {
   const msg = 'seq 8190 is not a multiple of 2·CP = 4 (context parallelism splits the sequence into 2·CP load-balanced chunks)';
   const seq = at('config.seq_length', 'seq_length: 8190');
   const cp = at('config.context_parallel_size', 'context_parallel_size: 2');
-  expectFindings(text, 'RL-R3', [...onEach(text, 'RL-R3', 'error', msg, [seq], [cp]), ...onEach(text, 'RL-R3', 'error', msg, [cp], [seq])]);
+  // 8190 = 2·4095: CP 1 or 3 split it into 2·CP whole chunks.
+  expectFindings(
+    text,
+    'RL-R3',
+    once(
+      text,
+      'RL-R3',
+      'error',
+      msg,
+      cp,
+      [seq],
+      [setFix(text, 'context_parallel_size: 2', '1'), setFix(text, 'context_parallel_size: 2', '3')],
+    ),
+  );
   clean(text.replace('8190', '8192'));
 });
 
@@ -328,10 +394,7 @@ test('RL-R3 is skipped when the sequence length is not known here', () => {
   // …and reported once it is.
   assert.deepEqual(
     diagnose(cp3('4100')).map((d) => [d.code, d.path]),
-    [
-      ['RL-R3', 'model.encoder_seq_length'],
-      ['RL-R3', 'model.context_parallel_size'],
-    ],
+    [['RL-R3', 'model.context_parallel_size']],
   );
   clean(cp3('4098'));
 });
@@ -344,39 +407,70 @@ test('RL-R4: layers divisible by PP, a warning in NeMo 1.x (uneven stages allowe
   const msg = 'num_layers 30 is not divisible by pipeline size PP = 4';
   const layers = at('model.num_layers', 'num_layers: 30');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4');
-  expectFindings(text, 'RL-R4', [
-    ...onEach(text, 'RL-R4', 'warning', msg, [layers], [pp]),
-    ...onEach(text, 'RL-R4', 'warning', msg, [pp], [layers]),
-  ]);
+  // PP 3 or 5 would divide the 30 layers but not the 8 GPUs (RL-R1): no quick fix.
+  expectFindings(text, 'RL-R4', once(text, 'RL-R4', 'warning', msg, pp, [layers]));
   clean(text.replace('num_layers: 30', 'num_layers: 32'));
   // The layer count cannot be resolved here: skipped.
   clean(nemo1('  pipeline_model_parallel_size: 4', '  num_layers: ${oc.env:LAYERS}'));
 });
 
 test('RL-R4: an error in a Bridge override; the embedding and loss stages count when the split accounts for them', () => {
-  const text = bridge(['  pipeline_model_parallel_size: 4', '  num_layers: 30']);
-  const msg = 'num_layers 30 is not divisible by pipeline size PP = 4';
+  const text = bridge([
+    '  pipeline_model_parallel_size: 4',
+    '  num_layers: 30',
+    '  account_for_embedding_in_pipeline_split: false',
+    '  account_for_loss_in_pipeline_split: false',
+  ]);
   const layers = at('model.num_layers', 'num_layers: 30');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4');
-  expectFindings(text, 'RL-R4', [
-    ...onEach(text, 'RL-R4', 'error', msg, [layers], [pp]),
-    ...onEach(text, 'RL-R4', 'error', msg, [pp], [layers]),
-  ]);
+  // PP 3 or 5 divide 30 (the override sets no world size, so RL-R1 has nothing to say against them).
+  expectFindings(
+    text,
+    'RL-R4',
+    once(
+      text,
+      'RL-R4',
+      'error',
+      'num_layers 30 is not divisible by pipeline size PP = 4',
+      pp,
+      [layers],
+      [setFix(text, 'pipeline_model_parallel_size: 4', '3'), setFix(text, 'pipeline_model_parallel_size: 4', '5')],
+    ),
+  );
   clean(text.replace('num_layers: 30', 'num_layers: 32'));
 
   // 30 + 1 = 31 stages' worth of layers over 4 ranks.
-  const embed = text + '  account_for_embedding_in_pipeline_split: true\n';
+  const embed = text.replace('account_for_embedding_in_pipeline_split: false', 'account_for_embedding_in_pipeline_split: true');
   const e = at('model.account_for_embedding_in_pipeline_split', 'account_for_embedding_in_pipeline_split: true');
   const msg31 = 'num_layers 30 + 1 (embedding/loss counted in the pipeline split) = 31 is not divisible by pipeline size PP = 4';
-  expectFindings(embed, 'RL-R4', [
-    ...onEach(embed, 'RL-R4', 'error', msg31, [layers], [pp, e]),
-    ...onEach(embed, 'RL-R4', 'error', msg31, [pp], [layers, e]),
-  ]);
+  // 31 is prime: PP 1 is the only repair (31 stages for 30 layers is none).
+  expectFindings(
+    embed,
+    'RL-R4',
+    once(embed, 'RL-R4', 'error', msg31, pp, [layers, e], [setFix(embed, 'pipeline_model_parallel_size: 4', '1')]),
+  );
   // 30 + 2 = 32: Llama 3.1 405B style (126 + 2 over PP 8).
-  clean(embed + '  account_for_loss_in_pipeline_split: true\n');
+  clean(embed.replace('account_for_loss_in_pipeline_split: false', 'account_for_loss_in_pipeline_split: true'));
   // Uneven first/last stages or an explicit layout: no divisibility requirement.
   clean(text + '  num_layers_in_first_pipeline_stage: 6\n');
   clean(text + '  pipeline_model_parallel_layout: "Et*7|t*8|t*8|t*7L"\n');
+  // Flags left to the recipe: 30 + 2 = 32 would divide, so the override is not wrong on its own …
+  clean(bridge(['  pipeline_model_parallel_size: 4', '  num_layers: 30']));
+  // … but 29 layers over PP 4 fail whatever the recipe counts (29, 30 and 31 are all odd or not multiples of 4).
+  const odd = bridge(['  pipeline_model_parallel_size: 4', '  num_layers: 29']);
+  expectFindings(
+    odd,
+    'RL-R4',
+    once(
+      odd,
+      'RL-R4',
+      'error',
+      'num_layers 29 is not divisible by pipeline size PP = 4, whether or not the recipe counts the embedding and loss stages',
+      at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4'),
+      [at('model.num_layers', 'num_layers: 29')],
+      [setFix(odd, 'pipeline_model_parallel_size: 4', '1'), setFix(odd, 'pipeline_model_parallel_size: 4', '29')],
+    ),
+  );
 });
 
 test('RL-R5: layers per stage divisible by VPP', () => {
@@ -385,11 +479,23 @@ test('RL-R5: layers per stage divisible by VPP', () => {
   const vpp = at('model.virtual_pipeline_model_parallel_size', 'virtual_pipeline_model_parallel_size: 5');
   const layers = at('model.num_layers', 'num_layers: 32');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4');
-  expectFindings(text, 'RL-R5', [
-    ...onEach(text, 'RL-R5', 'error', msg, [vpp], [layers, pp]),
-    ...onEach(text, 'RL-R5', 'error', msg, [layers], [vpp, pp]),
-    ...onEach(text, 'RL-R5', 'error', msg, [pp], [vpp, layers]),
-  ]);
+  expectFindings(
+    text,
+    'RL-R5',
+    once(
+      text,
+      'RL-R5',
+      'error',
+      msg,
+      vpp,
+      [layers, pp],
+      [
+        setFix(text, 'virtual_pipeline_model_parallel_size: 5', '4'),
+        setFix(text, 'virtual_pipeline_model_parallel_size: 5', '8'),
+        setFix(text, 'virtual_pipeline_model_parallel_size: 5', 'null'),
+      ],
+    ),
+  );
   clean(text.replace('virtual_pipeline_model_parallel_size: 5', 'virtual_pipeline_model_parallel_size: 4'));
 });
 
@@ -407,15 +513,9 @@ test('RL-R5 is skipped where the loaders skip it: NeMo 1.x with both account_for
     [
       [
         'error',
-        'model.pipeline_model_parallel_size',
-        'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2',
-      ],
-      [
-        'error',
         'model.virtual_pipeline_model_parallel_size',
         'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2',
       ],
-      ['error', 'model.num_layers', 'layers per pipeline stage 7 (= 30/4) is not divisible by virtual pipeline size VPP = 2'],
     ],
   );
   // NeMo 2.0 / Bridge GPT providers skip it for any asymmetric split or layout.
@@ -430,19 +530,22 @@ test('RL-R5b: interleaving needs PP > 2, or PP > 1 with overlap_p2p_comm (a warn
   const msg = 'virtual pipeline size 2 needs pipeline size PP > 2 (or > 1 with overlap_p2p_comm), got PP = 2';
   const vpp = at('model.virtual_pipeline_model_parallel_size', 'virtual_pipeline_model_parallel_size: 2');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
-  expectFindings(text, 'RL-R5b', [
-    ...onEach(text, 'RL-R5b', 'warning', msg, [vpp], [pp]),
-    ...onEach(text, 'RL-R5b', 'warning', msg, [pp], [vpp]),
-  ]);
+  const noVpp = (t: string) => [setFix(t, 'virtual_pipeline_model_parallel_size: 2', 'null')];
+  expectFindings(text, 'RL-R5b', once(text, 'RL-R5b', 'warning', msg, vpp, [pp], noVpp(text)));
   clean(text + '  overlap_p2p_comm: true\n');
   clean(text.replace('pipeline_model_parallel_size: 2', 'pipeline_model_parallel_size: 4'));
 
   // With overlap_p2p_comm the bound is PP > 1.
   const pp1 = nemo1('  virtual_pipeline_model_parallel_size: 2', '  num_layers: 32', '  overlap_p2p_comm: true');
-  expectFindings(pp1, 'RL-R5b', onEach(pp1, 'RL-R5b', 'warning', 'virtual pipeline size 2 needs pipeline size PP > 1, got PP = 1', [vpp]));
+  const overlap = at('model.overlap_p2p_comm', 'overlap_p2p_comm: true');
+  expectFindings(
+    pp1,
+    'RL-R5b',
+    once(pp1, 'RL-R5b', 'warning', 'virtual pipeline size 2 needs pipeline size PP > 1, got PP = 1', vpp, [overlap], noVpp(pp1)),
+  );
 
   const b = bridge(['  pipeline_model_parallel_size: 2', '  virtual_pipeline_model_parallel_size: 2', '  num_layers: 32']);
-  expectFindings(b, 'RL-R5b', [...onEach(b, 'RL-R5b', 'warning', msg, [vpp], [pp]), ...onEach(b, 'RL-R5b', 'warning', msg, [pp], [vpp])]);
+  expectFindings(b, 'RL-R5b', once(b, 'RL-R5b', 'warning', msg, vpp, [pp], noVpp(b)));
   clean(b + '  overlap_p2p_comm: true\n');
   // PP left to the recipe: skipped.
   clean(bridge(['  virtual_pipeline_model_parallel_size: 2', '  num_layers: 32']));
@@ -453,9 +556,15 @@ test('RL-R5c: VPP 1 is normalised to null (info)', () => {
   expectFindings(
     text,
     'RL-R5c',
-    onEach(text, 'RL-R5c', 'info', 'virtual_pipeline_model_parallel_size 1 means no interleaving; NeMo rewrites it to null', [
+    once(
+      text,
+      'RL-R5c',
+      'info',
+      'virtual_pipeline_model_parallel_size 1 means no interleaving; NeMo rewrites it to null',
       at('model.virtual_pipeline_model_parallel_size', 'virtual_pipeline_model_parallel_size: 1'),
-    ]),
+      [],
+      [setFix(text, 'virtual_pipeline_model_parallel_size: 1', 'null')],
+    ),
   );
   clean(text.replace('size: 1', 'size: null'));
 });
@@ -468,35 +577,12 @@ test('RL-R6 in NeMo 1.x: a warning (NeMo resets sequence_parallel) with the "Set
   const msg = 'sequence_parallel is true but tensor_model_parallel_size is 1; NeMo silently resets sequence_parallel to false';
   const sp = at('model.sequence_parallel', 'sequence_parallel: true');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
-  expectFindings(text, 'RL-R6', [
-    ...onEach(
-      text,
-      'RL-R6',
-      'warning',
-      msg,
-      [sp],
-      [tp],
-      [{ title: 'Set sequence_parallel: false', edits: [{ range: val(text, 'sequence_parallel: true'), newText: 'false' }] }],
-    ),
-    ...onEach(text, 'RL-R6', 'warning', msg, [tp], [sp]),
-  ]);
+  expectFindings(text, 'RL-R6', once(text, 'RL-R6', 'warning', msg, sp, [tp], [setFix(text, 'sequence_parallel: true', 'false')]));
   clean(text.replace('sequence_parallel: true', 'sequence_parallel: false'));
   clean(text.replace('tensor_model_parallel_size: 1', 'tensor_model_parallel_size: 2'));
   // TP left out of a NeMo 1.x file is the NeMo default 1.
   const noTp = nemo1('  sequence_parallel: true');
-  expectFindings(
-    noTp,
-    'RL-R6',
-    onEach(
-      noTp,
-      'RL-R6',
-      'warning',
-      msg,
-      [sp],
-      [],
-      [{ title: 'Set sequence_parallel: false', edits: [{ range: val(noTp, 'sequence_parallel: true'), newText: 'false' }] }],
-    ),
-  );
+  expectFindings(noTp, 'RL-R6', once(noTp, 'RL-R6', 'warning', msg, sp, [], [setFix(noTp, 'sequence_parallel: true', 'false')]));
 });
 
 test('RL-R6 in Bridge and NeMo 2.0: an error (megatron-core raises), with the same fix', () => {
@@ -505,10 +591,8 @@ test('RL-R6 in Bridge and NeMo 2.0: an error (megatron-core raises), with the sa
   const b = bridge(['  tensor_model_parallel_size: 1', '  sequence_parallel: true']);
   const sp = at('model.sequence_parallel', 'sequence_parallel: true');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
-  const fix = (t: string): Fixes => [
-    { title: 'Set sequence_parallel: false', edits: [{ range: val(t, 'sequence_parallel: true'), newText: 'false' }] },
-  ];
-  expectFindings(b, 'RL-R6', [...onEach(b, 'RL-R6', 'error', msg, [sp], [tp], fix(b)), ...onEach(b, 'RL-R6', 'error', msg, [tp], [sp])]);
+  const fix = (t: string): Fixes => [setFix(t, 'sequence_parallel: true', 'false')];
+  expectFindings(b, 'RL-R6', once(b, 'RL-R6', 'error', msg, sp, [tp], fix(b)));
   clean(b.replace('tensor_model_parallel_size: 1', 'tensor_model_parallel_size: 2'));
 
   const n2 = lines(
@@ -521,10 +605,7 @@ test('RL-R6 in Bridge and NeMo 2.0: an error (megatron-core raises), with the sa
   );
   const sp2 = at('config.sequence_parallel', 'sequence_parallel: true');
   const tp2 = at('config.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
-  expectFindings(n2, 'RL-R6', [
-    ...onEach(n2, 'RL-R6', 'error', msg, [sp2], [tp2], fix(n2)),
-    ...onEach(n2, 'RL-R6', 'error', msg, [tp2], [sp2]),
-  ]);
+  expectFindings(n2, 'RL-R6', once(n2, 'RL-R6', 'error', msg, sp2, [tp2], fix(n2)));
   clean(n2.replace('sequence_parallel: true', 'sequence_parallel: false'));
 });
 
@@ -537,7 +618,8 @@ test('RL-R7: attention heads a multiple of TP', () => {
   const msg = 'num_attention_heads 12 must be a multiple of tensor_model_parallel_size 8';
   const h = at('model.num_attention_heads', 'num_attention_heads: 12');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 8');
-  expectFindings(text, 'RL-R7', [...onEach(text, 'RL-R7', 'error', msg, [h], [tp]), ...onEach(text, 'RL-R7', 'error', msg, [tp], [h])]);
+  // TP 6 or 12 would divide the heads but not the 8 GPUs (RL-R1): no quick fix.
+  expectFindings(text, 'RL-R7', once(text, 'RL-R7', 'error', msg, tp, [h]));
   clean(text.replace('num_attention_heads: 12', 'num_attention_heads: 16'));
   // TP cannot be resolved: neither R7 nor R8 guesses it.
   clean(nemo1('  tensor_model_parallel_size: ${oc.env:TP}', '  num_attention_heads: 12', '  num_query_groups: 5'));
@@ -548,7 +630,7 @@ test('RL-R8: query groups a multiple or a divisor of TP', () => {
   const msg = 'num_query_groups 6 must be a multiple or a divisor of tensor_model_parallel_size 4';
   const gq = at('model.num_query_groups', 'num_query_groups: 6');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 4');
-  expectFindings(text, 'RL-R8', [...onEach(text, 'RL-R8', 'error', msg, [gq], [tp]), ...onEach(text, 'RL-R8', 'error', msg, [tp], [gq])]);
+  expectFindings(text, 'RL-R8', once(text, 'RL-R8', 'error', msg, tp, [gq]));
   clean(text.replace('num_query_groups: 6', 'num_query_groups: 8')); // multiple
   clean(text.replace('num_query_groups: 6', 'num_query_groups: 2')); // divisor (2026 megatron-core)
   clean(text.replace('num_query_groups: 6', 'num_query_groups: null')); // MHA: G = H = 24
@@ -560,26 +642,40 @@ test('RL-R9: TP communication overlap needs sequence parallelism (NeMo 1.x warni
   expectFindings(
     text,
     'RL-R9',
-    onEach(
+    once(
       text,
       'RL-R9',
       'warning',
       'ub_tp_comm_overlap is true but sequence_parallel is not set (NeMo default false); NeMo turns the overlap off',
-      [at('model.ub_tp_comm_overlap', 'ub_tp_comm_overlap: true')],
+      at('model.ub_tp_comm_overlap', 'ub_tp_comm_overlap: true'),
+      [],
+      [
+        setFix(text, 'ub_tp_comm_overlap: true', 'false'),
+        {
+          title: 'Set model.sequence_parallel: true',
+          edits: [{ range: span(rangeOf(text, 'ub_tp_comm_overlap: true').start, -2, -2), newText: '  sequence_parallel: true\n' }].map(
+            (e) => ({
+              ...e,
+              range: { start: { line: e.range.start.line + 1, character: 0 }, end: { line: e.range.start.line + 1, character: 0 } },
+            }),
+          ),
+        },
+      ],
     ),
   );
   const off = text + '  sequence_parallel: false\n';
   const ov = at('model.ub_tp_comm_overlap', 'ub_tp_comm_overlap: true');
   const sp = at('model.sequence_parallel', 'sequence_parallel: false');
   const msg = 'ub_tp_comm_overlap is true but sequence_parallel is false; NeMo turns the overlap off';
-  expectFindings(off, 'RL-R9', [...onEach(off, 'RL-R9', 'warning', msg, [ov], [sp]), ...onEach(off, 'RL-R9', 'warning', msg, [sp], [ov])]);
+  const repairs = (t: string, overlap: string) => [setFix(t, overlap, 'false'), setFix(t, 'sequence_parallel: false', 'true')];
+  expectFindings(off, 'RL-R9', once(off, 'RL-R9', 'warning', msg, ov, [sp], repairs(off, 'ub_tp_comm_overlap: true')));
   clean(text + '  sequence_parallel: true\n');
 
   const b = bridge(['  tensor_model_parallel_size: 2', '  sequence_parallel: false'], 'comm_overlap:', '  tp_comm_overlap: true');
   const bov = at('comm_overlap.tp_comm_overlap', 'tp_comm_overlap: true');
   const bmsg =
     'tp_comm_overlap is true but sequence_parallel is false; tensor-parallel communication overlap requires sequence_parallel: true';
-  expectFindings(b, 'RL-R9', [...onEach(b, 'RL-R9', 'error', bmsg, [bov], [sp]), ...onEach(b, 'RL-R9', 'error', bmsg, [sp], [bov])]);
+  expectFindings(b, 'RL-R9', once(b, 'RL-R9', 'error', bmsg, bov, [sp], repairs(b, 'tp_comm_overlap: true')));
   clean(b.replace('sequence_parallel: false', 'sequence_parallel: true'));
   // A Bridge override without sequence_parallel inherits it from its recipe: skipped.
   clean(bridge(['  tensor_model_parallel_size: 2'], 'comm_overlap:', '  tp_comm_overlap: true'));
@@ -598,7 +694,19 @@ test('RL-R10: full recompute without a method', () => {
   const msg = 'full recompute needs a recompute method (uniform or block), got null';
   const gr = at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: full');
   const m = at('model.activations_checkpoint_method', 'activations_checkpoint_method: null');
-  expectFindings(text, 'RL-R10', [...onEach(text, 'RL-R10', 'error', msg, [gr], [m]), ...onEach(text, 'RL-R10', 'error', msg, [m], [gr])]);
+  expectFindings(
+    text,
+    'RL-R10',
+    once(
+      text,
+      'RL-R10',
+      'error',
+      msg,
+      m,
+      [gr],
+      [setFix(text, 'activations_checkpoint_method: null', 'uniform'), setFix(text, 'activations_checkpoint_method: null', 'block')],
+    ),
+  );
   clean(text.replace('activations_checkpoint_method: null', 'activations_checkpoint_method: uniform'));
 });
 
@@ -607,12 +715,25 @@ test('RL-R10: full recompute without a layer count', () => {
   expectFindings(
     text,
     'RL-R10',
-    onEach(
+    once(
       text,
       'RL-R10',
       'error',
       'full recompute needs the number of layers to recompute (activations_checkpoint_num_layers / recompute_num_layers), got none',
-      [at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: full')],
+      // The count is not in the file: the finding sits on the granularity, and the fix adds the key below the last one.
+      at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: full'),
+      [],
+      [
+        {
+          title: 'Set model.activations_checkpoint_num_layers: 1',
+          edits: [
+            {
+              range: { start: { line: 8, character: 0 }, end: { line: 8, character: 0 } },
+              newText: '  activations_checkpoint_num_layers: 1\n',
+            },
+          ],
+        },
+      ],
     ),
   );
   clean(text + '  activations_checkpoint_num_layers: 1\n');
@@ -630,20 +751,20 @@ test('RL-R10: full recompute of more layers than a pipeline stage holds', () => 
   const n = at('model.activations_checkpoint_num_layers', 'activations_checkpoint_num_layers: 10');
   const L = at('model.num_layers', 'num_layers: 32');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4');
-  expectFindings(text, 'RL-R10', [
-    ...onEach(text, 'RL-R10', 'error', msg, [n], [L, pp]),
-    ...onEach(text, 'RL-R10', 'error', msg, [L], [n, pp]),
-    ...onEach(text, 'RL-R10', 'error', msg, [pp], [n, L]),
-  ]);
+  expectFindings(
+    text,
+    'RL-R10',
+    once(text, 'RL-R10', 'error', msg, n, [L, pp], [setFix(text, 'activations_checkpoint_num_layers: 10', '8')]),
+  );
   clean(text.replace('activations_checkpoint_num_layers: 10', 'activations_checkpoint_num_layers: 8'));
   const zero = text.replace('activations_checkpoint_num_layers: 10', 'activations_checkpoint_num_layers: 0');
   const n0 = at('model.activations_checkpoint_num_layers', 'activations_checkpoint_num_layers: 0');
   const msg0 = 'recompute layers 0 must be between 1 and the layers per pipeline stage 8 (= 32/4)';
-  expectFindings(zero, 'RL-R10', [
-    ...onEach(zero, 'RL-R10', 'error', msg0, [n0], [L, pp]),
-    ...onEach(zero, 'RL-R10', 'error', msg0, [L], [n0, pp]),
-    ...onEach(zero, 'RL-R10', 'error', msg0, [pp], [n0, L]),
-  ]);
+  expectFindings(
+    zero,
+    'RL-R10',
+    once(zero, 'RL-R10', 'error', msg0, n0, [L, pp], [setFix(zero, 'activations_checkpoint_num_layers: 0', '1')]),
+  );
 });
 
 test('RL-R10: selective recompute takes no layer count (error) and no method (warning)', () => {
@@ -658,10 +779,8 @@ test('RL-R10: selective recompute takes no layer count (error) and no method (wa
   const nMsg = 'selective recompute takes no layer count (got 2); set it to null';
   const mMsg = 'selective recompute ignores the recompute method (uniform); Megatron-LM requires it to be null';
   expectFindings(text, 'RL-R10', [
-    ...onEach(text, 'RL-R10', 'error', nMsg, [n], [gr]),
-    ...onEach(text, 'RL-R10', 'error', nMsg, [gr], [n]),
-    ...onEach(text, 'RL-R10', 'warning', mMsg, [m], [gr]),
-    ...onEach(text, 'RL-R10', 'warning', mMsg, [gr], [m]),
+    ...once(text, 'RL-R10', 'error', nMsg, n, [gr], [setFix(text, 'activations_checkpoint_num_layers: 2', 'null')]),
+    ...once(text, 'RL-R10', 'warning', mMsg, m, [gr], [setFix(text, 'activations_checkpoint_method: uniform', 'null')]),
   ]);
   clean(
     nemo1(
@@ -674,11 +793,22 @@ test('RL-R10: selective recompute takes no layer count (error) and no method (wa
 
 test('RL-R10 in a Bridge override uses the megatron-core key names', () => {
   const text = bridge(['  num_layers: 16', '  recompute_granularity: full', '  recompute_method: uniform', '  recompute_num_layers: 17']);
-  const msg = 'recompute layers 17 must be between 1 and the layers per pipeline stage 16 (= 16/1)';
+  // PP is left to the recipe: 17 recomputed layers exceed any stage of a 16-layer model.
+  const msg = 'recompute layers 17 must be between 1 and the layers per pipeline stage (at most num_layers 16)';
   const n = at('model.recompute_num_layers', 'recompute_num_layers: 17');
   const L = at('model.num_layers', 'num_layers: 16');
-  expectFindings(text, 'RL-R10', [...onEach(text, 'RL-R10', 'error', msg, [n], [L]), ...onEach(text, 'RL-R10', 'error', msg, [L], [n])]);
+  expectFindings(text, 'RL-R10', once(text, 'RL-R10', 'error', msg, n, [L], [setFix(text, 'recompute_num_layers: 17', '16')]));
   clean(text.replace('recompute_num_layers: 17', 'recompute_num_layers: 16'));
+  // With PP written the stage bound applies: 16 layers over PP 2 hold 8 each.
+  const pp2 = text
+    .replace('  num_layers: 16', '  num_layers: 16\n  pipeline_model_parallel_size: 2')
+    .replace('recompute_num_layers: 17', 'recompute_num_layers: 9');
+  assert.deepEqual(
+    diagnose(pp2)
+      .filter((d) => d.code === 'RL-R10')
+      .map((d) => d.message),
+    ['recompute layers 9 must be between 1 and the layers per pipeline stage 8 (= 16/2)'],
+  );
 });
 
 test('RL-R11: CPU offloading needs fewer offloaded layers than the model has', () => {
@@ -686,7 +816,7 @@ test('RL-R11: CPU offloading needs fewer offloaded layers than the model has', (
   const msg = 'cpu_offloading_num_layers 32 must be ≥ 0 and below num_layers 32';
   const n = at('model.cpu_offloading_num_layers', 'cpu_offloading_num_layers: 32');
   const L = at('model.num_layers', 'num_layers: 32');
-  expectFindings(text, 'RL-R11', [...onEach(text, 'RL-R11', 'error', msg, [n], [L]), ...onEach(text, 'RL-R11', 'error', msg, [L], [n])]);
+  expectFindings(text, 'RL-R11', once(text, 'RL-R11', 'error', msg, n, [L], [setFix(text, 'cpu_offloading_num_layers: 32', '31')]));
   clean(text.replace('cpu_offloading_num_layers: 32', 'cpu_offloading_num_layers: 31'));
   clean(text.replace('cpu_offloading_num_layers: 32', 'cpu_offloading_num_layers: 0'));
   // NeMo's own default, resolved: ${sum:${.num_layers},-1} = 31.
@@ -700,10 +830,7 @@ test('RL-R11: CPU offloading excludes pipeline parallelism', () => {
   const msg = 'CPU offloading does not support pipeline parallelism (PP = 2)';
   const off = at('model.cpu_offloading', 'cpu_offloading: true');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
-  expectFindings(text, 'RL-R11', [
-    ...onEach(text, 'RL-R11', 'error', msg, [off], [pp]),
-    ...onEach(text, 'RL-R11', 'error', msg, [pp], [off]),
-  ]);
+  expectFindings(text, 'RL-R11', once(text, 'RL-R11', 'error', msg, off, [pp], [setFix(text, 'cpu_offloading: true', 'false')]));
   clean(text.replace('pipeline_model_parallel_size: 2', 'pipeline_model_parallel_size: 1'));
 });
 
@@ -712,10 +839,19 @@ test('RL-R11: CPU offloading excludes activation recomputation', () => {
   const msg = 'CPU offloading does not work when activation recomputation is enabled (selective)';
   const off = at('model.cpu_offloading', 'cpu_offloading: true');
   const gr = at('model.activations_checkpoint_granularity', 'activations_checkpoint_granularity: selective');
-  expectFindings(text, 'RL-R11', [
-    ...onEach(text, 'RL-R11', 'error', msg, [off], [gr]),
-    ...onEach(text, 'RL-R11', 'error', msg, [gr], [off]),
-  ]);
+  expectFindings(
+    text,
+    'RL-R11',
+    once(
+      text,
+      'RL-R11',
+      'error',
+      msg,
+      off,
+      [gr],
+      [setFix(text, 'cpu_offloading: true', 'false'), setFix(text, 'activations_checkpoint_granularity: selective', 'null')],
+    ),
+  );
   clean(text.replace('activations_checkpoint_granularity: selective', 'activations_checkpoint_granularity: null'));
 });
 
@@ -724,10 +860,7 @@ test('RL-R11b: fine-grained activation offloading and cpu_offloading are exclusi
   const msg = 'fine_grained_activation_offloading and cpu_offloading are mutually exclusive (both are true)';
   const fg = at('model.fine_grained_activation_offloading', 'fine_grained_activation_offloading: true');
   const off = at('model.cpu_offloading', 'cpu_offloading: true');
-  expectFindings(text, 'RL-R11b', [
-    ...onEach(text, 'RL-R11b', 'error', msg, [fg], [off]),
-    ...onEach(text, 'RL-R11b', 'error', msg, [off], [fg]),
-  ]);
+  expectFindings(text, 'RL-R11b', once(text, 'RL-R11b', 'error', msg, fg, [off], [setFix(text, 'cpu_offloading: true', 'false')]));
   clean(text.replace('fine_grained_activation_offloading: true', 'fine_grained_activation_offloading: false'));
 });
 
@@ -739,13 +872,13 @@ test('RL-R12: model and dataset sequence lengths agree (Bridge error, NeMo 1.x w
   const msg = 'model sequence length 8192 differs from the dataset sequence length 4096';
   const ms = at('model.seq_length', 'seq_length: 8192');
   const ds = at('dataset.seq_length', 'seq_length: 4096');
-  expectFindings(b, 'RL-R12', [...onEach(b, 'RL-R12', 'error', msg, [ms], [ds]), ...onEach(b, 'RL-R12', 'error', msg, [ds], [ms])]);
+  expectFindings(b, 'RL-R12', once(b, 'RL-R12', 'error', msg, ds, [ms], [setFix(b, 'seq_length: 4096', '8192')]));
   clean(b.replace('seq_length: 4096', 'seq_length: 8192'));
 
   const n = lines('name: x', 'trainer:', '  devices: 8', 'model:', '  encoder_seq_length: 8192', '  data:', '    seq_length: 4096');
   const ns = at('model.encoder_seq_length', 'encoder_seq_length: 8192');
   const nd = at('model.data.seq_length', '    seq_length: 4096');
-  expectFindings(n, 'RL-R12', [...onEach(n, 'RL-R12', 'warning', msg, [ns], [nd]), ...onEach(n, 'RL-R12', 'warning', msg, [nd], [ns])]);
+  expectFindings(n, 'RL-R12', once(n, 'RL-R12', 'warning', msg, nd, [ns], [setFix(n, '    seq_length: 4096', '8192')]));
   // The usual spelling: an interpolation of the model's length.
   clean(n.replace('seq_length: 4096', 'seq_length: ${model.encoder_seq_length}'));
 });
@@ -755,7 +888,7 @@ test('RL-R13: hierarchical CP sizes multiply to CP', () => {
   const msg = 'product of hierarchical_context_parallel_sizes [2, 3] is 6, not context_parallel_size 4';
   const h = at('model.hierarchical_context_parallel_sizes', 'hierarchical_context_parallel_sizes: [2, 3]');
   const cp = at('model.context_parallel_size', 'context_parallel_size: 4');
-  expectFindings(text, 'RL-R13', [...onEach(text, 'RL-R13', 'error', msg, [h], [cp]), ...onEach(text, 'RL-R13', 'error', msg, [cp], [h])]);
+  expectFindings(text, 'RL-R13', once(text, 'RL-R13', 'error', msg, h, [cp]));
   clean(text.replace('[2, 3]', '[2, 2]'));
   // CP left to the recipe: skipped.
   clean(bridge(['  hierarchical_context_parallel_sizes: [2, 4]']));
@@ -766,9 +899,14 @@ test('RL-R13: cp_comm_type a2a+p2p needs hierarchical CP sizes', () => {
   expectFindings(
     text,
     'RL-R13',
-    onEach(text, 'RL-R13', 'error', 'cp_comm_type a2a+p2p requires hierarchical_context_parallel_sizes', [
+    once(
+      text,
+      'RL-R13',
+      'error',
+      'cp_comm_type a2a+p2p requires hierarchical_context_parallel_sizes',
       at('model.cp_comm_type', 'cp_comm_type: a2a+p2p'),
-    ]),
+      [],
+    ),
   );
   clean(text + '  hierarchical_context_parallel_sizes: [2, 2]\n');
   clean(text.replace('a2a+p2p', 'p2p'));
@@ -784,7 +922,7 @@ test('RL-R13: a per-layer cp_comm_type list has one entry per layer', () => {
   const msg = 'cp_comm_type lists 3 entries but num_layers is 4';
   const t = at('model.cp_comm_type', 'cp_comm_type: [p2p, a2a+p2p, p2p]');
   const L = at('model.num_layers', 'num_layers: 4');
-  expectFindings(text, 'RL-R13', [...onEach(text, 'RL-R13', 'error', msg, [t], [L]), ...onEach(text, 'RL-R13', 'error', msg, [L], [t])]);
+  expectFindings(text, 'RL-R13', once(text, 'RL-R13', 'error', msg, t, [L]));
   clean(text.replace('[p2p, a2a+p2p, p2p]', '[p2p, a2a+p2p, p2p, a2a]'));
 });
 
@@ -802,10 +940,8 @@ test('RL-R14: finetuning with CP > 1 needs per-token loss and no averaging in th
   const m1 = 'finetuning with CP = 2 requires model.calculate_per_token_loss: true';
   const m2 = 'finetuning with CP = 2 requires ddp.average_in_collective: false';
   expectFindings(text, 'RL-R14', [
-    ...onEach(text, 'RL-R14', 'error', m1, [loss], [cp]),
-    ...onEach(text, 'RL-R14', 'error', m1, [cp], [loss]),
-    ...onEach(text, 'RL-R14', 'error', m2, [avg], [cp]),
-    ...onEach(text, 'RL-R14', 'error', m2, [cp], [avg]),
+    ...once(text, 'RL-R14', 'error', m1, loss, [cp], [setFix(text, 'calculate_per_token_loss: false', 'true')]),
+    ...once(text, 'RL-R14', 'error', m2, avg, [cp], [setFix(text, 'average_in_collective: true', 'false')]),
   ]);
   clean(
     text
@@ -821,10 +957,7 @@ test('RL-R14: a PEFT section means finetuning; `peft: null` does not', () => {
   const m1 = 'finetuning with CP = 2 requires model.calculate_per_token_loss: true';
   const cp = at('model.context_parallel_size', 'context_parallel_size: 2');
   const loss = at('model.calculate_per_token_loss', 'calculate_per_token_loss: false');
-  expectFindings(text, 'RL-R14', [
-    ...onEach(text, 'RL-R14', 'error', m1, [loss], [cp]),
-    ...onEach(text, 'RL-R14', 'error', m1, [cp], [loss]),
-  ]);
+  expectFindings(text, 'RL-R14', once(text, 'RL-R14', 'error', m1, loss, [cp], [setFix(text, 'calculate_per_token_loss: false', 'true')]));
   clean(bridge(['  context_parallel_size: 2', '  calculate_per_token_loss: false'], 'peft: null'));
 });
 
@@ -833,7 +966,7 @@ test('RL-R15: PP > 1 needs pipeline_dtype (an explicit null is wrong; a missing 
   const msg = 'pipeline parallelism (PP = 2) requires pipeline_dtype to be set (e.g. bf16)';
   const d = at('model.pipeline_dtype', 'pipeline_dtype: null');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
-  expectFindings(text, 'RL-R15', [...onEach(text, 'RL-R15', 'error', msg, [d], [pp]), ...onEach(text, 'RL-R15', 'error', msg, [pp], [d])]);
+  expectFindings(text, 'RL-R15', once(text, 'RL-R15', 'error', msg, d, [pp]));
   clean(text.replace('pipeline_dtype: null', 'pipeline_dtype: bf16'));
   clean(bridge(['  pipeline_model_parallel_size: 2']));
 
@@ -846,7 +979,7 @@ test('RL-R15: PP > 1 needs pipeline_dtype (an explicit null is wrong; a missing 
   );
   const d2 = at('config.pipeline_dtype', 'pipeline_dtype: null');
   const pp2 = at('config.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
-  expectFindings(n2, 'RL-R15', [...onEach(n2, 'RL-R15', 'error', msg, [d2], [pp2]), ...onEach(n2, 'RL-R15', 'error', msg, [pp2], [d2])]);
+  expectFindings(n2, 'RL-R15', once(n2, 'RL-R15', 'error', msg, d2, [pp2]));
   clean(n2.replace('pipeline_dtype: null', 'pipeline_dtype: bf16'));
 });
 
@@ -855,10 +988,7 @@ test('RL-R16: only one of train_iters, train_samples, num_epochs', () => {
   const msg = 'set only one of train_iters, train_samples, num_epochs (found train_iters 100, train_samples 1000)';
   const it = at('train.train_iters', 'train_iters: 100');
   const sa = at('train.train_samples', 'train_samples: 1000');
-  expectFindings(text, 'RL-R16', [
-    ...onEach(text, 'RL-R16', 'error', msg, [it], [sa]),
-    ...onEach(text, 'RL-R16', 'error', msg, [sa], [it]),
-  ]);
+  expectFindings(text, 'RL-R16', once(text, 'RL-R16', 'error', msg, it, [sa]));
   clean(text.replace('train_samples: 1000', 'train_samples: null'));
   clean(text.replace('  train_samples: 1000\n', ''));
 });
@@ -868,10 +998,7 @@ test('RL-R17: fp16 and bf16 are exclusive', () => {
   const msg = 'fp16 and bf16 cannot both be true';
   const f16 = at('mixed_precision.fp16', 'fp16: true');
   const b16 = at('mixed_precision.bf16', 'bf16: true');
-  expectFindings(text, 'RL-R17', [
-    ...onEach(text, 'RL-R17', 'error', msg, [f16], [b16]),
-    ...onEach(text, 'RL-R17', 'error', msg, [b16], [f16]),
-  ]);
+  expectFindings(text, 'RL-R17', once(text, 'RL-R17', 'error', msg, f16, [b16]));
   clean(text.replace('fp16: true', 'fp16: false'));
 });
 
@@ -883,10 +1010,7 @@ test('RL-R18: Torch FSDP does not support FP8', () => {
   const msg = 'Torch FSDP does not support FP8 (model.fsdp and model.fp8 are both true)';
   const fsdp = at('model.fsdp', 'fsdp: true');
   const fp8 = at('model.fp8', 'fp8: true');
-  expectFindings(text, 'RL-R18', [
-    ...onEach(text, 'RL-R18', 'error', msg, [fsdp], [fp8]),
-    ...onEach(text, 'RL-R18', 'error', msg, [fp8], [fsdp]),
-  ]);
+  expectFindings(text, 'RL-R18', once(text, 'RL-R18', 'error', msg, fsdp, [fp8]));
   clean(text.replace('fp8: true', 'fp8: false'));
 });
 
@@ -903,17 +1027,15 @@ test('RL-R19: megatron_amp_O2 does not support fp16 precision', () => {
   const msg = 'fp16 training is not supported with megatron_amp_O2 (trainer.precision = 16)';
   const o2 = at('model.megatron_amp_O2', 'megatron_amp_O2: true');
   const prec = at('trainer.precision', 'precision: 16');
-  expectFindings(text, 'RL-R19', [
-    ...onEach(text, 'RL-R19', 'error', msg, [o2], [prec]),
-    ...onEach(text, 'RL-R19', 'error', msg, [prec], [o2]),
-  ]);
+  expectFindings(text, 'RL-R19', once(text, 'RL-R19', 'error', msg, o2, [prec], [setFix(text, 'megatron_amp_O2: true', 'false')]));
   const mixed = text.replace('precision: 16', 'precision: 16-mixed');
   const precMixed = at('trainer.precision', 'precision: 16-mixed');
   const msgMixed = 'fp16 training is not supported with megatron_amp_O2 (trainer.precision = 16-mixed)';
-  expectFindings(mixed, 'RL-R19', [
-    ...onEach(mixed, 'RL-R19', 'error', msgMixed, [o2], [precMixed]),
-    ...onEach(mixed, 'RL-R19', 'error', msgMixed, [precMixed], [o2]),
-  ]);
+  expectFindings(
+    mixed,
+    'RL-R19',
+    once(mixed, 'RL-R19', 'error', msgMixed, o2, [precMixed], [setFix(mixed, 'megatron_amp_O2: true', 'false')]),
+  );
   clean(text.replace('precision: 16', 'precision: bf16-mixed'));
   clean(text.replace('megatron_amp_O2: true', 'megatron_amp_O2: false'));
 });
@@ -923,10 +1045,7 @@ test('RL-R20: gradient_accumulation_fusion needs megatron_amp_O2 (NeMo turns it 
   const msg = 'gradient_accumulation_fusion is true but megatron_amp_O2 is false; NeMo turns the fusion off';
   const f = at('model.gradient_accumulation_fusion', 'gradient_accumulation_fusion: true');
   const o2 = at('model.megatron_amp_O2', 'megatron_amp_O2: false');
-  expectFindings(text, 'RL-R20', [
-    ...onEach(text, 'RL-R20', 'warning', msg, [f], [o2]),
-    ...onEach(text, 'RL-R20', 'warning', msg, [o2], [f]),
-  ]);
+  expectFindings(text, 'RL-R20', once(text, 'RL-R20', 'warning', msg, f, [o2]));
   clean(text.replace('megatron_amp_O2: false', 'megatron_amp_O2: true'));
 });
 
@@ -943,10 +1062,7 @@ test('RL-R20: with DP > 1 and PP 1, gradient_accumulation_fusion needs a distrib
   const f = at('model.gradient_accumulation_fusion', 'gradient_accumulation_fusion: true');
   const opt = at('model.optim.name', 'name: fused_adam');
   const dev = at('trainer.devices', 'devices: 8');
-  expectFindings(text, 'RL-R20', [
-    ...onEach(text, 'RL-R20', 'warning', msg, [f], [opt, dev]),
-    ...onEach(text, 'RL-R20', 'warning', msg, [opt], [f, dev]),
-  ]);
+  expectFindings(text, 'RL-R20', once(text, 'RL-R20', 'warning', msg, f, [opt, dev]));
   clean(text.replace('name: fused_adam', 'name: mcore_distributed_optim'));
   clean(text.replace('name: fused_adam', 'name: distributed_fused_adam'));
   clean(text.replace('tensor_model_parallel_size: 2', 'tensor_model_parallel_size: 2\n  pipeline_model_parallel_size: 2'));
@@ -959,11 +1075,7 @@ test('RL-R21: EP with TP needs sequence parallelism (warning)', () => {
   const sp = at('model.sequence_parallel', 'sequence_parallel: false');
   const ep = at('model.expert_model_parallel_size', 'expert_model_parallel_size: 4');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 2');
-  expectFindings(text, 'RL-R21', [
-    ...onEach(text, 'RL-R21', 'warning', msg, [sp], [ep, tp]),
-    ...onEach(text, 'RL-R21', 'warning', msg, [ep], [sp, tp]),
-    ...onEach(text, 'RL-R21', 'warning', msg, [tp], [sp, ep]),
-  ]);
+  expectFindings(text, 'RL-R21', once(text, 'RL-R21', 'warning', msg, sp, [ep, tp], [setFix(text, 'sequence_parallel: false', 'true')]));
   clean(text.replace('sequence_parallel: false', 'sequence_parallel: true'));
 });
 
@@ -973,19 +1085,14 @@ test('RL-R22: pipeline_model_parallel_split_rank must be null, with the "set it 
   expectFindings(
     text,
     'RL-R22',
-    onEach(
+    once(
       text,
       'RL-R22',
       'error',
       'pipeline_model_parallel_split_rank is deprecated and must be null, got 2',
-      [r],
+      r,
       [],
-      [
-        {
-          title: 'Set pipeline_model_parallel_split_rank: null',
-          edits: [{ range: val(text, 'pipeline_model_parallel_split_rank: 2'), newText: 'null' }],
-        },
-      ],
+      [setFix(text, 'pipeline_model_parallel_split_rank: 2', 'null')],
     ),
   );
   clean(text.replace('split_rank: 2', 'split_rank: null'));
@@ -999,12 +1106,12 @@ test('RL-K1: free_gpu_memory_fraction in [0, 1] (schema range)', () => {
   expectFindings(
     text,
     'RL-K1',
-    onEach(
+    once(
       text,
       'RL-K1',
       'error',
       '`free_gpu_memory_fraction` must be a number ≥ 0 and ≤ 1, got 1.5',
-      [at('kv_cache_config.free_gpu_memory_fraction', 'free_gpu_memory_fraction: 1.5')],
+      at('kv_cache_config.free_gpu_memory_fraction', 'free_gpu_memory_fraction: 1.5'),
       [],
       [{ title: 'Clamp to 1', edits: [{ range: val(text, 'free_gpu_memory_fraction: 1.5'), newText: '1' }] }],
     ),
@@ -1017,33 +1124,35 @@ test('RL-K2: cross_kv_cache_fraction is in [0, 1] (error) and for encoder-decode
   const text = trt('  cross_kv_cache_fraction: 1.5');
   const c = at('kv_cache_config.cross_kv_cache_fraction', 'cross_kv_cache_fraction: 1.5');
   expectFindings(text, 'RL-K2', [
-    ...onEach(
+    ...once(
       text,
       'RL-K2',
       'error',
       '`cross_kv_cache_fraction` must be a number ≥ 0 and ≤ 1, got 1.5',
-      [c],
+      c,
       [],
       [{ title: 'Clamp to 1', edits: [{ range: val(text, 'cross_kv_cache_fraction: 1.5'), newText: '1' }] }],
     ),
-    ...onEach(
+    ...once(
       text,
       'RL-K2',
       'warning',
       'cross_kv_cache_fraction 1.5 is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models',
-      [c],
+      c,
+      [],
     ),
   ]);
   const half = trt('  cross_kv_cache_fraction: 0.5');
   expectFindings(
     half,
     'RL-K2',
-    onEach(
+    once(
       half,
       'RL-K2',
       'warning',
       'cross_kv_cache_fraction 0.5 is only for encoder-decoder models; TensorRT-LLM rejects it for decoder-only models',
-      [at('kv_cache_config.cross_kv_cache_fraction', 'cross_kv_cache_fraction: 0.5')],
+      at('kv_cache_config.cross_kv_cache_fraction', 'cross_kv_cache_fraction: 0.5'),
+      [],
     ),
   );
   clean(trt('  cross_kv_cache_fraction: null'));
@@ -1054,19 +1163,20 @@ test('RL-K3: an unknown KV cache dtype warns; a non-string is an error', () => {
   expectFindings(
     text,
     'RL-K3',
-    onEach(
+    once(
       text,
       'RL-K3',
       'warning',
       'kv_cache_config.dtype "int4" is not a KV cache dtype TensorRT-LLM lists (auto, fp8, fp8_ds_mla, nvfp4, bfloat16, float16, float32, …)',
-      [at('kv_cache_config.dtype', 'dtype: int4')],
+      at('kv_cache_config.dtype', 'dtype: int4'),
+      [],
     ),
   );
   const num = trt('  dtype: 5');
   expectFindings(
     num,
     'RL-K3',
-    onEach(num, 'RL-K3', 'error', '`dtype` must be a string, got the integer 5', [at('kv_cache_config.dtype', 'dtype: 5')]),
+    once(num, 'RL-K3', 'error', '`dtype` must be a string, got the integer 5', at('kv_cache_config.dtype', 'dtype: 5'), []),
   );
   clean(trt('  dtype: fp8'));
   clean(trt('  dtype: FP8')); // validate_dtype lower-cases
@@ -1078,17 +1188,14 @@ test('RL-K4: fp8_ds_mla excludes KV pool rebalancing', () => {
   const msg = 'kv_cache_config.dtype fp8_ds_mla cannot be used with enable_kv_pool_rebalance: true';
   const r = at('kv_cache_config.enable_kv_pool_rebalance', 'enable_kv_pool_rebalance: true');
   const d = at('kv_cache_config.dtype', 'dtype: fp8_ds_mla');
-  expectFindings(text, 'RL-K4', [...onEach(text, 'RL-K4', 'error', msg, [r], [d]), ...onEach(text, 'RL-K4', 'error', msg, [d], [r])]);
+  expectFindings(text, 'RL-K4', once(text, 'RL-K4', 'error', msg, r, [d]));
   clean(text.replace('enable_kv_pool_rebalance: true', 'enable_kv_pool_rebalance: false'));
   clean(text.replace('dtype: fp8_ds_mla', 'dtype: fp8'));
   // The dtype is lower-cased before the check.
   const upper = trt('  dtype: FP8_DS_MLA', '  enable_kv_pool_rebalance: true');
   const msgUpper = 'kv_cache_config.dtype FP8_DS_MLA cannot be used with enable_kv_pool_rebalance: true';
   const du = at('kv_cache_config.dtype', 'dtype: FP8_DS_MLA');
-  expectFindings(upper, 'RL-K4', [
-    ...onEach(upper, 'RL-K4', 'error', msgUpper, [r], [du]),
-    ...onEach(upper, 'RL-K4', 'error', msgUpper, [du], [r]),
-  ]);
+  expectFindings(upper, 'RL-K4', once(upper, 'RL-K4', 'error', msgUpper, r, [du]));
 });
 
 test('RL-K5: a disk tier needs disk_cache_path', () => {
@@ -1096,18 +1203,20 @@ test('RL-K5: a disk tier needs disk_cache_path', () => {
   expectFindings(
     text,
     'RL-K5',
-    onEach(text, 'RL-K5', 'error', 'disk_cache_size 1000 needs disk_cache_path (an existing directory)', [
+    once(
+      text,
+      'RL-K5',
+      'error',
+      'disk_cache_size 1000 needs disk_cache_path (an existing directory)',
       at('kv_cache_config.disk_cache_size', 'disk_cache_size: 1000'),
-    ]),
+      [],
+    ),
   );
   const empty = text + '  disk_cache_path: ""\n';
   const size = at('kv_cache_config.disk_cache_size', 'disk_cache_size: 1000');
   const path = at('kv_cache_config.disk_cache_path', 'disk_cache_path: ""', 0, '');
   const msg = 'disk_cache_size 1000 needs disk_cache_path (an existing directory)';
-  expectFindings(empty, 'RL-K5', [
-    ...onEach(empty, 'RL-K5', 'error', msg, [size], [path]),
-    ...onEach(empty, 'RL-K5', 'error', msg, [path], [size]),
-  ]);
+  expectFindings(empty, 'RL-K5', once(empty, 'RL-K5', 'error', msg, size, [path]));
   clean(text + '  disk_cache_path: /scratch/kv\n');
   clean(trt('  disk_cache_size: 0'));
 });
@@ -1127,12 +1236,7 @@ test('RL-K6: extra Mamba snapshots need KV cache manager v2', () => {
   const br = at('kv_cache_config.mamba_state_config.enable_branch_snapshot', 'enable_branch_snapshot: true');
   const m1 = 'mamba_state_config.additional_snapshot_offsets_from_start requires use_kv_cache_manager_v2 (it is false)';
   const m2 = 'mamba_state_config.enable_branch_snapshot requires use_kv_cache_manager_v2 (it is false)';
-  expectFindings(text, 'RL-K6', [
-    ...onEach(text, 'RL-K6', 'error', m1, [off], [v2]),
-    ...onEach(text, 'RL-K6', 'error', m1, [v2], [off]),
-    ...onEach(text, 'RL-K6', 'error', m2, [br], [v2]),
-    ...onEach(text, 'RL-K6', 'error', m2, [v2], [br]),
-  ]);
+  expectFindings(text, 'RL-K6', [...once(text, 'RL-K6', 'error', m1, off, [v2]), ...once(text, 'RL-K6', 'error', m2, br, [v2])]);
   clean(text.replace('use_kv_cache_manager_v2: false', 'use_kv_cache_manager_v2: true'));
   clean(text.replace('use_kv_cache_manager_v2: false', 'use_kv_cache_manager_v2: auto'));
   clean(
@@ -1150,10 +1254,7 @@ test('RL-K7: the legacy Mamba interval and periodic_snapshot_interval are exclus
   const msg = 'set mamba_state_config.periodic_snapshot_interval (256) or the deprecated mamba_state_cache_interval (128), not both';
   const legacy = at('kv_cache_config.mamba_state_cache_interval', 'mamba_state_cache_interval: 128');
   const periodic = at('kv_cache_config.mamba_state_config.periodic_snapshot_interval', 'periodic_snapshot_interval: 256');
-  expectFindings(text, 'RL-K7', [
-    ...onEach(text, 'RL-K7', 'error', msg, [legacy], [periodic]),
-    ...onEach(text, 'RL-K7', 'error', msg, [periodic], [legacy]),
-  ]);
+  expectFindings(text, 'RL-K7', once(text, 'RL-K7', 'error', msg, legacy, [periodic]));
   clean(trt('  mamba_state_config:', '    periodic_snapshot_interval: 256'));
 });
 
@@ -1162,9 +1263,14 @@ test('RL-K8: max_attention_window is a non-empty list of positive windows', () =
   expectFindings(
     empty,
     'RL-K8',
-    onEach(empty, 'RL-K8', 'error', '`max_attention_window` must list at least 1 entry, got 0', [
+    once(
+      empty,
+      'RL-K8',
+      'error',
+      '`max_attention_window` must list at least 1 entry, got 0',
       at('kv_cache_config.max_attention_window', 'max_attention_window: []'),
-    ]),
+      [],
+    ),
   );
   const text = trt('  max_attention_window: [4096, 0, 1024, -5]');
   const r = rangeOf(text, '[4096, 0, 1024, -5]');
@@ -1189,9 +1295,14 @@ test('RL-K9: pool_ratio entries are positive (schema, per entry) and sum to 1', 
   expectFindings(
     text,
     'RL-K9',
-    onEach(text, 'RL-K9', 'error', 'pool_ratio entries must sum to 1.0, they sum to 0.9', [
+    once(
+      text,
+      'RL-K9',
+      'error',
+      'pool_ratio entries must sum to 1.0, they sum to 0.9',
       at('kv_cache_config.pool_ratio', 'pool_ratio: [0.5, 0.4]'),
-    ]),
+      [],
+    ),
   );
   const neg = trt('  pool_ratio: [1.5, -0.5]');
   expectFindings(neg, 'RL-K9', [
@@ -1207,7 +1318,7 @@ test('RL-K9: pool_ratio entries are positive (schema, per entry) and sum to 1', 
   expectFindings(
     empty,
     'RL-K9',
-    onEach(empty, 'RL-K9', 'error', '`pool_ratio` must list at least 1 entry, got 0', [at('kv_cache_config.pool_ratio', 'pool_ratio: []')]),
+    once(empty, 'RL-K9', 'error', '`pool_ratio` must list at least 1 entry, got 0', at('kv_cache_config.pool_ratio', 'pool_ratio: []'), []),
   );
   clean(trt('  pool_ratio: [0.25, 0.75]'));
   clean(trt('  pool_ratio: [0.1, 0.2, 0.7]')); // 1.0000000000000002 is within the 1e-6 tolerance
@@ -1218,24 +1329,26 @@ test('RL-K10: tokens_per_block a power of two greater than 1 (warning: documente
   expectFindings(
     text,
     'RL-K10',
-    onEach(
+    once(
       text,
       'RL-K10',
       'warning',
       'tokens_per_block 48 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")',
-      [at('kv_cache_config.tokens_per_block', 'tokens_per_block: 48')],
+      at('kv_cache_config.tokens_per_block', 'tokens_per_block: 48'),
+      [],
     ),
   );
   const one = trt('  tokens_per_block: 1');
   expectFindings(
     one,
     'RL-K10',
-    onEach(
+    once(
       one,
       'RL-K10',
       'warning',
       'tokens_per_block 1 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")',
-      [at('kv_cache_config.tokens_per_block', 'tokens_per_block: 1')],
+      at('kv_cache_config.tokens_per_block', 'tokens_per_block: 1'),
+      [],
     ),
   );
   clean(trt('  tokens_per_block: 64'));
@@ -1246,10 +1359,7 @@ test('RL-K11: KV events need block reuse', () => {
   const msg = 'event_buffer_max_size 1024 has no effect with enable_block_reuse: false (events describe reusable blocks)';
   const ev = at('kv_cache_config.event_buffer_max_size', 'event_buffer_max_size: 1024');
   const re = at('kv_cache_config.enable_block_reuse', 'enable_block_reuse: false');
-  expectFindings(text, 'RL-K11', [
-    ...onEach(text, 'RL-K11', 'warning', msg, [ev], [re]),
-    ...onEach(text, 'RL-K11', 'warning', msg, [re], [ev]),
-  ]);
+  expectFindings(text, 'RL-K11', once(text, 'RL-K11', 'warning', msg, ev, [re]));
   clean(text.replace('enable_block_reuse: false', 'enable_block_reuse: true'));
   clean(text.replace('event_buffer_max_size: 1024', 'event_buffer_max_size: 0'));
 });
@@ -1259,22 +1369,20 @@ test('RL-K12: secondary_offload_min_priority needs a host tier', () => {
   expectFindings(
     text,
     'RL-K12',
-    onEach(
+    once(
       text,
       'RL-K12',
       'warning',
       'secondary_offload_min_priority 50 has no effect without a host tier (host_cache_size is not set; set it > 0)',
-      [at('kv_cache_config.secondary_offload_min_priority', 'secondary_offload_min_priority: 50')],
+      at('kv_cache_config.secondary_offload_min_priority', 'secondary_offload_min_priority: 50'),
+      [],
     ),
   );
   const zero = text + '  host_cache_size: 0\n';
   const msg0 = 'secondary_offload_min_priority 50 has no effect without a host tier (host_cache_size is 0; set it > 0)';
   const p = at('kv_cache_config.secondary_offload_min_priority', 'secondary_offload_min_priority: 50');
   const h = at('kv_cache_config.host_cache_size', 'host_cache_size: 0');
-  expectFindings(zero, 'RL-K12', [
-    ...onEach(zero, 'RL-K12', 'warning', msg0, [p], [h]),
-    ...onEach(zero, 'RL-K12', 'warning', msg0, [h], [p]),
-  ]);
+  expectFindings(zero, 'RL-K12', once(zero, 'RL-K12', 'warning', msg0, p, [h]));
   clean(text + '  host_cache_size: 45000000000\n');
 });
 
@@ -1285,11 +1393,7 @@ test('RL-K13: several KV capacity limits, the smallest wins (info)', () => {
   const t = at('kv_cache_config.max_tokens', 'max_tokens: 8192');
   const f = at('kv_cache_config.free_gpu_memory_fraction', 'free_gpu_memory_fraction: 0.9');
   const b = at('kv_cache_config.max_gpu_total_bytes', 'max_gpu_total_bytes: 1000000');
-  expectFindings(text, 'RL-K13', [
-    ...onEach(text, 'RL-K13', 'info', msg, [t], [f, b]),
-    ...onEach(text, 'RL-K13', 'info', msg, [f], [t, b]),
-    ...onEach(text, 'RL-K13', 'info', msg, [b], [t, f]),
-  ]);
+  expectFindings(text, 'RL-K13', once(text, 'RL-K13', 'info', msg, t, [f, b]));
   clean(trt('  free_gpu_memory_fraction: 0.9'));
   clean(trt('  free_gpu_memory_fraction: 0.9', '  max_gpu_total_bytes: 0')); // 0 = no byte cap
   clean(trt('  max_tokens: null', '  free_gpu_memory_fraction: 0.9'));
@@ -1330,14 +1434,11 @@ test('RL-K15: prefill and decode servers agree on the KV dtype (disaggregated)',
   const msg = 'KV cache dtype differs between context (fp8) and generation (auto) servers; the transferred cache must have one dtype';
   const c = at('context_servers.kv_cache_config.dtype', 'dtype: fp8');
   const g = at('generation_servers.kv_cache_config.dtype', 'dtype: auto');
-  expectFindings(text, 'RL-K15', [
-    ...onEach(text, 'RL-K15', 'warning', msg, [c], [g]),
-    ...onEach(text, 'RL-K15', 'warning', msg, [g], [c]),
-  ]);
+  expectFindings(text, 'RL-K15', once(text, 'RL-K15', 'warning', msg, c, [g]));
   // The generation side inherits the shared top-level dtype.
   const top = disagg('fp8', '', 'auto');
   const t = at('kv_cache_config.dtype', 'dtype: auto');
-  expectFindings(top, 'RL-K15', [...onEach(top, 'RL-K15', 'warning', msg, [c], [t]), ...onEach(top, 'RL-K15', 'warning', msg, [t], [c])]);
+  expectFindings(top, 'RL-K15', once(top, 'RL-K15', 'warning', msg, c, [t]));
   clean(disagg('fp8', 'fp8'));
   clean(disagg('FP8', 'fp8')); // lower-cased by TensorRT-LLM
   clean(disagg('', 'fp8', 'fp8'));
@@ -1349,12 +1450,12 @@ test('RL-K16: block_reuse_policy was renamed to policy, with the rename fix on t
   expectFindings(
     text,
     'RL-K16',
-    onEach(
+    once(
       text,
       'RL-K16',
       'error',
       '`block_reuse_policy` was renamed to `policy`',
-      [at('kv_cache_config.block_reuse_config.block_reuse_policy', 'block_reuse_policy: per_request')],
+      at('kv_cache_config.block_reuse_config.block_reuse_policy', 'block_reuse_policy: per_request'),
       [],
       [{ title: 'Rename to policy', edits: [{ range: key(text, 'block_reuse_policy: per_request'), newText: 'policy' }] }],
     ),
@@ -1367,7 +1468,7 @@ test('RL-K17: KV events are published for the PyTorch backend only (info)', () =
   const msg = 'KV cache events are published for backend: pytorch only (this file uses tensorrt)';
   const ev = at('kv_cache_config.event_buffer_max_size', 'event_buffer_max_size: 1024');
   const be = at('backend', 'backend: tensorrt');
-  expectFindings(text, 'RL-K17', [...onEach(text, 'RL-K17', 'info', msg, [ev], [be]), ...onEach(text, 'RL-K17', 'info', msg, [be], [ev])]);
+  expectFindings(text, 'RL-K17', once(text, 'RL-K17', 'info', msg, ev, [be]));
   clean(text.replace('backend: tensorrt', 'backend: pytorch'));
   clean(text.replace('backend: tensorrt', 'backend: PyTorch'));
 });
@@ -1388,20 +1489,26 @@ test('K rules apply to each server role of a disaggregated config', () => {
   expectFindings(
     text,
     'RL-K10',
-    onEach(
+    once(
       text,
       'RL-K10',
       'warning',
       'tokens_per_block 48 should be a power of two greater than 1 (docs: "It must be a power of two greater than 1")',
-      [at('context_servers.kv_cache_config.tokens_per_block', 'tokens_per_block: 48')],
+      at('context_servers.kv_cache_config.tokens_per_block', 'tokens_per_block: 48'),
+      [],
     ),
   );
   expectFindings(
     text,
     'RL-K5',
-    onEach(text, 'RL-K5', 'error', 'disk_cache_size 1000 needs disk_cache_path (an existing directory)', [
+    once(
+      text,
+      'RL-K5',
+      'error',
+      'disk_cache_size 1000 needs disk_cache_path (an existing directory)',
       at('generation_servers.kv_cache_config.disk_cache_size', 'disk_cache_size: 1000'),
-    ]),
+      [],
+    ),
   );
 });
 
@@ -1416,12 +1523,12 @@ test('RL-RT1: range priority in [0, 100] (schema range)', () => {
   expectFindings(
     text,
     'RL-RT1',
-    onEach(
+    once(
       text,
       'RL-RT1',
       'error',
       '`priority` must be an integer ≥ 0 and ≤ 100, got 101',
-      [at('token_range_retention_configs[0].priority', 'priority: 101')],
+      at('token_range_retention_configs[0].priority', 'priority: 101'),
       [],
       [{ title: 'Clamp to 100', edits: [{ range: val(text, 'priority: 101'), newText: '100' }] }],
     ),
@@ -1434,11 +1541,11 @@ test('RL-RT2: only the last range (by token_start) may be open-ended', () => {
   const msg = 'only the last range may leave token_end unset; [0, end) is followed by the range starting at 64';
   const a = at('token_range_retention_configs[0].token_start', 'token_start: 0');
   const b = at('token_range_retention_configs[1].token_start', 'token_start: 64');
-  expectFindings(text, 'RL-RT2', [...onEach(text, 'RL-RT2', 'error', msg, [a], [b]), ...onEach(text, 'RL-RT2', 'error', msg, [b], [a])]);
+  expectFindings(text, 'RL-RT2', once(text, 'RL-RT2', 'error', msg, a, [b]));
   // An explicit null is the same end indicator; the finding sits on it.
   const nul = ranges(['token_start: 0', 'token_end: null', 'priority: 80'], ['token_start: 64', 'token_end: 128', 'priority: 50']);
   const e = at('token_range_retention_configs[0].token_end', 'token_end: null');
-  expectFindings(nul, 'RL-RT2', [...onEach(nul, 'RL-RT2', 'error', msg, [e], [b]), ...onEach(nul, 'RL-RT2', 'error', msg, [b], [e])]);
+  expectFindings(nul, 'RL-RT2', once(nul, 'RL-RT2', 'error', msg, e, [b]));
   // Open-ended last after sorting, though first in the file.
   clean(ranges(['token_start: 64', 'priority: 80'], ['token_start: 0', 'token_end: 64', 'priority: 50']));
 });
@@ -1448,9 +1555,14 @@ test('RL-RT3: token_start ≥ 0 (schema range)', () => {
   expectFindings(
     text,
     'RL-RT3',
-    onEach(text, 'RL-RT3', 'error', '`token_start` must be an integer ≥ 0, got -32', [
+    once(
+      text,
+      'RL-RT3',
+      'error',
+      '`token_start` must be an integer ≥ 0, got -32',
       at('token_range_retention_configs[0].token_start', 'token_start: -32'),
-    ]),
+      [],
+    ),
   );
   clean(ranges(['token_start: 0', 'token_end: 64', 'priority: 50']));
 });
@@ -1460,16 +1572,15 @@ test('RL-RT4: a range has a positive length', () => {
   const msg = 'token range [64, 32) must have a positive, non-zero length (token_end > token_start)';
   const s = at('token_range_retention_configs[0].token_start', 'token_start: 64');
   const e = at('token_range_retention_configs[0].token_end', 'token_end: 32');
-  expectFindings(text, 'RL-RT4', [...onEach(text, 'RL-RT4', 'error', msg, [e], [s]), ...onEach(text, 'RL-RT4', 'error', msg, [s], [e])]);
+  expectFindings(text, 'RL-RT4', once(text, 'RL-RT4', 'error', msg, e, [s]));
   // token_end 0 also breaks the schema's lower bound (the schema half of RT4).
   const zero = ranges(['token_start: 0', 'token_end: 0', 'priority: 50']);
   const s0 = at('token_range_retention_configs[0].token_start', 'token_start: 0');
   const e0 = at('token_range_retention_configs[0].token_end', 'token_end: 0');
   const msg0 = 'token range [0, 0) must have a positive, non-zero length (token_end > token_start)';
   expectFindings(zero, 'RL-RT4', [
-    ...onEach(zero, 'RL-RT4', 'error', msg0, [s0], [e0]),
-    ...onEach(zero, 'RL-RT4', 'error', '`token_end` must be an integer ≥ 1, got 0', [e0]),
-    ...onEach(zero, 'RL-RT4', 'error', msg0, [e0], [s0]),
+    ...once(zero, 'RL-RT4', 'error', '`token_end` must be an integer ≥ 1, got 0', e0, []),
+    ...once(zero, 'RL-RT4', 'error', msg0, e0, [s0]),
   ]);
   clean(ranges(['token_start: 64', 'token_end: 96', 'priority: 50']));
 });
@@ -1479,7 +1590,7 @@ test('RL-RT5: ranges do not overlap (after sorting by token_start)', () => {
   const msg = 'token ranges [0, 64) and [32, 96) overlap';
   const e = at('token_range_retention_configs[0].token_end', 'token_end: 64');
   const s = at('token_range_retention_configs[1].token_start', 'token_start: 32');
-  expectFindings(text, 'RL-RT5', [...onEach(text, 'RL-RT5', 'error', msg, [e], [s]), ...onEach(text, 'RL-RT5', 'error', msg, [s], [e])]);
+  expectFindings(text, 'RL-RT5', once(text, 'RL-RT5', 'error', msg, e, [s]));
   // Touching ranges and unsorted disjoint ranges are valid (kvCacheRetentionConfig.cpp examples, block-aligned).
   clean(ranges(['token_start: 0', 'token_end: 64', 'priority: 50'], ['token_start: 64', 'token_end: 96', 'priority: 60']));
   clean(ranges(['token_start: 64', 'token_end: 128', 'priority: 50'], ['token_start: 0', 'token_end: 32', 'priority: 60']));
@@ -1490,12 +1601,12 @@ test('RL-RT6: decode_retention_priority in [0, 100] (schema range)', () => {
   expectFindings(
     text,
     'RL-RT6',
-    onEach(
+    once(
       text,
       'RL-RT6',
       'error',
       '`decode_retention_priority` must be an integer ≥ 0 and ≤ 100, got 150',
-      [at('decode_retention_priority', 'decode_retention_priority: 150')],
+      at('decode_retention_priority', 'decode_retention_priority: 150'),
       [],
       [{ title: 'Clamp to 100', edits: [{ range: val(text, 'decode_retention_priority: 150'), newText: '100' }] }],
     ),
@@ -1508,12 +1619,13 @@ test('RL-RT7: a priority below secondary_offload_min_priority (30) is dropped, n
   expectFindings(
     text,
     'RL-RT7',
-    onEach(
+    once(
       text,
       'RL-RT7',
       'info',
       'priority 10 is below the default secondary_offload_min_priority (30): when evicted, these blocks are dropped, not offloaded to host memory',
-      [at('token_range_retention_configs[0].priority', 'priority: 10')],
+      at('token_range_retention_configs[0].priority', 'priority: 10'),
+      [],
     ),
   );
   clean(ranges(['token_start: 0', 'priority: 30']));
@@ -1524,24 +1636,26 @@ test('RL-RT8: retention is per block of 32 tokens (info on an edge inside a bloc
   expectFindings(
     text,
     'RL-RT8',
-    onEach(
+    once(
       text,
       'RL-RT8',
       'info',
       'retention applies per block of 32 tokens: 10 and 100 fall inside a block, so the block holding them takes the priority of the range its first token belongs to',
-      [at('token_range_retention_configs[0].token_start', 'token_start: 10')],
+      at('token_range_retention_configs[0].token_start', 'token_start: 10'),
+      [],
     ),
   );
   const end = ranges(['token_start: 0', 'token_end: 100', 'priority: 50']);
   expectFindings(
     end,
     'RL-RT8',
-    onEach(
+    once(
       end,
       'RL-RT8',
       'info',
       'retention applies per block of 32 tokens: 100 falls inside a block, so the block holding it takes the priority of the range its first token belongs to',
-      [at('token_range_retention_configs[0].token_end', 'token_end: 100')],
+      at('token_range_retention_configs[0].token_end', 'token_end: 100'),
+      [],
     ),
   );
   clean(ranges(['token_start: 32', 'token_end: 128', 'priority: 50']));

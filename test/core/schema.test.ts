@@ -6,7 +6,7 @@ import { parseFile } from '../../src/core/document.js';
 import { deprecationMessage, schemaFindings } from '../../src/core/schemaCheck.js';
 import { closest, editDistance } from '../../src/core/suggest.js';
 import type { Diagnostic, FormatId } from '../../src/core/types.js';
-import { sortFindings, toDiagnostics } from '../../src/core/validate.js';
+import { sortFindings, toDiagnostics } from '../../src/core/diagnostics.js';
 import { diagnose, posOf, rangeOf } from '../helpers.js';
 
 /** Schema findings only (no cross-field rules), with positions, for a text of the expected format. */

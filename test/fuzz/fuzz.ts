@@ -5,8 +5,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { completionContext, pathAtOffset } from '../../src/core/cursor.js';
-import { estimateDoc } from '../../src/core/memory/estimate.js';
-import { toDiagnostics, validateText } from '../../src/core/validate.js';
+import { analyze } from '../../src/core/analysis.js';
+import { hoverAt } from '../../src/core/hover.js';
 import { CORPUS, REPO, yamlFiles } from '../helpers.js';
 import { mutate, mutationOps } from '../mutate.js';
 
@@ -36,26 +36,25 @@ function exercise(text: string): void {
   if (++stats.inputs % 2000 === 0 && process.env.FUZZ_HEAP)
     console.log(`${stats.inputs} inputs, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
   try {
-    const r = validateText(text, { memory: { gpu: 'h100' } });
+    // The whole analysis, as the editor runs it: parse, detect, normalize, schema, rules, estimate, RL-MEM.
+    const r = analyze(text, { gpu: 'h100' });
     // Differential check: the fast block-YAML path (fastTree.ts) must give exactly what the yaml library gives.
-    const viaLibrary = validateText(text, { memory: { gpu: 'h100' }, parser: 'yaml' });
+    const viaLibrary = analyze(text, { gpu: 'h100', parser: 'yaml' });
     if (JSON.stringify(r.findings) !== JSON.stringify(viaLibrary.findings) || r.format !== viaLibrary.format) {
       stats.parserMismatches++;
       if (failures.length < 20) failures.push(`parser mismatch :: ${JSON.stringify(text.slice(0, 200))}`);
     }
     const lines = text.split(/\r\n|\r|\n/);
-    const ds = toDiagnostics(r.parsed, r.findings);
+    const ds = r.diagnostics;
     stats.diagnostics += ds.length;
     for (const d of ds)
       for (const p of [d.range.start, d.range.end])
         if (p.line < 0 || p.line >= lines.length + 1 || p.character < 0 || p.character > (lines[p.line]?.length ?? 0))
           stats.rangeViolations++;
-    for (const doc of r.parsed.docs) {
-      estimateDoc(doc, r.parsed.modeline?.values ?? {}, { gpu: 'h100' });
-      const mid = Math.floor(text.length / 2);
-      pathAtOffset(doc.root, mid);
-      completionContext(text, mid);
-    }
+    const mid = Math.floor(text.length / 2);
+    hoverAt(r, mid);
+    for (const doc of r.parsed.docs) pathAtOffset(doc.root, mid);
+    completionContext(text, mid);
   } catch (e) {
     stats.exceptions++;
     if (failures.length < 20)

@@ -1,10 +1,10 @@
 // RL-MEM: the estimate for the most-loaded rank exceeds the GPU — a warning on the sequence-length key,
 // with the breakdown in the message and related locations on the biggest contributors.
-import type { RecipeDoc } from '../document.js';
-import { Facts, type TrainingField } from '../rules/facts.js';
+import type { TrainingField } from '../formats/fields.js';
+import type { Recipe, ServingRecipe } from '../recipe.js';
+import { pathToString } from '../tree.js';
 import type { Finding, RelatedInfo } from '../types.js';
-import { lookup } from '../tree.js';
-import { estimateDoc, type DocEstimate, type EstimateOptions } from './estimate.js';
+import type { DocEstimate } from './estimate.js';
 import { GIB } from './overheads.js';
 
 const g = (b: number) => `${(b / GIB).toFixed(1)} GiB`;
@@ -16,12 +16,11 @@ const DRIVERS: Record<'activations' | 'weights' | 'optimizer', TrainingField[]> 
   optimizer: ['tp', 'pp', 'cp'],
 };
 
-export function memoryFindings(doc: RecipeDoc, modeline: Record<string, string>, opts: EstimateOptions): Finding[] {
-  const e = estimateDoc(doc, modeline, opts);
-  if (e.kind === 'serving') return servingFindings(doc, e);
-  if (e.kind !== 'training' || e.estimate.fit.verdict !== 'does-not-fit') return [];
-  const facts = new Facts(doc, e.format);
-  const seq = facts.get('seq');
+/** RL-MEM for a recipe and its estimate (computed once per analysis). */
+export function memoryFindings(recipe: Recipe, e: DocEstimate): Finding[] {
+  if (e.kind === 'serving' && recipe.kind === 'serving') return servingFindings(recipe, e);
+  if (e.kind !== 'training' || recipe.kind !== 'training' || e.estimate.fit.verdict !== 'does-not-fit') return [];
+  const seq = recipe.loc.seq;
   if (!seq) return [];
   const p = e.estimate.perGpu;
   const parts: [keyof typeof DRIVERS, number][] = [
@@ -33,9 +32,10 @@ export function memoryFindings(doc: RecipeDoc, modeline: Record<string, string>,
   const related: RelatedInfo[] = [];
   for (const [part] of parts.slice(0, 2))
     for (const k of DRIVERS[part]) {
-      const f = facts.get(k);
-      if (f && !related.some((r) => r.path === f.path))
-        related.push({ path: f.path, span: f.keySpan, message: `${f.path} = ${String(f.value)} drives ${part}` });
+      const f = recipe.loc[k];
+      const path = f && pathToString(f.path);
+      if (f && path && recipe.values[k] !== undefined && !related.some((r) => r.path === path))
+        related.push({ path, span: f.keySpan, message: `${path} = ${String(recipe.values[k])} drives ${part}` });
     }
   const stage = e.estimate.stages.length > 1 ? ` (PP stage ${e.estimate.stage})` : '';
   return [
@@ -45,7 +45,7 @@ export function memoryFindings(doc: RecipeDoc, modeline: Record<string, string>,
       message:
         `estimated ${g(p.total)} per GPU${stage} exceeds the ${e.gpu.name} (${g(e.gpu.bytes)}): ` +
         `activations ${g(p.activations)}, transient ${g(p.transient)}, weights ${g(p.weights)}, gradients ${g(p.gradients)}, optimizer ${g(p.optimizer)}, overheads ${g(p.overhead)}`,
-      path: seq.path,
+      path: pathToString(seq.path),
       span: seq.valueSpan,
       related,
     },
@@ -56,17 +56,14 @@ export function memoryFindings(doc: RecipeDoc, modeline: Record<string, string>,
  * A TensorRT-LLM role whose free memory (after weights and the non-KV runtime) cannot hold one request of
  * max_seq_len. A pool capped on purpose by max_tokens or max_gpu_total_bytes is the user's choice, not a finding.
  */
-function servingFindings(doc: RecipeDoc, e: Extract<DocEstimate, { kind: 'serving' }>): Finding[] {
+function servingFindings(recipe: ServingRecipe, e: Extract<DocEstimate, { kind: 'serving' }>): Finding[] {
   const out: Finding[] = [];
   for (const r of e.roles) {
     const k = r.kv;
     if (k.limit !== 'free_gpu_memory_fraction' || k.requestsAtMaxSeqLen >= 1) continue;
-    const base = r.role ? [r.role] : [];
-    const at =
-      lookup(doc.root, [...base, 'max_seq_len']) ??
-      lookup(doc.root, [...base, 'tensor_parallel_size']) ??
-      lookup(doc.root, [...base, 'kv_cache_config']);
-    if (!at?.entry) continue;
+    const loc = recipe.roles.find((x) => x.role === r.role)?.loc;
+    const at = loc?.maxSeqLen ?? loc?.tp ?? loc?.kvConfig;
+    if (!at) continue;
     const need = k.blocksPerSequence * k.bytesPerBlock;
     out.push({
       code: 'RL-MEM',
@@ -74,8 +71,8 @@ function servingFindings(doc: RecipeDoc, e: Extract<DocEstimate, { kind: 'servin
       message:
         `${r.role ? `${r.role}: ` : ''}the KV pool (${g(k.allocatedBytes)}) cannot hold one request of ${r.maxSeqLen} tokens (${g(need)}) on the ${e.gpu.name}: ` +
         `weights ${g(k.weightBytes)} + non-KV runtime ${g(k.runtimeBytes)} of ${g(e.gpu.bytes)}`,
-      path: [...base, at.entry.key].join('.'),
-      span: at.entry.value.span,
+      path: pathToString(at.path),
+      span: at.valueSpan,
     });
   }
   return out;

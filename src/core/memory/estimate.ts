@@ -1,10 +1,9 @@
 // The estimate for one document: training memory for NeMo / Megatron files, KV cache for TensorRT-LLM files.
-import { valueAt, type RecipeDoc } from '../document.js';
+import type { Recipe, RetentionRecipe, ServingRecipe } from '../recipe.js';
 import { retentionRanges } from '../rules/retention.js';
-import { lookup } from '../tree.js';
 import type { FormatId } from '../types.js';
 import type { TrainingConfig } from './config.js';
-import { extractTraining, type ExtractOptions } from './extract.js';
+import { trainingInputs, type ExtractOptions } from './fromRecipe.js';
 import { findGpu } from './gpus.js';
 import { estimateKvCache, retentionCoverage, type KvCacheEstimate, type RetentionCoverage, type WeightDtype } from './kvcache.js';
 import { findPreset, MODEL_PRESETS } from './presets.js';
@@ -47,21 +46,22 @@ export function resolveGpu(modeline: Record<string, string>, opts: EstimateOptio
   return findGpu(name) ?? { error: `unknown GPU "${name}"` };
 }
 
-export function estimateDoc(doc: RecipeDoc, modeline: Record<string, string>, opts: EstimateOptions = {}): DocEstimate {
-  const format = doc.format;
-  if (!format) return { kind: 'none', format, reason: 'not a recipe' };
+/** The estimate of one recipe document: training memory, the TensorRT-LLM KV pool, or a retention config's coverage. */
+export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<string, string>, opts: EstimateOptions = {}): DocEstimate {
+  if (!recipe) return { kind: 'none', format: null, reason: 'not a recipe' };
+  const format = recipe.format;
   const gpu = resolveGpu(modeline, opts);
   if ('error' in gpu) return { kind: 'none', format, reason: gpu.error };
-  if (format === 'kv-retention') return retentionEstimate(doc, modeline);
-  if (format === 'trtllm-options' || format === 'trtllm-disagg') {
+  if (recipe.kind === 'retention') return retentionEstimate(recipe, modeline);
+  if (recipe.kind === 'serving') {
     try {
-      return servingEstimate(doc, format, modeline, opts, gpu);
+      return servingEstimate(recipe, modeline, opts, gpu);
     } catch (err) {
       // kvPerToken rejects a KV dtype it cannot size (RL-K3 reports it); no estimate then.
       return { kind: 'none', format, reason: (err as Error).message };
     }
   }
-  const ex = extractTraining(doc, format, modeline, opts);
+  const ex = trainingInputs(recipe, modeline, opts);
   if (!ex.ok) return { kind: 'none', format, reason: ex.reason };
   return {
     kind: 'training',
@@ -126,11 +126,6 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
   };
 }
 
-const num = (doc: RecipeDoc, path: (string | number)[]): number | undefined => {
-  const v = valueAt(doc, path);
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-};
-
 /** Weight dtype from the checkpoint name (FP8 / NVFP4 / gpt-oss MXFP4), else BF16. */
 function weightDtypeOf(name: string): { dtype: WeightDtype; why: string } {
   if (/nvfp4|fp4/i.test(name)) return { dtype: 'nvfp4', why: `checkpoint name "${name}" says FP4` };
@@ -139,15 +134,10 @@ function weightDtypeOf(name: string): { dtype: WeightDtype; why: string } {
   return { dtype: 'bf16', why: 'no quantization in the model name' };
 }
 
-function servingEstimate(
-  doc: RecipeDoc,
-  format: FormatId,
-  modeline: Record<string, string>,
-  opts: EstimateOptions,
-  gpu: GpuSpec,
-): DocEstimate {
-  const fileModel = valueAt(doc, ['model']);
-  const modelName = typeof fileModel === 'string' ? fileModel : undefined;
+function servingEstimate(recipe: ServingRecipe, modeline: Record<string, string>, opts: EstimateOptions, gpu: GpuSpec): DocEstimate {
+  const format = recipe.format;
+  const fileModel = recipe.roles.map((r) => r.values.model).find((m): m is string => typeof m === 'string');
+  const modelName = fileModel;
   const presetId = findPreset(modeline.model ?? '') ?? findPreset(opts.model ?? '') ?? findPreset(modelName ?? '');
   if (!presetId)
     return {
@@ -169,56 +159,46 @@ function servingEstimate(
   const wd = weightDtypeOf(modeline.model ?? modelName ?? opts.model ?? '');
   assumptions.push({ what: `weights stored as ${wd.dtype}`, source: wd.why, provenance: 'default' });
   const roles: ServingRole[] = [];
-  const bases: ServingRole['role'][] = format === 'trtllm-disagg' ? ['context_servers', 'generation_servers'] : [''];
-  for (const role of bases) {
-    if (role && !lookup(doc.root, [role])) continue;
-    const at = (...p: string[]) => (role ? (num(doc, [role, ...p]) ?? num(doc, p)) : num(doc, p));
-    const str = (...p: string[]) => {
-      const v = valueAt(doc, role ? [role, ...p] : p) ?? (role ? valueAt(doc, p) : undefined);
-      return typeof v === 'string' ? v : undefined;
-    };
-    const bool = (...p: string[]) => valueAt(doc, role ? [role, ...p] : p) === true;
-    const tp = at('tensor_parallel_size') ?? 1;
-    const pp = at('pipeline_parallel_size') ?? 1;
-    const maxNumTokens = at('max_num_tokens');
-    let maxSeqLen = at('max_seq_len');
+  for (const r of recipe.roles) {
+    const v = r.values;
+    const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+    const tp = n(v.tp) ?? 1;
+    const pp = n(v.pp) ?? 1;
+    const maxNumTokens = n(v.maxNumTokens);
+    let maxSeqLen = n(v.maxSeqLen);
     if (maxSeqLen === undefined) {
       maxSeqLen = maxNumTokens ?? 8192;
       assumptions.push({
-        what: `max_seq_len = ${maxSeqLen}${role ? ` (${role})` : ''}`,
+        what: `max_seq_len = ${maxSeqLen}${r.role ? ` (${r.role})` : ''}`,
         source: maxNumTokens ? 'max_num_tokens (no max_seq_len in the file)' : 'no max_seq_len or max_num_tokens in the file',
         provenance: 'default',
       });
     }
-    const fraction = valueAt(
-      doc,
-      role ? [role, 'kv_cache_config', 'free_gpu_memory_fraction'] : ['kv_cache_config', 'free_gpu_memory_fraction'],
-    );
+    const fraction = v.freeGpuMemoryFraction;
     const kv = estimateKvCache({
       shape,
       gpu,
       tp,
       pp,
-      attentionDp: bool('enable_attention_dp'),
-      kvDtype: str('kv_cache_config', 'dtype'),
+      attentionDp: v.attentionDp === true,
+      kvDtype: typeof v.kvDtype === 'string' ? v.kvDtype : undefined,
       weightDtype: wd.dtype,
       maxNumTokens,
       maxSeqLen,
-      maxBeamWidth: at('max_beam_width'),
-      tokensPerBlock: at('kv_cache_config', 'tokens_per_block'),
-      freeGpuMemoryFraction:
-        typeof fraction === 'number' ? fraction : fraction === null ? null : (at('free_gpu_memory_fraction') ?? undefined),
-      maxTokens: at('kv_cache_config', 'max_tokens'),
-      maxGpuTotalBytes: at('kv_cache_config', 'max_gpu_total_bytes') || undefined,
-      hostCacheSize: at('kv_cache_config', 'host_cache_size'),
+      maxBeamWidth: n(v.maxBeamWidth),
+      tokensPerBlock: n(v.tokensPerBlock),
+      freeGpuMemoryFraction: typeof fraction === 'number' ? fraction : fraction === null ? null : (n(v.topLevelFreeFraction) ?? undefined),
+      maxTokens: n(v.maxTokens),
+      maxGpuTotalBytes: n(v.maxGpuTotalBytes) || undefined,
+      hostCacheSize: n(v.hostCacheSize),
     });
-    roles.push({ role, tp, pp, attentionDp: bool('enable_attention_dp'), maxSeqLen, kv });
+    roles.push({ role: r.role, tp, pp, attentionDp: v.attentionDp === true, maxSeqLen, kv });
   }
   return { kind: 'serving', format, shape, gpu, roles, assumptions, weightDtype: wd.dtype };
 }
 
-function retentionEstimate(doc: RecipeDoc, modeline: Record<string, string>): DocEstimate {
-  const ranges = retentionRanges(doc).map((r) => ({
+function retentionEstimate(recipe: RetentionRecipe, modeline: Record<string, string>): DocEstimate {
+  const ranges = retentionRanges(recipe).map((r) => ({
     tokenStart: r.start,
     tokenEnd: r.end,
     priority: r.priority ?? 35,
@@ -232,10 +212,10 @@ function retentionEstimate(doc: RecipeDoc, modeline: Record<string, string>): Do
       source: "TensorRT-LLM KvCacheConfig default (set the serving file's value with a `tokens_per_block=` modeline)",
       provenance: 'default',
     });
-  const decode = num(doc, ['decode_retention_priority']);
+  const v = recipe.values;
   const coverage = retentionCoverage(ranges, tpb, undefined, {
-    decodeRetentionPriority: decode,
-    decodeDurationMs: num(doc, ['decode_duration_ms']) ?? null,
+    decodeRetentionPriority: typeof v.decodePriority === 'number' ? v.decodePriority : undefined,
+    decodeDurationMs: typeof v.decodeDurationMs === 'number' ? v.decodeDurationMs : null,
   });
   return { kind: 'retention', format: 'kv-retention', coverage, assumptions };
 }

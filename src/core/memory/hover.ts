@@ -1,4 +1,5 @@
 // Markdown for a memory hover: the most-loaded rank against the GPU, the breakdown, and what-if deltas.
+import type { ServingField } from '../formats/fields.js';
 import { GIB } from './overheads.js';
 import { reestimate, type DocEstimate } from './estimate.js';
 import { variantsFor, type Lever } from './whatIf.js';
@@ -44,22 +45,22 @@ export function memoryHoverMarkdown(e: Extract<DocEstimate, { kind: 'training' }
   return lines.join('\n');
 }
 
-/** KV-cache keys of TensorRT-LLM files whose hover shows the pool. */
-export const KV_KEYS = new Set([
-  'kv_cache_config',
-  'dtype',
-  'tokens_per_block',
-  'free_gpu_memory_fraction',
-  'max_tokens',
-  'max_gpu_total_bytes',
-  'host_cache_size',
-  'max_seq_len',
-  'max_num_tokens',
-  'max_batch_size',
-  'tensor_parallel_size',
-  'pipeline_parallel_size',
-  'enable_attention_dp',
-  'max_beam_width',
+/** Serving fields whose hover shows the KV pool (and every key under kv_cache_config). */
+export const KV_FIELDS: ReadonlySet<ServingField> = new Set<ServingField>([
+  'kvConfig',
+  'kvDtype',
+  'tokensPerBlock',
+  'freeGpuMemoryFraction',
+  'maxTokens',
+  'maxGpuTotalBytes',
+  'hostCacheSize',
+  'maxSeqLen',
+  'maxNumTokens',
+  'maxBatchSize',
+  'tp',
+  'pp',
+  'attentionDp',
+  'maxBeamWidth',
 ]);
 
 export function servingHoverMarkdown(e: Extract<DocEstimate, { kind: 'serving' }>, role: string | undefined): string {

@@ -1,4 +1,5 @@
 // What-if variants of a training configuration: the deltas hovers and the panel show for one key.
+import type { TrainingField } from '../formats/fields.js';
 import type { TrainingConfig } from './config.js';
 
 export interface Variant {
@@ -10,38 +11,33 @@ export interface Variant {
 /** Which memory lever a key is. */
 export type Lever = 'cp' | 'tp' | 'pp' | 'vpp' | 'mbs' | 'seq' | 'recompute' | 'offload' | 'precision' | 'sp';
 
-/** Keys (last path segment) that move memory, per lever. */
-export const LEVER_KEYS: Record<string, Lever> = {
-  context_parallel_size: 'cp',
-  tensor_model_parallel_size: 'tp',
-  pipeline_model_parallel_size: 'pp',
-  virtual_pipeline_model_parallel_size: 'vpp',
-  micro_batch_size: 'mbs',
-  global_batch_size: 'mbs',
-  encoder_seq_length: 'seq',
-  seq_length: 'seq',
-  max_position_embeddings: 'seq',
-  activations_checkpoint_granularity: 'recompute',
-  activations_checkpoint_method: 'recompute',
-  activations_checkpoint_num_layers: 'recompute',
-  recompute_granularity: 'recompute',
-  recompute_method: 'recompute',
-  recompute_num_layers: 'recompute',
-  recompute_modules: 'recompute',
-  cpu_offloading: 'offload',
-  cpu_offloading_num_layers: 'offload',
-  cpu_offloading_activations: 'offload',
+/** The fields that move memory, per lever (a hover on the key that holds one shows its what-if deltas). */
+export const FIELD_LEVERS: Partial<Record<TrainingField, Lever>> = {
+  cp: 'cp',
+  tp: 'tp',
+  ep: 'tp',
+  hidden: 'tp',
+  pp: 'pp',
+  layers: 'pp',
+  vpp: 'vpp',
+  mbs: 'mbs',
+  gbs: 'mbs',
+  seq: 'seq',
+  recomputeGranularity: 'recompute',
+  recomputeMethod: 'recompute',
+  recomputeLayers: 'recompute',
+  recomputeModules: 'recompute',
+  cpuOffloading: 'offload',
+  offloadLayers: 'offload',
+  offloadActivations: 'offload',
   fp8: 'precision',
-  fp8_recipe: 'precision',
+  fp8Recipe: 'precision',
   fp4: 'precision',
-  fp4_recipe: 'precision',
+  fp4Recipe: 'precision',
   precision: 'precision',
-  mixed_precision: 'precision',
-  megatron_amp_O2: 'precision',
-  sequence_parallel: 'sp',
-  expert_model_parallel_size: 'tp',
-  num_layers: 'pp',
-  hidden_size: 'tp',
+  mixedPrecision: 'precision',
+  ampO2: 'precision',
+  sp: 'sp',
 };
 
 export function variantsFor(lever: Lever, c: TrainingConfig, layers: number): Variant[] {

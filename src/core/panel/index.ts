@@ -1,11 +1,11 @@
 // The planning panel's view models: one pure function from a validated file, its estimate and the panel's
 // UI state to the JSON of every section (src/protocol.ts). The host sends it; the webview draws it.
 import type { HeaderVM, Sections, UiState } from './viewModels.js';
-import type { RecipeDoc } from '../document.js';
-import { estimateDoc, reestimate, type DocEstimate, type EstimateOptions } from '../memory/estimate.js';
+import type { Analysis } from '../analysis.js';
+import { estimateRecipe, reestimate, type DocEstimate, type EstimateOptions } from '../memory/estimate.js';
 import { findGpu } from '../memory/gpus.js';
+import type { Recipe } from '../recipe.js';
 import { FORMAT_LABELS, type TextEdit } from '../types.js';
-import type { ValidateOptions, ValidationResult } from '../validate.js';
 import { kvSection } from './kv.js';
 import { plannerSection, type PlanCache, type PlanState } from './planner.js';
 import { memorySection } from './memory.js';
@@ -18,13 +18,8 @@ export interface PanelInput {
   /** Shown in the header (the file's base name). */
   fileName: string;
   docVersion: number;
-  text: string;
-  /** The file's validation; undefined when Recipe Lens does not handle the file (not YAML, disabled). */
-  result: ValidationResult | undefined;
-  /** The estimate of the recipe document, when the caller has it cached. */
-  estimate?: DocEstimate;
-  estimateOptions: EstimateOptions;
-  validateOptions: ValidateOptions;
+  /** The file's analysis (the one every view shares); undefined when Recipe Lens does not handle the file. */
+  analysis: Analysis | undefined;
   ui: UiState;
   /** Page of the rank grid; 'rank' = the page holding the selected rank. */
   layoutPage: number | 'rank';
@@ -61,7 +56,7 @@ export function emptySections(message = EMPTY_MESSAGE): Sections {
 /** The estimate against another GPU: training re-estimates (reestimate), serving re-sizes its pool. */
 export function withGpu(
   e: DocEstimate,
-  doc: RecipeDoc,
+  recipe: Recipe | undefined,
   modeline: Record<string, string>,
   opts: EstimateOptions,
   gpuId: string | null,
@@ -70,17 +65,28 @@ export function withGpu(
   const gpu = findGpu(gpuId);
   if (!gpu || gpu.id === e.gpu.id) return e;
   if (e.kind === 'training') return { ...e, gpu, estimate: reestimate(e, e.config, gpu) };
-  return estimateDoc(doc, { ...modeline, gpu: gpu.id }, opts);
+  return estimateRecipe(recipe, { ...modeline, gpu: gpu.id }, opts);
 }
 
+/** The estimate options an analysis was computed with. */
+export const estimateOptionsOf = (a: Analysis): EstimateOptions => ({
+  gpu: a.settings.gpu,
+  model: a.settings.model,
+  profile: a.settings.profile,
+  attention: a.settings.attention,
+  worldSize: a.settings.worldSize,
+});
+
 export function buildSections(input: PanelInput): PanelOutput {
-  const r = input.result;
-  const doc = r?.parsed.docs.find((d) => d.format);
-  if (!r || !doc?.format) return { sections: emptySections() };
+  const a = input.analysis;
+  const main = a?.main;
+  const doc = main?.doc;
+  if (!a || !main || !doc?.format) return { sections: emptySections() };
   const format = doc.format;
-  const modeline = r.parsed.modeline?.values ?? {};
-  const fileEstimate = input.estimate ?? estimateDoc(doc, modeline, input.estimateOptions);
-  const e = withGpu(fileEstimate, doc, modeline, input.estimateOptions, input.ui.gpu);
+  const modeline = a.modeline;
+  const recipe = main.recipe;
+  const fileEstimate: DocEstimate = main.estimate ?? { kind: 'none', format, reason: 'the file has syntax errors' };
+  const e = withGpu(fileEstimate, recipe, modeline, estimateOptionsOf(a), input.ui.gpu);
   const header: HeaderVM = {
     state: e.kind === 'none' ? 'no-estimate' : 'recipe',
     title: input.fileName,
@@ -96,18 +102,9 @@ export function buildSections(input: PanelInput): PanelOutput {
   let planner: Sections['planner'] = null;
   let plan: PlanCache | undefined;
   let planEdits: (TextEdit[] | undefined)[] | undefined;
-  if (e.kind === 'training') {
-    // The document both sections write into: the same file, version, findings and validation options.
-    const target = {
-      e,
-      doc,
-      format,
-      text: input.text,
-      uri: input.uri,
-      docVersion: input.docVersion,
-      validate: input.validateOptions,
-      findings: r.findings,
-    };
+  if (e.kind === 'training' && recipe?.kind === 'training') {
+    // The document both sections write into: the same recipe, text and version.
+    const target = { e, recipe, doc, text: a.text, uri: input.uri, docVersion: input.docVersion };
     const p = plannerSection({
       ...target,
       chosenWorld: sameDoc ? input.ui.layout.worldSize : null,
@@ -124,9 +121,8 @@ export function buildSections(input: PanelInput): PanelOutput {
     config = w.config;
   }
   const layout = layoutSection({
-    doc,
-    format,
-    settingsWorldSize: input.validateOptions.worldSize,
+    recipe,
+    settingsWorldSize: a.settings.worldSize,
     shape: e.kind === 'training' ? e.shape : undefined,
     config,
     worldSize: sameDoc ? input.ui.layout.worldSize : null,
@@ -135,7 +131,7 @@ export function buildSections(input: PanelInput): PanelOutput {
     rank: sameDoc ? input.ui.rank : 0,
   });
   return {
-    sections: { header, memory: memorySection(e), layout, quant: quantSection(e), kv: kvSection(e, doc), whatIf, planner },
+    sections: { header, memory: memorySection(e), layout, quant: quantSection(e), kv: kvSection(e, recipe), whatIf, planner },
     edits,
     plan,
     planEdits,

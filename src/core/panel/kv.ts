@@ -1,7 +1,7 @@
 // KV cache section: TensorRT-LLM pool sizing per server role, and for KV retention configs the token-range
 // timeline coloured by priority with the eviction order and what falls below secondary_offload_min_priority.
 import type { FactRow, KvVM, TimelineRange, TimelineVM } from './viewModels.js';
-import type { RecipeDoc } from '../document.js';
+import type { Recipe, RetentionRecipe } from '../recipe.js';
 import type { DocEstimate, ServingRole } from '../memory/estimate.js';
 import { DEFAULT_RETENTION_PRIORITY } from '../memory/kvcache.js';
 import { retentionRanges } from '../rules/retention.js';
@@ -70,11 +70,11 @@ interface Segment {
 
 const span = (s: Segment) => `[${count(s.start)}, ${s.end === null ? 'end' : count(s.end)})`;
 
-export function retentionKv(e: RetentionDoc, doc: RecipeDoc): KvVM {
+export function retentionKv(e: RetentionDoc, recipe: RetentionRecipe): KvVM {
   const c = e.coverage;
   const tpb = c.tokensPerBlock;
   const threshold = c.secondaryOffloadMinPriority;
-  const ranges = retentionRanges(doc)
+  const ranges = retentionRanges(recipe)
     .map((r) => ({
       start: r.start,
       end: r.end,
@@ -177,8 +177,8 @@ export function retentionKv(e: RetentionDoc, doc: RecipeDoc): KvVM {
   };
 }
 
-export function kvSection(e: DocEstimate, doc: RecipeDoc): KvVM | null {
+export function kvSection(e: DocEstimate, recipe: Recipe | undefined): KvVM | null {
   if (e.kind === 'serving') return servingKv(e);
-  if (e.kind === 'retention') return retentionKv(e, doc);
+  if (e.kind === 'retention' && recipe?.kind === 'retention') return retentionKv(e, recipe);
   return null;
 }

@@ -12,8 +12,6 @@ import { MFU } from '../plan/cost.js';
 import { hardwareFor } from '../plan/hardware.js';
 import { configCost, plan, type Candidate, type PlanResult } from '../plan/plan.js';
 import { violations } from '../plan/space.js';
-import { Facts } from '../rules/facts.js';
-import { worldSize as fileWorldSize } from '../rules/training.js';
 import type { TextEdit } from '../types.js';
 import { count, gib, stackedBar } from './format.js';
 import { trainingParts, type TrainingDoc } from './memory.js';
@@ -140,8 +138,8 @@ function memoryOf(perGpu: TrainingEstimate['perGpu'], capacity: number, label: s
 /** Where the GPU count comes from, for the section's caption and Apply's world-size check. */
 function worldOf(input: PlannerInput): { gpus: number | undefined; text: string; fileWorld: number | undefined; source: string } {
   const fileWorld = input.e.config.worldSize;
-  const fileKeys = fileWorldSize(new Facts(input.doc, input.format), {}) !== undefined;
-  const modeline = fileWorld !== undefined && Number(input.modeline.world_size) === fileWorld;
+  const fileKeys = input.recipe.world?.source === 'file';
+  const modeline = fileWorld !== undefined && input.recipe.world?.source === 'modeline';
   const where = fileKeys ? "the file's world size" : modeline ? "the modeline's world_size" : 'recipeLens.worldSize';
   const source = fileKeys
     ? 'trainer.num_nodes × trainer.devices'
@@ -206,7 +204,8 @@ export function plannerSection(input: PlannerInput): PlannerResult {
   const fileConfig: TrainingConfig = { ...c, worldSize: gpus };
   const fileEstimate = gpus === c.worldSize ? e.estimate : reestimate(e, fileConfig);
   const fileDp = derived(fileConfig).dp;
-  const broken = violations(e.shape, fileConfig, gpus);
+  const rules = { base: input.recipe.values, family: input.recipe.family, overlapP2p: input.recipe.values.overlapP2p === true };
+  const broken = violations(e.shape, fileConfig, gpus, rules);
   const fileCost = configCost(e.shape, fileConfig, e.gpu, gpus);
   const reference: PlanRowVM = {
     index: null,
@@ -243,7 +242,7 @@ export function plannerSection(input: PlannerInput): PlannerResult {
       key,
       gpus,
       gpuName: e.gpu.name,
-      result: plan(e.shape, c, e.gpu, { gpus, top: PLAN_TOP }),
+      result: plan(e.shape, c, e.gpu, { gpus, top: PLAN_TOP, ...rules }),
     };
   }
   const vm: PlannerVM = { ...base, reference };

@@ -2,13 +2,10 @@
 // trainer.devices GPUs, the selected rank's TP/CP/DP/PP groups, the CP ring with its 2·CP chunks and the
 // KV bytes exchanged per CP step. Large worlds are summarised and paged: at most MAX_CELLS cells at once.
 import type { Choice, CpRingVM, LayoutMode, LayoutVM, NodeBox, RankCell, RankRel } from './viewModels.js';
-import type { RecipeDoc } from '../document.js';
-import { kvExchangePerCpStep, layoutFromDoc, rankLayout, type LayoutDim, type RankLayout, type RankOrder } from '../layout.js';
+import { kvExchangePerCpStep, layoutFromRecipe, rankLayout, type LayoutDim, type RankLayout, type RankOrder } from '../layout.js';
 import type { TrainingConfig } from '../memory/config.js';
 import type { ModelShape } from '../memory/types.js';
-import { Facts } from '../rules/facts.js';
-import { worldSize as fileWorldSize } from '../rules/training.js';
-import type { FormatId } from '../types.js';
+import type { Recipe } from '../recipe.js';
 import { bytes, count, rankList } from './format.js';
 
 /** Never more cells than this in the webview at once. */
@@ -16,8 +13,7 @@ export const MAX_CELLS = 256;
 export const DEFAULT_DEVICES_PER_NODE = 8;
 
 export interface LayoutSectionInput {
-  doc: RecipeDoc;
-  format: FormatId;
+  recipe: Recipe | undefined;
   /** recipeLens.worldSize (files without trainer.devices). */
   settingsWorldSize?: number;
   /** Model shape and the (what-if) configuration, for sizes and the KV exchange; absent when there is no estimate. */
@@ -87,18 +83,19 @@ const empty = (reason: string, choices: Choice[], fileWorld: number | null, worl
 });
 
 export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
-  const { doc, format } = input;
-  if (!['nemo1', 'nemo-launcher', 'nemo2', 'megatron-bridge'].includes(format)) return null;
-  const facts = new Facts(doc, format);
-  const fileRes = layoutFromDoc(doc, format, { worldSize: input.settingsWorldSize });
+  const { recipe } = input;
+  if (recipe?.kind !== 'training') return null;
+  const fileRes = layoutFromRecipe(recipe, { worldSize: input.settingsWorldSize });
   const c = input.config;
-  const tp = c?.tp ?? facts.intOr('tp', 1) ?? 1;
-  const cp = c?.cp ?? facts.intOr('cp', 1) ?? 1;
-  const pp = c?.pp ?? facts.intOr('pp', 1) ?? 1;
-  const ep = c?.ep ?? facts.intOr('ep', 1) ?? 1;
-  const etp = c?.etp ?? facts.intOr('etp', tp) ?? tp;
+  const v = recipe.values;
+  const size = (x: unknown) => (typeof x === 'number' && x >= 1 ? x : 1);
+  const tp = c?.tp ?? size(v.tp);
+  const cp = c?.cp ?? size(v.cp);
+  const pp = c?.pp ?? size(v.pp);
+  const ep = c?.ep ?? size(v.ep);
+  const etp = c?.etp ?? (typeof v.etp === 'number' ? v.etp : tp);
   const model = tp * cp * pp;
-  const fileWorld = fileRes.layout?.worldSize ?? fileWorldSize(facts, { worldSize: input.settingsWorldSize })?.ws;
+  const fileWorld = fileRes.layout?.worldSize ?? recipe.world?.size;
   const world = input.worldSize ?? fileWorld;
   const choices = worldChoices(model, fileWorld, world);
   if (!world) choices.unshift({ value: '', label: 'pick a GPU count' });
@@ -115,7 +112,7 @@ export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
       fileWorld ?? null,
       world,
     );
-  const order: RankOrder = fileRes.layout?.order ?? layoutFromDoc(doc, format, { worldSize: world }).layout?.order ?? 'tp-cp-ep-dp-pp';
+  const order: RankOrder = v.useTpPpDpMapping === true ? 'tp-cp-ep-pp-dp' : 'tp-cp-ep-dp-pp';
   let ix: Indexed;
   try {
     ix = indexed({ tp, cp, ep, pp, etp, dp: world / model, order });
@@ -123,7 +120,7 @@ export function layoutSection(input: LayoutSectionInput): LayoutVM | null {
     return empty((e as Error).message, choices, fileWorld ?? null, world);
   }
   const L = ix.layout;
-  const devices = facts.int('devices');
+  const devices = typeof v.devices === 'number' ? v.devices : undefined;
   const dpn = devices && devices >= 1 ? devices : DEFAULT_DEVICES_PER_NODE;
   const nodes = Math.ceil(world / dpn);
   const notes: string[] = [];

@@ -1,17 +1,20 @@
 // What-if section: the preview configuration for the panel's controls, its estimate (reestimate, never a
 // formula here), the conflicts the launcher would raise (the rules run on the edited text), and the edits
 // that write the change into the YAML (core/edit.ts: comments and formatting kept).
-import type { Choice, PrecisionChoice, RecomputeChoice, WhatIfField, WhatIfKey, WhatIfValues, WhatIfVM } from './viewModels.js';
+import type { Choice, RecomputeChoice, WhatIfField, WhatIfKey, WhatIfValues, WhatIfVM } from './viewModels.js';
 import { PRECISION_CHOICES } from './viewModels.js';
 import type { RecipeDoc } from '../document.js';
-import { applyEdits, editsForChanges, type ScalarValue } from '../edit.js';
+import { editsForChanges, type ScalarValue } from '../edit.js';
+import type { TrainingField, TrainingValues } from '../formats/fields.js';
+import { writePath } from '../formats/table.js';
 import type { TrainingConfig } from '../memory/config.js';
 import { reestimate } from '../memory/estimate.js';
 import { PRECISIONS, type PrecisionId } from '../memory/precision.js';
-import { Facts, type TrainingField } from '../rules/facts.js';
-import { lookup, parsePath, pathToString } from '../tree.js';
-import type { Finding, FormatId, PathSeg, TextEdit } from '../types.js';
-import { validateText, type ValidateOptions } from '../validate.js';
+import { withChanges, type TrainingRecipe } from '../recipe.js';
+import { trainingInput } from '../rules/check.js';
+import { trainingRules } from '../rules/training.js';
+import { lookup, pathToString } from '../tree.js';
+import type { PathSeg, TextEdit } from '../types.js';
 import { GIB } from '../memory/overheads.js';
 import { count, deltaGib, gib, VERDICT_TEXT } from './format.js';
 import { trainingBar, type TrainingDoc } from './memory.js';
@@ -79,53 +82,6 @@ export function previewConfig(c: TrainingConfig, v: WhatIfValues): TrainingConfi
   return out;
 }
 
-// Where each format keeps a key (the first path of core/rules/facts.ts's tables); a key already in the file wins.
-const NEMO1_PATHS: Partial<Record<TrainingField, string>> = {
-  tp: 'model.tensor_model_parallel_size',
-  pp: 'model.pipeline_model_parallel_size',
-  vpp: 'model.virtual_pipeline_model_parallel_size',
-  cp: 'model.context_parallel_size',
-  ep: 'model.expert_model_parallel_size',
-  etp: 'model.expert_tensor_parallel_size',
-  sp: 'model.sequence_parallel',
-  mbs: 'model.micro_batch_size',
-  seq: 'model.encoder_seq_length',
-  dataSeq: 'model.data.seq_length',
-  recomputeGranularity: 'model.activations_checkpoint_granularity',
-  recomputeMethod: 'model.activations_checkpoint_method',
-  recomputeLayers: 'model.activations_checkpoint_num_layers',
-  cpuOffloading: 'model.cpu_offloading',
-  offloadLayers: 'model.cpu_offloading_num_layers',
-  fp8: 'model.fp8',
-};
-const BRIDGE_PATHS: Partial<Record<TrainingField, string>> = {
-  tp: 'model.tensor_model_parallel_size',
-  pp: 'model.pipeline_model_parallel_size',
-  vpp: 'model.virtual_pipeline_model_parallel_size',
-  cp: 'model.context_parallel_size',
-  ep: 'model.expert_model_parallel_size',
-  etp: 'model.expert_tensor_parallel_size',
-  sp: 'model.sequence_parallel',
-  mbs: 'train.micro_batch_size',
-  seq: 'model.seq_length',
-  dataSeq: 'dataset.seq_length',
-  recomputeGranularity: 'model.recompute_granularity',
-  recomputeMethod: 'model.recompute_method',
-  recomputeLayers: 'model.recompute_num_layers',
-  cpuOffloading: 'model.cpu_offloading',
-  offloadLayers: 'model.cpu_offloading_num_layers',
-};
-/** Megatron-Bridge mixed-precision recipes by name (megatron/bridge/training/mixed_precision.py). */
-const BRIDGE_RECIPES: Partial<Record<PrecisionChoice, string>> = {
-  bf16: 'bf16_mixed',
-  fp16: 'fp16_mixed',
-  'fp8-delayed': 'bf16_with_fp8_delayed_scaling_mixed',
-  'fp8-tensorwise': 'bf16_with_fp8_current_scaling_mixed',
-  'fp8-blockwise': 'bf16_with_fp8_subchannel_scaling_mixed',
-  'fp8-mxfp8': 'bf16_with_mxfp8_mixed',
-  nvfp4: 'bf16_with_nvfp4_mixed',
-};
-
 export interface FileChange {
   path: PathSeg[];
   value: ScalarValue;
@@ -135,127 +91,153 @@ export interface FileChange {
 
 const show = (v: unknown) => (v === undefined ? '(absent)' : v === null ? 'null' : String(v));
 
-/** The key edits that write the what-if values into the file, and the values that cannot be written. */
-export function fileChanges(
-  doc: RecipeDoc,
-  format: FormatId,
+/** What each field is called in a conflict message. */
+const FIELD_LABEL: Partial<Record<TrainingField, string>> = {
+  tp: 'TP',
+  pp: 'PP',
+  cp: 'CP',
+  vpp: 'VPP',
+  ep: 'EP',
+  etp: 'ETP',
+  sp: 'sequence parallelism',
+  mbs: 'micro-batch',
+  seq: 'sequence length',
+  dataSeq: 'data sequence length',
+  recomputeGranularity: 'recompute',
+  recomputeMethod: 'recompute method',
+  recomputeLayers: 'recompute layers',
+  cpuOffloading: 'CPU offloading',
+  offloadLayers: 'offloaded layers',
+};
+
+/**
+ * The field values the what-if values mean for this file, in field order, and what the format cannot express. The
+ * estimate previews the same change on the memory configuration (previewConfig); TP moves ETP along where they were equal.
+ */
+export function fieldChanges(
+  recipe: TrainingRecipe,
   c: TrainingConfig,
   v: WhatIfValues,
-): { changes: FileChange[]; unwritable: string[] } {
-  const facts = new Facts(doc, format);
-  const table = format === 'megatron-bridge' ? BRIDGE_PATHS : format === 'nemo1' || format === 'nemo-launcher' ? NEMO1_PATHS : {};
-  const changes: FileChange[] = [];
+): { changes: TrainingValues; unwritable: string[] } {
+  const changes: TrainingValues = {};
   const unwritable: string[] = [];
-  const raw = (p: PathSeg[]) => {
-    const hit = lookup(doc.root, p);
-    return hit?.node.kind === 'scalar' ? hit.node.value : hit ? '(mapping)' : undefined;
-  };
-  const pathOf = (f: TrainingField): PathSeg[] | undefined => {
-    const fact = facts.get(f);
-    if (fact) return parsePath(fact.path);
-    const p = table[f];
-    return p ? parsePath(p) : undefined;
-  };
-  const set = (f: TrainingField, value: ScalarValue, what: string) => {
-    const p = pathOf(f);
-    if (!p) return void unwritable.push(`${what}: this ${format} file has no key for it; change it by hand`);
-    if (raw(p) === value) return;
-    changes.push({ path: p, value, from: show(raw(p)) });
-  };
-  /** Clears a key only where the file writes it. */
-  const clear = (f: TrainingField) => {
-    const p = pathOf(f);
-    if (p && lookup(doc.root, p) && raw(p) !== null) changes.push({ path: p, value: null, from: show(raw(p)) });
-  };
-  if (v.tp !== undefined) set('tp', v.tp, 'TP');
+  if (v.tp !== undefined) {
+    changes.tp = v.tp;
+    if (v.etp === undefined && c.etp === c.tp && 'etp' in recipe.loc) changes.etp = v.tp;
+  }
   // SP as previewConfig has it: an explicit value, else switched off where TP drops to 1 (RL-R6).
-  if (v.sp !== undefined) set('sp', v.sp, 'sequence parallelism');
-  else if (v.tp === 1 && c.sp) set('sp', false, 'sequence parallelism');
-  if (v.cp !== undefined) set('cp', v.cp, 'CP');
-  if (v.pp !== undefined) set('pp', v.pp, 'PP');
-  if (v.vpp !== undefined) set('vpp', v.vpp > 1 ? v.vpp : null, 'VPP');
-  if (v.ep !== undefined) set('ep', v.ep, 'EP');
-  if (v.etp !== undefined) set('etp', v.etp, 'ETP');
-  if (v.microBatch !== undefined) set('mbs', v.microBatch, 'micro-batch');
+  if (v.sp !== undefined) changes.sp = v.sp;
+  else if (v.tp === 1 && c.sp) changes.sp = false;
+  if (v.cp !== undefined) changes.cp = v.cp;
+  if (v.pp !== undefined) changes.pp = v.pp;
+  if (v.vpp !== undefined) changes.vpp = v.vpp > 1 ? v.vpp : null;
+  if (v.ep !== undefined) changes.ep = v.ep;
+  if (v.etp !== undefined) changes.etp = v.etp;
+  if (v.microBatch !== undefined) changes.mbs = v.microBatch;
   if (v.seq !== undefined) {
-    set('seq', v.seq, 'sequence length');
-    // A data.seq_length written as the same literal number moves along (an interpolation follows by itself).
-    const d = pathOf('dataSeq');
-    if (d && raw(d) === c.seq) changes.push({ path: d, value: v.seq, from: show(c.seq) });
+    changes.seq = v.seq;
+    // A data sequence length written as the same literal number moves along (an interpolation follows by itself).
+    if (recipe.loc.dataSeq && !recipe.loc.dataSeq.interpolated && recipe.file.dataSeq === c.seq) changes.dataSeq = v.seq;
   }
   if (v.recompute !== undefined) {
+    const written = (f: TrainingField) => f in recipe.loc && recipe.file[f] !== null;
     if (v.recompute === 'off') {
-      set('recomputeGranularity', null, 'recompute');
-      clear('recomputeMethod');
-      clear('recomputeLayers');
+      changes.recomputeGranularity = null;
+      if (written('recomputeMethod')) changes.recomputeMethod = null;
+      if (written('recomputeLayers')) changes.recomputeLayers = null;
     } else {
-      set('recomputeGranularity', v.recompute, 'recompute');
+      changes.recomputeGranularity = v.recompute;
       if (v.recompute === 'full') {
-        if (!c.recompute.method) set('recomputeMethod', 'uniform', 'recompute method');
-        if (!c.recompute.numLayers) set('recomputeLayers', 1, 'recompute layers');
+        if (!c.recompute.method) changes.recomputeMethod = 'uniform';
+        if (!c.recompute.numLayers) changes.recomputeLayers = 1;
       } else {
-        clear('recomputeMethod');
-        clear('recomputeLayers');
+        if (written('recomputeMethod')) changes.recomputeMethod = null;
+        if (written('recomputeLayers')) changes.recomputeLayers = null;
       }
     }
   }
   if (v.offloadLayers !== undefined) {
-    set('cpuOffloading', v.offloadLayers > 0, 'CPU offloading');
-    if (v.offloadLayers > 0) set('offloadLayers', v.offloadLayers, 'offloaded layers');
+    changes.cpuOffloading = v.offloadLayers > 0;
+    if (v.offloadLayers > 0) changes.offloadLayers = v.offloadLayers;
   }
-  if (v.precision !== undefined) precisionChange(doc, format, facts, c, v.precision, changes, unwritable, raw);
+  if (v.precision !== undefined) {
+    const label = PRECISIONS[v.precision].label;
+    const w = recipe.table.writePrecision?.(v.precision, recipe.file, recipe.loc);
+    if (!w) unwritable.push(`${label}: precision is not written into ${recipe.format} files; set it by hand`);
+    else if ('unwritable' in w) unwritable.push(`${label}: ${w.unwritable}`);
+    else Object.assign(changes, w.changes);
+  }
   return { changes, unwritable };
 }
 
-function precisionChange(
-  doc: RecipeDoc,
-  format: FormatId,
-  facts: Facts,
-  c: TrainingConfig,
-  p: PrecisionChoice,
-  changes: FileChange[],
-  unwritable: string[],
-  raw: (p: PathSeg[]) => unknown,
-): void {
-  const label = PRECISIONS[p].label;
-  if (format === 'nemo1' || format === 'nemo-launcher') {
-    // NeMo 1.x selects FP8 with model.fp8 (delayed scaling); other recipes have no key there.
-    if ((p === 'bf16' || p === 'fp8-delayed') && c.params === 'bf16') {
-      const path = facts.get('fp8') ? parsePath(facts.get('fp8')!.path) : parsePath(NEMO1_PATHS.fp8!);
-      const value = p === 'fp8-delayed';
-      if (raw(path) !== value) changes.push({ path, value, from: show(raw(path)) });
-      return;
-    }
-    unwritable.push(`${label}: a NeMo 1.x config switches only between BF16 and FP8 (model.fp8); set it by hand`);
-    return;
-  }
-  if (format === 'megatron-bridge') {
-    const mp = lookup(doc.root, ['mixed_precision']);
-    const name = BRIDGE_RECIPES[p];
-    if (name && (!mp || mp.node.kind === 'scalar') && !facts.present('fp8') && !lookup(doc.root, ['model', 'fp4'])) {
-      changes.push({ path: ['mixed_precision'], value: name, from: show(raw(['mixed_precision'])) });
-      return;
-    }
-    unwritable.push(
-      `${label}: this override sets precision field by field; set it by hand (or use mixed_precision: ${name ?? 'a recipe name'})`,
-    );
-    return;
-  }
-  unwritable.push(`${label}: precision is not written into ${format} files; set it by hand`);
+export interface WriteInput {
+  recipe: TrainingRecipe;
+  doc: RecipeDoc;
+  text: string;
 }
 
-export interface WhatIfInput {
+export interface WriteCheck {
+  changes: FileChange[];
+  conflicts: WhatIfVM['conflicts'];
+  /** The edits against the text; undefined when nothing changes or a key cannot be written. */
+  edits?: TextEdit[];
+  canApply: boolean;
+  errors: number;
+}
+
+/**
+ * What writing values `v` into the file takes (the same path for the what-if and the planner's Apply): the field
+ * changes written through the format's table (minimal edits, comments kept), what the format cannot express, and the
+ * launch rules the changed configuration breaks that the file did not already break — the same rule functions the
+ * checker runs, on the normalized values: nothing is re-parsed. Apply only when there is no error.
+ */
+export function writeCheck(input: WriteInput, c: TrainingConfig, v: WhatIfValues): WriteCheck {
+  const { recipe, doc } = input;
+  const { changes: fields, unwritable } = fieldChanges(recipe, c, v);
+  const conflicts: WhatIfVM['conflicts'] = unwritable.map((m) => ({ code: 'write', severity: 'error' as const, message: m }));
+  const raw = (p: PathSeg[]) => {
+    const hit = lookup(doc.root, p);
+    return hit?.node.kind === 'scalar' ? hit.node.value : hit ? '(mapping)' : undefined;
+  };
+  const changes: FileChange[] = [];
+  for (const [f, value] of Object.entries(fields) as [TrainingField, ScalarValue][]) {
+    const p = writePath(recipe.table, recipe.loc, f);
+    if (!p) {
+      conflicts.push({
+        code: 'write',
+        severity: 'error',
+        message: `${FIELD_LABEL[f] ?? 'precision'}: this ${recipe.format} file has no key for it; change it by hand`,
+      });
+      continue;
+    }
+    if (raw(p) === value) continue;
+    changes.push({ path: p, value, from: show(raw(p)) });
+  }
+  let edits: TextEdit[] | undefined;
+  if (changes.length) {
+    const r = editsForChanges(input.text, changes, { doc: doc.index });
+    if (r.error !== undefined) conflicts.push({ code: 'write', severity: 'error', message: `cannot write the change: ${r.error}` });
+    else edits = r.edits;
+  }
+  // The launcher's own checks on the changed configuration: report what the change adds.
+  const seen = new Set(trainingRules(trainingInput(recipe)).map((h) => `${h.code}\n${h.message}`));
+  for (const h of trainingRules(trainingInput(withChanges(recipe, fields)))) {
+    const key = `${h.code}\n${h.message}`;
+    if (h.severity === 'info' || seen.has(key)) continue;
+    seen.add(key);
+    conflicts.push({ code: h.code, severity: h.severity, message: h.message });
+  }
+  const errors = conflicts.filter((x) => x.severity === 'error').length;
+  const canApply = !!edits && errors === 0 && unwritable.length === 0;
+  return { changes, conflicts, edits: canApply ? edits : undefined, canApply, errors };
+}
+
+export interface WhatIfInput extends WriteInput {
   /** The file's estimate against the panel's GPU. */
   e: TrainingDoc;
-  doc: RecipeDoc;
-  format: FormatId;
-  text: string;
   uri: string;
   docVersion: number;
   values: WhatIfValues;
-  /** The options the file was validated with, and its findings, to report only conflicts the change adds. */
-  validate: ValidateOptions;
-  findings: readonly Finding[];
 }
 
 export interface WhatIfResult {
@@ -376,54 +358,6 @@ export function applyNote(canApply: boolean, keys: number, errors: number): stri
     : errors
       ? `Apply is off: ${count(errors)} conflict${errors === 1 ? '' : 's'} to resolve first.`
       : 'Nothing to write.';
-}
-
-export interface WriteInput {
-  doc: RecipeDoc;
-  format: FormatId;
-  text: string;
-  validate: ValidateOptions;
-  findings: readonly Finding[];
-}
-
-export interface WriteCheck {
-  changes: FileChange[];
-  conflicts: WhatIfVM['conflicts'];
-  /** The edits against the text; undefined when nothing changes or a key cannot be written. */
-  edits?: TextEdit[];
-  canApply: boolean;
-  errors: number;
-}
-
-/**
- * What writing values `v` into the file takes (the same path for the what-if and the planner's Apply): the key edits
- * (fileChanges → editsForChanges, comments and formatting kept), the values the format cannot express, and the launch
- * rules (RL-R…) the edited file breaks that the file did not already break. Apply only when there is no error.
- */
-export function writeCheck(input: WriteInput, c: TrainingConfig, v: WhatIfValues): WriteCheck {
-  const { changes, unwritable } = fileChanges(input.doc, input.format, c, v);
-  const conflicts: WhatIfVM['conflicts'] = unwritable.map((m) => ({ code: 'write', severity: 'error' as const, message: m }));
-  let edits: TextEdit[] | undefined;
-  if (changes.length) {
-    const r = editsForChanges(input.text, changes, { doc: input.doc.index });
-    if (r.error !== undefined) conflicts.push({ code: 'write', severity: 'error', message: `cannot write the change: ${r.error}` });
-    else {
-      edits = r.edits;
-      // The launcher's own checks, run on the edited file: report what the change adds.
-      // A rule places one finding on each key involved: one conflict per message.
-      const seen = new Set(input.findings.map((f) => `${f.code}\n${f.message}`));
-      const after = validateText(applyEdits(input.text, r.edits), { ...input.validate, memory: undefined });
-      for (const f of after.findings) {
-        const key = `${f.code}\n${f.message}`;
-        if (!/^RL-R/.test(f.code) || f.severity === 'info' || seen.has(key)) continue;
-        seen.add(key);
-        conflicts.push({ code: f.code, severity: f.severity, message: f.message });
-      }
-    }
-  }
-  const errors = conflicts.filter((x) => x.severity === 'error').length;
-  const canApply = !!edits && errors === 0 && unwritable.length === 0;
-  return { changes, conflicts, edits: canApply ? edits : undefined, canApply, errors };
 }
 
 export const changeRows = (changes: readonly FileChange[]) =>

@@ -27,6 +27,8 @@ import { precisionIdOf, withPrecision } from '../memory/precision.js';
 import { planCost, tokenFlops, type CostBreakdown, type CostInput, type TokenFlops } from './cost.js';
 import { hardwareFor, type Hardware } from './hardware.js';
 import {
+  violations,
+  type ViolationOptions,
   interleavedMicrobatches,
   layouts,
   memoryVariants,
@@ -38,10 +40,9 @@ import {
   type Layout,
   type MemoryVariant,
   type RecomputeChoice,
-  type SpaceOptions,
 } from './space.js';
 
-export interface PlanOptions extends SpaceOptions {
+export interface PlanOptions extends ViolationOptions {
   /** World size to plan for. */
   gpus: number;
   /** Precisions tried besides the file's (where the GPU has the tensor cores); default bf16, fp8-delayed, nvfp4. */
@@ -332,6 +333,16 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
   let valid = found.length;
   for (const f of found) {
     if (top > 0 && candidates.length >= top) break;
+    // The checker's rules on the candidate with the file's other settings: a layout the file's own keys rule out
+    // (its hierarchical CP sizes, a pipeline_dtype null, …) is not offered.
+    const broken = violations(m, f.config(), world, opts);
+    if (broken.length) {
+      valid--;
+      notes.push(
+        `TP ${f.candidate.tp} PP ${f.candidate.pp} CP ${f.candidate.cp}: left out, the file's other settings break ${broken.map((b) => b.rule).join(', ')}`,
+      );
+      continue;
+    }
     const e = f.estimate ?? run(f.config());
     if (e.fit.verdict !== 'fits') {
       valid--;

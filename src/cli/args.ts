@@ -1,0 +1,46 @@
+// Command-line options shared by every recipe-lens command, parsed with Node's util.parseArgs.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { findGpu, GPUS } from '../core/memory/gpus.js';
+import { findPreset, MODEL_PRESETS } from '../core/memory/presets.js';
+
+export class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parses `argv` against `options`; unknown options, missing values and stray values are usage errors. */
+export function parse<O extends Options>(argv: readonly string[], options: O) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError((e as Error).message.replace(/\.? To specify.*$/s, ''));
+    throw e;
+  }
+}
+
+export function intArg(flag: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const v = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v < min)
+    throw new UsageError(`--${flag} must be an integer ≥ ${min}, got ${raw}`);
+  return v;
+}
+
+export function gpuArg(v: string | undefined): string | undefined {
+  if (v !== undefined && !findGpu(v)) throw new UsageError(`unknown GPU ${v} (${GPUS.map((g) => g.id).join(', ')}, or custom:<GiB>)`);
+  return v;
+}
+
+export function modelArg(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const id = findPreset(v);
+  if (!id) throw new UsageError(`unknown model preset ${v} (${Object.keys(MODEL_PRESETS).join(', ')})`);
+  return id;
+}
+
+export function oneOf<T extends string>(flag: string, v: string | undefined, allowed: readonly T[]): T | undefined {
+  if (v === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--${flag} is ${allowed.join(', ')}; got ${v}`);
+  return v as T;
+}

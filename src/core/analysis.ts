@@ -1,0 +1,251 @@
+// One analysis per document version and settings: text → parse → detect → normalize → schema → rules →
+// estimate, computed once and shared by diagnostics, hover, completion, the status bar, the panel and the CLI.
+// Nothing else parses or validates; views read an Analysis and never recompute it.
+import { parseFile, type ParsedFile, type RecipeDoc } from './document.js';
+import type { TrainingField } from './formats/fields.js';
+import type { Attention, Profile } from './memory/config.js';
+import { memoryFindings } from './memory/diagnostics.js';
+import { estimateRecipe, type DocEstimate, type EstimateOptions } from './memory/estimate.js';
+import { readRecipe, type Recipe } from './recipe.js';
+import { checkRecipe } from './rules/check.js';
+import { schemaFindings } from './schemaCheck.js';
+import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
+import { sortFindings, toDiagnostics } from './diagnostics.js';
+
+/** Everything outside the text that changes an analysis. Two analyses with equal settings and text are equal. */
+export interface AnalysisSettings {
+  /** Format forced by a setting (glob association); a modeline wins over it. */
+  forcedFormat?: FormatId | 'none';
+  /** World size for files that state none (setting, --world-size). */
+  worldSize?: number;
+  /** Files longer than this (UTF-16 code units) are not parsed. */
+  maxLength?: number;
+  gpu?: string;
+  model?: string;
+  profile?: Profile;
+  attention?: Attention;
+  /** RL-MEM findings (the estimate is computed either way). Default true. */
+  memoryWarnings?: boolean;
+  /** 'yaml' skips the fast block-YAML path (tests comparing the two parsers). */
+  parser?: 'auto' | 'yaml';
+}
+
+/** A stable key of the settings: an analysis is reused only for the same text version and this key. */
+export function settingsFingerprint(s: AnalysisSettings): string {
+  const keys = (Object.keys(s) as (keyof AnalysisSettings)[]).filter((k) => s[k] !== undefined).sort();
+  return JSON.stringify(keys.map((k) => [k, s[k]]));
+}
+
+export interface DocAnalysis {
+  doc: RecipeDoc;
+  /** The normalized recipe (recognised formats that carry values). */
+  recipe?: Recipe;
+  /** The memory estimate (training), KV pool (serving) or retention coverage; why not, otherwise. */
+  estimate?: DocEstimate;
+  findings: Finding[];
+}
+
+export interface Analysis {
+  text: string;
+  fingerprint: string;
+  settings: AnalysisSettings;
+  parsed: ParsedFile;
+  modeline: Record<string, string>;
+  /** Format of the first recipe document, or null when the file is not a recipe. */
+  format: FormatId | null;
+  docs: DocAnalysis[];
+  /** Every finding of the file, sorted by position. */
+  findings: Finding[];
+  /** The findings with LSP positions. */
+  readonly diagnostics: Diagnostic[];
+  /** The first recipe document (what the status bar, the panel and `estimate` show). */
+  readonly main: DocAnalysis | undefined;
+}
+
+const TRAINING_OR_SERVING = new Set<FormatId>(['nemo1', 'nemo-launcher', 'nemo2', 'megatron-bridge', 'trtllm-options', 'trtllm-disagg']);
+
+/** Counts analyses, for tests that prove one keystroke computes one analysis whatever listens. */
+export const analysisStats = { computed: 0 };
+
+export function analyze(text: string, settings: AnalysisSettings = {}, previous?: Analysis): Analysis {
+  analysisStats.computed++;
+  const parsed = parseFile(text, { maxLength: settings.maxLength, forcedFormat: settings.forcedFormat, parser: settings.parser });
+  const modeline = parsed.modeline?.values ?? {};
+  const findings: Finding[] = modelineFindings(parsed);
+  const docs: DocAnalysis[] = [];
+  let format: FormatId | null;
+  if (parsed.tooLarge) {
+    format = tooLargeFormat(text, settings, parsed);
+    if (format) findings.push(sizeFinding(text, settings));
+  } else {
+    const forced =
+      (parsed.modeline?.format ?? settings.forcedFormat) !== undefined && (parsed.modeline?.format ?? settings.forcedFormat) !== 'none';
+    const estimateOptions: EstimateOptions = {
+      gpu: settings.gpu,
+      model: settings.model,
+      profile: settings.profile,
+      attention: settings.attention,
+      worldSize: settings.worldSize,
+    };
+    for (const doc of parsed.docs) {
+      // YAML syntax errors matter in any file Recipe Lens validates; in other files it stays silent.
+      if (!doc.format && !forced) continue;
+      const d = analyzeDoc(doc, text, modeline, settings, estimateOptions, previous);
+      docs.push(d);
+      findings.push(...d.findings);
+    }
+    format = parsed.docs.find((d) => d.format)?.format ?? null;
+  }
+  sortFindings(findings);
+  let diagnostics: Diagnostic[] | undefined;
+  return {
+    text,
+    fingerprint: settingsFingerprint(settings),
+    settings,
+    parsed,
+    modeline,
+    format,
+    docs,
+    findings,
+    get diagnostics() {
+      return (diagnostics ??= toDiagnostics(parsed, findings));
+    },
+    get main() {
+      return docs.find((d) => d.doc.format);
+    },
+  };
+}
+
+function analyzeDoc(
+  doc: RecipeDoc,
+  text: string,
+  modeline: Record<string, string>,
+  settings: AnalysisSettings,
+  opts: EstimateOptions,
+  previous?: Analysis,
+): DocAnalysis {
+  const findings = syntaxFindings(doc);
+  const format = doc.format;
+  // A document with syntax errors is partial: schema and rule findings on it would be noise until it parses.
+  if (!format || !doc.root || doc.problems.some((p) => p.severity === 'error')) return { doc, findings };
+  findings.push(...schemaFindings(doc, format));
+  const recipe = readRecipe(doc, { worldSize: settings.worldSize, modeline });
+  if (!recipe) return { doc, findings };
+  const before = previous?.docs.find((d) => d.doc.index === doc.index)?.recipe;
+  findings.push(...checkRecipe(recipe, { text, docIndex: doc.index, lastEdited: lastEdited(before, recipe) }));
+  const estimate = estimateRecipe(recipe, modeline, opts);
+  // The memory check only makes sense on a configuration the launcher would accept.
+  if (settings.memoryWarnings !== false && TRAINING_OR_SERVING.has(format) && !findings.some((f) => f.severity === 'error'))
+    findings.push(...memoryFindings(recipe, estimate));
+  return { doc, recipe, estimate, findings };
+}
+
+/** Training fields whose value differs from the previous version's: what the user just edited. */
+function lastEdited(before: Recipe | undefined, after: Recipe): TrainingField[] | undefined {
+  if (before?.kind !== 'training' || after.kind !== 'training') return undefined;
+  const out: TrainingField[] = [];
+  for (const k of new Set([...Object.keys(before.file), ...Object.keys(after.file)]) as Set<TrainingField>)
+    if (JSON.stringify(before.file[k]) !== JSON.stringify(after.file[k])) out.push(k);
+  return out.length ? out : undefined;
+}
+
+function syntaxFindings(doc: RecipeDoc): Finding[] {
+  const out: Finding[] = doc.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: '', span: p.span }));
+  if (doc.truncated)
+    out.push({
+      code: 'RL-LIMIT',
+      severity: 'error',
+      message:
+        doc.truncated.reason === 'aliases'
+          ? 'too many alias expansions (possible "billion laughs" alias bomb); the rest of the document is not read'
+          : 'nesting is too deep; the rest of the document is not read',
+      path: '',
+      span: doc.truncated.span,
+    });
+  for (const d of doc.duplicateKeys)
+    out.push({
+      code: 'RL-DUPLICATE-KEY',
+      severity: 'warning',
+      message: `duplicate key \`${d.key}\`: the later value wins in PyYAML, OmegaConf rejects the file`,
+      path: '',
+      span: d.span,
+      related: [{ path: '', span: d.first, message: `first \`${d.key}\`` }],
+    });
+  return out;
+}
+
+function modelineFindings(parsed: ParsedFile): Finding[] {
+  const ml = parsed.modeline;
+  const out: Finding[] = [];
+  if (ml?.badFormat)
+    out.push({
+      code: 'RL-MODELINE',
+      severity: 'warning',
+      message: `unknown format "${ml.badFormat}" in the recipe-lens modeline; use one of ${FORMAT_IDS.join(', ')}, none`,
+      path: '',
+      span: ml.span,
+    });
+  if (ml?.unknown.length)
+    out.push({
+      code: 'RL-MODELINE',
+      severity: 'warning',
+      message: `unknown recipe-lens modeline setting ${ml.unknown.map((k) => `"${k}"`).join(', ')}`,
+      path: '',
+      span: ml.span,
+    });
+  return out;
+}
+
+const HEAD = 64 * 1024;
+
+/** A file over the size limit: only files whose head looks like a recipe get a word about it. */
+function tooLargeFormat(text: string, settings: AnalysisSettings, parsed: ParsedFile): FormatId | null {
+  const forced = parsed.modeline?.format ?? settings.forcedFormat;
+  if (forced && forced !== 'none') return forced;
+  if (forced === 'none') return null;
+  const head = parseFile(text.slice(0, HEAD).replace(/\n[^\n]*$/, ''), { maxLength: HEAD });
+  return head.docs.find((d) => d.format)?.format ?? null;
+}
+
+function sizeFinding(text: string, settings: AnalysisSettings): Finding {
+  const mb = (n: number) => (n / 1048576).toFixed(1);
+  const nl = text.indexOf('\n');
+  return {
+    code: 'RL-SIZE',
+    severity: 'info',
+    message: `file is ${mb(text.length)} MB, over the ${mb(settings.maxLength ?? 5 * 1048576)} MB limit: not validated (recipeLens.maxFileSizeKb)`,
+    path: '',
+    span: [0, Math.min(text.length, nl < 0 ? text.length : nl)],
+  };
+}
+
+/**
+ * Analyses by document, reused while the version and the settings fingerprint are the same. Every consumer asks
+ * the store; the first to ask for a version computes it, the others get the same object.
+ */
+export class AnalysisStore {
+  private readonly byUri = new Map<string, { version: number; analysis: Analysis }>();
+
+  get(uri: string, version: number, text: () => string, settings: AnalysisSettings): Analysis {
+    const fp = settingsFingerprint(settings);
+    const hit = this.byUri.get(uri);
+    if (hit && hit.version === version && hit.analysis.fingerprint === fp) return hit.analysis;
+    const analysis = analyze(text(), settings, hit?.analysis);
+    this.byUri.set(uri, { version, analysis });
+    return analysis;
+  }
+
+  /** The analysis of `uri` if one is current for `version` (never computes). */
+  peek(uri: string, version?: number): Analysis | undefined {
+    const hit = this.byUri.get(uri);
+    return hit && (version === undefined || hit.version === version) ? hit.analysis : undefined;
+  }
+
+  delete(uri: string): void {
+    this.byUri.delete(uri);
+  }
+
+  clear(): void {
+    this.byUri.clear();
+  }
+}

@@ -1,0 +1,17 @@
+// The key-path table of every format Recipe Lens reads values from.
+import type { FormatId } from '../types.js';
+import { BRIDGE } from './bridge.js';
+import { NEMO1 } from './nemo1.js';
+import { NEMO2 } from './nemo2.js';
+import { NEMO_LAUNCHER } from './nemoLauncher.js';
+import type { TrainingTable } from './training.js';
+
+/** Training formats and their tables. */
+export const TRAINING_TABLES: Partial<Record<FormatId, TrainingTable>> = {
+  nemo1: NEMO1,
+  'nemo-launcher': NEMO_LAUNCHER,
+  nemo2: NEMO2,
+  'megatron-bridge': BRIDGE,
+};
+
+export const isServingFormat = (f: FormatId | null): boolean => f === 'trtllm-options' || f === 'trtllm-disagg';

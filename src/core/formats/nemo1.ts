@@ -1,0 +1,100 @@
+// NeMo 1.x Hydra model configs (examples/nlp/language_modeling/conf/megatron_*_config.yaml; formats.md §1).
+import type { PrecisionId } from '../memory/precision.js';
+import type { TrainingField, TrainingValues } from './fields.js';
+import type { PrecisionWrite, TrainingTable } from './training.js';
+
+/** NeMo 1.x selects FP8 with model.fp8 (delayed scaling, TE); other recipes have no key there. */
+function writePrecision(p: PrecisionId, file: TrainingValues): PrecisionWrite {
+  const bf16 = file.precision === undefined || file.precision === 'bf16' || file.precision === 'bf16-mixed';
+  if ((p === 'bf16' || p === 'fp8-delayed') && bf16) return { changes: { fp8: p === 'fp8-delayed' } };
+  return { unwritable: 'a NeMo 1.x config switches only between BF16 and FP8 (model.fp8); set it by hand' };
+}
+
+export const NEMO1_PATHS: TrainingTable['paths'] = {
+  tp: ['model.tensor_model_parallel_size'],
+  pp: ['model.pipeline_model_parallel_size'],
+  vpp: ['model.virtual_pipeline_model_parallel_size'],
+  cp: ['model.context_parallel_size'],
+  ep: ['model.expert_model_parallel_size'],
+  etp: ['model.expert_tensor_parallel_size'],
+  sp: ['model.sequence_parallel'],
+  hcp: ['model.hierarchical_context_parallel_sizes'],
+  cpCommType: ['model.cp_comm_type'],
+  useTpPpDpMapping: ['model.use_tp_pp_dp_mapping'],
+  overlapP2p: ['model.overlap_p2p_comm'],
+  splitRank: ['model.pipeline_model_parallel_split_rank'],
+  embedInSplit: ['model.account_for_embedding_in_pipeline_split'],
+  lossInSplit: ['model.account_for_loss_in_pipeline_split'],
+  firstStageLayers: ['model.num_layers_in_first_pipeline_stage'],
+  lastStageLayers: ['model.num_layers_in_last_pipeline_stage'],
+  ppLayout: ['model.pipeline_model_parallel_layout'],
+  devices: ['trainer.devices'],
+  nodes: ['trainer.num_nodes'],
+  seq: ['model.encoder_seq_length'],
+  dataSeq: ['model.data.seq_length'],
+  mbs: ['model.micro_batch_size'],
+  gbs: ['model.global_batch_size'],
+  layers: ['model.num_layers'],
+  hidden: ['model.hidden_size'],
+  ffn: ['model.ffn_hidden_size'],
+  heads: ['model.num_attention_heads'],
+  groups: ['model.num_query_groups'],
+  headDim: ['model.kv_channels'],
+  vocabDivisible: ['model.make_vocab_size_divisible_by'],
+  tied: ['model.share_embeddings_and_output_weights'],
+  activation: ['model.activation'],
+  norm: ['model.normalization'],
+  experts: ['model.num_moe_experts'],
+  topK: ['model.moe_router_topk'],
+  moeFfn: ['model.moe_ffn_hidden_size'],
+  sharedFfn: ['model.moe_shared_expert_intermediate_size'],
+  hiddenDropout: ['model.hidden_dropout'],
+  attnDropout: ['model.attention_dropout'],
+  tokLibrary: ['model.tokenizer.library'],
+  tokType: ['model.tokenizer.type'],
+  tokModel: ['model.tokenizer.model'],
+  modelName: ['run.name', 'name'],
+  recomputeGranularity: ['model.activations_checkpoint_granularity'],
+  recomputeMethod: ['model.activations_checkpoint_method'],
+  recomputeLayers: ['model.activations_checkpoint_num_layers'],
+  cpuOffloading: ['model.cpu_offloading'],
+  offloadLayers: ['model.cpu_offloading_num_layers'],
+  offloadActivations: ['model.cpu_offloading_activations'],
+  fgOffload: ['model.fine_grained_activation_offloading'],
+  precision: ['trainer.precision'],
+  fp8: ['model.fp8'],
+  fp8Param: ['model.fp8_params'],
+  ampO2: ['model.megatron_amp_O2'],
+  optimName: ['model.optim.name'],
+  gradAccFusion: ['model.gradient_accumulation_fusion'],
+  fsdp: ['model.fsdp'],
+  tpCommOverlap: ['model.ub_tp_comm_overlap'],
+} satisfies Partial<Record<TrainingField, readonly string[]>>;
+
+export const NEMO1: TrainingTable = {
+  family: 'nemo1',
+  paths: NEMO1_PATHS,
+  writePrecision,
+  // megatron_base_model.py / megatron_init.py read these with cfg.get(key, default).
+  defaults: {
+    tp: 1,
+    pp: 1,
+    cp: 1,
+    ep: 1,
+    vpp: null,
+    sp: false,
+    nodes: 1,
+    overlapP2p: false,
+    useTpPpDpMapping: false,
+    embedInSplit: false,
+    lossInSplit: false,
+    splitRank: null,
+    recomputeGranularity: null,
+    cpuOffloading: false,
+    fgOffload: false,
+    tpCommOverlap: false,
+    fsdp: false,
+    fp8: false,
+    tied: true,
+  },
+};

@@ -1,0 +1,104 @@
+// NeMo 2.0 / NeMo-Run serialized configs (`_target_` trees; formats.md §3): kwargs of megatron-core's
+// TransformerConfig / ModelParallelConfig, MegatronStrategy and the trainer, nested at varying depths, so each
+// key is looked up anywhere in the tree. The values reach megatron-core as written (its defaults apply).
+import type { RecipeDoc } from '../document.js';
+import type { TreeNode } from '../tree.js';
+import type { TrainingTable } from './training.js';
+
+const MAX_CLASSES = 64;
+
+/** The class names the tree instantiates, in document order (`_target_: nemo.collections.llm.Llama3Config8B` → Llama3Config8B). */
+function targetClasses(doc: RecipeDoc): { modelClasses?: string[] } {
+  const out: string[] = [];
+  const rec = (n: TreeNode): void => {
+    if (out.length >= MAX_CLASSES) return;
+    if (n.kind === 'seq') for (const it of n.items) rec(it);
+    else if (n.kind === 'map')
+      for (const e of n.entries) {
+        if (e.key === '_target_' && e.value.kind === 'scalar' && typeof e.value.value === 'string')
+          out.push(e.value.value.split('.').pop() ?? '');
+        rec(e.value);
+      }
+  };
+  if (doc.root) rec(doc.root);
+  return out.length ? { modelClasses: out } : {};
+}
+
+export const NEMO2: TrainingTable = {
+  family: 'mcore',
+  paths: {},
+  derive: targetClasses,
+  anywhere: {
+    tp: 'tensor_model_parallel_size',
+    pp: 'pipeline_model_parallel_size',
+    vpp: 'virtual_pipeline_model_parallel_size',
+    cp: 'context_parallel_size',
+    ep: 'expert_model_parallel_size',
+    etp: 'expert_tensor_parallel_size',
+    sp: 'sequence_parallel',
+    hcp: 'hierarchical_context_parallel_sizes',
+    cpCommType: 'cp_comm_type',
+    useTpPpDpMapping: 'use_tp_pp_dp_mapping',
+    overlapP2p: 'overlap_p2p_comm',
+    pipelineDtype: 'pipeline_dtype',
+    embedInSplit: 'account_for_embedding_in_pipeline_split',
+    lossInSplit: 'account_for_loss_in_pipeline_split',
+    firstStageLayers: 'num_layers_in_first_pipeline_stage',
+    lastStageLayers: 'num_layers_in_last_pipeline_stage',
+    ppLayout: 'pipeline_model_parallel_layout',
+    devices: 'devices',
+    nodes: 'num_nodes',
+    seq: 'seq_length',
+    mbs: 'micro_batch_size',
+    gbs: 'global_batch_size',
+    layers: 'num_layers',
+    hidden: 'hidden_size',
+    ffn: 'ffn_hidden_size',
+    heads: 'num_attention_heads',
+    groups: 'num_query_groups',
+    headDim: 'kv_channels',
+    vocab: 'vocab_size',
+    tied: 'share_embeddings_and_output_weights',
+    gated: 'gated_linear_unit',
+    norm: 'normalization',
+    experts: 'num_moe_experts',
+    topK: 'moe_router_topk',
+    moeFfn: 'moe_ffn_hidden_size',
+    hiddenDropout: 'hidden_dropout',
+    attnDropout: 'attention_dropout',
+    recomputeGranularity: 'recompute_granularity',
+    recomputeMethod: 'recompute_method',
+    recomputeLayers: 'recompute_num_layers',
+    recomputeModules: 'recompute_modules',
+    cpuOffloading: 'cpu_offloading',
+    offloadLayers: 'cpu_offloading_num_layers',
+    fgOffload: 'fine_grained_activation_offloading',
+    fp16: 'fp16',
+    bf16: 'bf16',
+    fp8: 'fp8',
+    fp8Recipe: 'fp8_recipe',
+    fp8Param: 'fp8_param',
+    fp4: 'fp4',
+    fp4Recipe: 'fp4_recipe',
+    fp4Param: 'fp4_param',
+    distOpt: 'use_distributed_optimizer',
+    gradFp32: 'grad_reduce_in_fp32',
+  },
+  // megatron/core/model_parallel_config.py and transformer_config.py dataclass defaults.
+  defaults: {
+    tp: 1,
+    pp: 1,
+    cp: 1,
+    ep: 1,
+    vpp: null,
+    sp: false,
+    nodes: 1,
+    overlapP2p: false,
+    useTpPpDpMapping: false,
+    embedInSplit: false,
+    lossInSplit: false,
+    recomputeGranularity: null,
+    cpuOffloading: false,
+    fgOffload: false,
+  },
+};

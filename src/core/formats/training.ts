@@ -1,0 +1,28 @@
+// What every training table adds to the key paths: the family whose loader reads the file (which decides
+// severities and defaults) and the upstream defaults that apply when a key is absent.
+import type { RecipeDoc } from '../document.js';
+import type { PrecisionId } from '../memory/precision.js';
+import type { TrainingField, TrainingValues } from './fields.js';
+import type { FieldLoc, Table } from './table.js';
+
+/** How a what-if precision is written: the field values, or why the format cannot express it. */
+export type PrecisionWrite = { changes: TrainingValues } | { unwritable: string };
+
+/**
+ * nemo1: NeMo 1.x's megatron_base_model.py reads the config (it resets some settings with a warning where
+ * megatron-core raises). mcore: the values reach megatron-core's dataclasses as written (NeMo 2, NeMo-RL).
+ * bridge: a Megatron-Bridge override, merged onto a recipe the file does not show (absent = unknown).
+ */
+export type TrainingFamily = 'nemo1' | 'mcore' | 'bridge';
+
+export interface TrainingTable extends Table<TrainingField> {
+  family: TrainingFamily;
+  /** Values the consuming program uses when the key is absent. Absent here = unknown. */
+  defaults: TrainingValues;
+  /** Interpolation roots that stand for the document root (`training` in Launcher recipes). */
+  rootAliases?: readonly string[];
+  /** Values a format holds in no single key (NeMo 2's `_target_` class names). */
+  derive?: (doc: RecipeDoc) => TrainingValues;
+  /** How this format selects a precision recipe (the what-if and the planner's Apply write it). */
+  writePrecision?: (p: PrecisionId, file: TrainingValues, loc: Partial<Record<TrainingField, FieldLoc>>) => PrecisionWrite;
+}

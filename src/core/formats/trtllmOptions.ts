@@ -1,0 +1,45 @@
+// TensorRT-LLM LLM-API options (`trtllm-serve --extra_llm_api_options`, `--config`, Dynamo engine args;
+// tensorrt_llm/llmapi/llm_args.py; formats.md §6): flat LlmArgs keys and the nested KvCacheConfig.
+import type { ServingField } from './fields.js';
+import type { Table } from './table.js';
+
+export const TRTLLM_OPTIONS: Table<ServingField> = {
+  paths: {
+    model: ['model'],
+    backend: ['backend'],
+    tp: ['tensor_parallel_size'],
+    pp: ['pipeline_parallel_size'],
+    cp: ['context_parallel_size'],
+    ep: ['moe_expert_parallel_size'],
+    attentionDp: ['enable_attention_dp'],
+    maxSeqLen: ['max_seq_len'],
+    maxNumTokens: ['max_num_tokens'],
+    maxBatchSize: ['max_batch_size'],
+    maxBeamWidth: ['max_beam_width'],
+    kvConfig: ['kv_cache_config'],
+    kvDtype: ['kv_cache_config.dtype'],
+    tokensPerBlock: ['kv_cache_config.tokens_per_block'],
+    freeGpuMemoryFraction: ['kv_cache_config.free_gpu_memory_fraction'],
+    topLevelFreeFraction: ['free_gpu_memory_fraction'],
+    maxTokens: ['kv_cache_config.max_tokens'],
+    maxGpuTotalBytes: ['kv_cache_config.max_gpu_total_bytes'],
+    hostCacheSize: ['kv_cache_config.host_cache_size'],
+    diskCacheSize: ['kv_cache_config.disk_cache_size'],
+    diskCachePath: ['kv_cache_config.disk_cache_path'],
+    enableBlockReuse: ['kv_cache_config.enable_block_reuse'],
+    crossKvFraction: ['kv_cache_config.cross_kv_cache_fraction'],
+    rebalance: ['kv_cache_config.enable_kv_pool_rebalance'],
+    kvManagerV2: ['kv_cache_config.use_kv_cache_manager_v2'],
+    snapshotsFromStart: ['kv_cache_config.mamba_state_config.additional_snapshot_offsets_from_start'],
+    snapshotsFromEnd: ['kv_cache_config.mamba_state_config.additional_snapshot_offsets_from_end'],
+    branchSnapshot: ['kv_cache_config.mamba_state_config.enable_branch_snapshot'],
+    mambaInterval: ['kv_cache_config.mamba_state_cache_interval'],
+    mambaPeriodic: ['kv_cache_config.mamba_state_config.periodic_snapshot_interval'],
+    maxAttentionWindow: ['kv_cache_config.max_attention_window'],
+    poolRatio: ['kv_cache_config.pool_ratio'],
+    eventBufferMaxSize: ['kv_cache_config.event_buffer_max_size'],
+    secondaryOffloadMinPriority: ['kv_cache_config.secondary_offload_min_priority'],
+    kvEventsConfig: ['kv_cache_config.kv_events_config'],
+    oldBlockReusePolicy: ['kv_cache_config.block_reuse_config.block_reuse_policy'],
+  },
+};

@@ -1,0 +1,179 @@
+// A recipe document read into its normalized form: logical fields with the loader's defaults, and where each
+// field is written. Rules, the estimate, hovers, the panel and Apply work on this, never on paths.
+import type { RecipeDoc } from './document.js';
+import {
+  RETENTION_FIELDS,
+  RETENTION_RANGE_FIELDS,
+  SERVING_FIELDS,
+  TRAINING_FIELDS,
+  type RetentionField,
+  type RetentionRangeField,
+  type RetentionRangeValues,
+  type RetentionValues,
+  type ServingField,
+  type ServingValues,
+  type TrainingField,
+  type TrainingValues,
+} from './formats/fields.js';
+import { TRAINING_TABLES } from './formats/index.js';
+import { KV_RETENTION, RETENTION_RANGE } from './formats/kvRetention.js';
+import { fieldAt, readTable, type FieldLoc } from './formats/table.js';
+import { DISAGG_ROLES, roleBases, type DisaggRole } from './formats/trtllmDisagg.js';
+import { TRTLLM_OPTIONS } from './formats/trtllmOptions.js';
+import type { TrainingFamily, TrainingTable } from './formats/training.js';
+import { lookup } from './tree.js';
+import type { FormatId, KeyPath } from './types.js';
+
+export type Locs<F extends string> = Partial<Record<F, FieldLoc>>;
+
+/** Where the world size came from: the file's trainer.devices × num_nodes, a modeline, or a setting / --world-size. */
+export interface WorldSize {
+  size: number;
+  source: 'file' | 'modeline' | 'setting';
+}
+
+export interface TrainingRecipe {
+  kind: 'training';
+  format: FormatId;
+  family: TrainingFamily;
+  table: TrainingTable;
+  /** Values as written (interpolations resolved); unusable values absent. */
+  file: TrainingValues;
+  /** `file` plus the loader's defaults for keys the file leaves out (absent = unknown). */
+  values: TrainingValues;
+  loc: Locs<TrainingField>;
+  world?: WorldSize;
+}
+
+export interface ServingRole {
+  /** '' for an options file, else the disaggregated role. */
+  role: DisaggRole | '';
+  bases: KeyPath[];
+  values: ServingValues;
+  loc: Locs<ServingField>;
+}
+
+export interface ServingRecipe {
+  kind: 'serving';
+  format: FormatId;
+  roles: ServingRole[];
+}
+
+export interface RetentionRangeRead {
+  index: number;
+  values: RetentionRangeValues;
+  loc: Locs<RetentionRangeField>;
+}
+
+export interface RetentionRecipe {
+  kind: 'retention';
+  format: FormatId;
+  values: RetentionValues;
+  loc: Locs<RetentionField>;
+  ranges: RetentionRangeRead[];
+}
+
+export type Recipe = TrainingRecipe | ServingRecipe | RetentionRecipe;
+
+export interface RecipeContext {
+  /** World size from a setting or the CLI, for files that state none. */
+  worldSize?: number;
+  /** The file's `# recipe-lens:` modeline values. */
+  modeline?: Record<string, string>;
+}
+
+export function readRecipe(doc: RecipeDoc, ctx: RecipeContext = {}): Recipe | undefined {
+  const format = doc.format;
+  if (!format || !doc.root) return undefined;
+  const table = TRAINING_TABLES[format];
+  if (table) return readTraining(doc, format, table, ctx);
+  if (format === 'trtllm-options' || format === 'trtllm-disagg') return readServing(doc, format);
+  if (format === 'kv-retention') return readRetention(doc, format);
+  return undefined;
+}
+
+export function readTraining(doc: RecipeDoc, format: FormatId, table: TrainingTable, ctx: RecipeContext = {}): TrainingRecipe {
+  const read = readTable(doc, table, TRAINING_FIELDS);
+  const file: TrainingValues = { ...read.values, ...table.derive?.(doc) };
+  const { loc } = read;
+  return {
+    kind: 'training',
+    format,
+    family: table.family,
+    table,
+    file,
+    values: withDefaults(file, loc, table),
+    loc,
+    world: worldOf(file, loc, ctx),
+  };
+}
+
+/** The file's values plus the loader's defaults for what it leaves out; used again when a what-if or a fix changes a value. */
+export function withDefaults(file: TrainingValues, loc: Locs<TrainingField>, table: TrainingTable): TrainingValues {
+  const values: TrainingValues = { ...file };
+  const set = values as Record<string, unknown>;
+  for (const [k, v] of Object.entries(table.defaults)) if (!(k in loc) && !(k in file)) set[k] = v;
+  // megatron-core: expert_tensor_parallel_size defaults to TP (model_parallel_config.py); a Bridge override inherits it.
+  if (!('etp' in loc) && !('etp' in file) && table.family !== 'bridge' && typeof values.tp === 'number') values.etp = values.tp;
+  // NeMo 1.x picks the distributed optimizer by name (megatron_base_model.py: distributed_fused_adam, mcore_distributed_optim).
+  if (table.family === 'nemo1' && values.distOpt === undefined && typeof values.optimName === 'string')
+    values.distOpt = /distributed/.test(values.optimName);
+  return values;
+}
+
+/** The recipe with some fields changed (a what-if, a fix, a planner row): defaults that follow them follow. */
+export function withChanges(r: TrainingRecipe, changes: TrainingValues): TrainingRecipe {
+  const file = { ...r.file, ...changes };
+  return { ...r, file, values: withDefaults(file, r.loc, r.table) };
+}
+
+/** trainer.devices × trainer.num_nodes, else the modeline's world_size, else the setting. */
+function worldOf(file: TrainingValues, loc: Locs<TrainingField>, ctx: RecipeContext): WorldSize | undefined {
+  if (loc.devices) {
+    const d = file.devices;
+    const n = loc.nodes ? file.nodes : 1;
+    // A device count the file writes but that is no positive integer (-1, auto, an interpolation) is unknown.
+    return typeof d === 'number' && d >= 1 && typeof n === 'number' && n >= 1 ? { size: d * n, source: 'file' } : undefined;
+  }
+  const ml = Number(ctx.modeline?.world_size);
+  if (Number.isInteger(ml) && ml >= 1) return { size: ml, source: 'modeline' };
+  return ctx.worldSize ? { size: ctx.worldSize, source: 'setting' } : undefined;
+}
+
+function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
+  const roles: ServingRole[] = [];
+  const names: (DisaggRole | '')[] = format === 'trtllm-disagg' ? DISAGG_ROLES.filter((r) => lookup(doc.root, [r])) : [''];
+  for (const role of names) {
+    const bases = roleBases(role);
+    const { values, loc } = readTable(doc, TRTLLM_OPTIONS, SERVING_FIELDS, bases);
+    roles.push({ role, bases, values, loc });
+  }
+  return { kind: 'serving', format, roles };
+}
+
+function readRetention(doc: RecipeDoc, format: FormatId): RetentionRecipe {
+  const { values, loc } = readTable(doc, KV_RETENTION, RETENTION_FIELDS);
+  const ranges: RetentionRangeRead[] = [];
+  const list = loc.ranges ? lookup(doc.root, loc.ranges.path)?.node : undefined;
+  if (list?.kind === 'seq')
+    list.items.forEach((_, index) => {
+      const r = readTable(doc, RETENTION_RANGE, RETENTION_RANGE_FIELDS, [[...loc.ranges!.path, index]]);
+      ranges.push({ index, values: r.values, loc: r.loc });
+    });
+  return { kind: 'retention', format, values, loc, ranges };
+}
+
+/** Which field of the recipe a key path holds (and in which server role), for hovers. */
+export function fieldAtPath(recipe: Recipe | undefined, path: KeyPath): { field: string; role?: DisaggRole | '' } | undefined {
+  if (!recipe) return undefined;
+  if (recipe.kind === 'training') {
+    const field = fieldAt(recipe.table, recipe.loc, path);
+    return field ? { field } : undefined;
+  }
+  if (recipe.kind === 'serving')
+    for (const r of recipe.roles) {
+      const field = fieldAt(TRTLLM_OPTIONS, r.loc, path);
+      if (field) return { field, role: r.role };
+    }
+  return undefined;
+}

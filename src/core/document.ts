@@ -6,6 +6,7 @@ import { readModeline, type Modeline } from './modeline.js';
 import { fastBuildTree } from './fastTree.js';
 import { buildTree, DEFAULT_TREE_LIMITS, lookup, parsePath, type TreeLimits, type TreeNode } from './tree.js';
 import { LineIndex } from './lines.js';
+import { applyLoader, loaderFor } from './yaml/loader.js';
 import type { FormatId, KeyPath, Span } from './types.js';
 
 export interface ParseOptions {
@@ -59,6 +60,7 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
   const fast = opts.parser === 'yaml' ? undefined : fastBuildTree(text, limits.maxDepth);
   if (fast) {
     const format = forced === 'none' ? null : (forced ?? detectFormat(fast.root));
+    applyLoader(fast.root, loaderFor(format));
     const doc: RecipeDoc = {
       index: 0,
       format,
@@ -105,6 +107,7 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
       built = { root: undefined, duplicateKeys: [] };
     }
     const format = forced === 'none' ? null : (forced ?? detectFormat(built.root));
+    applyLoader(built.root, loaderFor(format));
     for (const e of d.errors)
       problems.push({
         code: 'RL-YAML',

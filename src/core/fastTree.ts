@@ -9,54 +9,28 @@
 // Contract: `fastBuildTree` returns exactly what `buildTree(parseAllDocuments(text)[0])` would (same values, same
 // spans, same duplicate keys, no YAML problems), or `undefined` whenever the text uses anything outside the subset
 // (anchors, aliases, tags, block scalars, multi-line scalars, flow mappings, `---`, tabs, CR, errors of any kind...).
-// Then the caller takes the `yaml` library path, so the result never depends on which path ran.
+// Then the caller takes the `yaml` library path, so the result never depends on which path ran. Scalars and keys are
+// read by the same functions as there (yaml/build.ts: PyYAML's reading, OmegaConf's where it differs).
 // test/core/fastTree.test.ts holds both paths equal on the corpus, the examples and generated variants.
-import { isScalar, Schema } from 'yaml';
 import type { MapEntry, MapNode, ScalarNode, SeqNode, TreeNode } from './tree.js';
 import type { Span } from './types.js';
-
-/** Scalar tags of the YAML 1.1 schema the `yaml` library applies to plain scalars (`version: '1.1'`). */
-interface ScalarTag {
-  default?: boolean | 'key';
-  test?: RegExp;
-  collection?: string;
-  resolve: (value: string, onError: (msg: string) => void, options: object) => unknown;
-}
-let TAGS: ScalarTag[] | undefined;
-const TAG_OPTIONS = { intAsBigInt: false };
+import {
+  LOADER_SENSITIVE,
+  keyEntry,
+  mappingNode,
+  nullNode,
+  readPlain,
+  readPlainKey,
+  scalarNode,
+  stringNode,
+  strEntry,
+} from './yaml/build.js';
 
 /** Thrown (a plain object: no stack trace to capture) when the text leaves the subset; caught in fastBuildTree. */
 const BAIL = { bail: true };
 const bail = (): never => {
   throw BAIL;
 };
-
-/** The value the `yaml` library gives a plain scalar: first default tag whose test matches, else the string. */
-function resolvePlain(s: string): unknown {
-  // Recipes repeat their keys and values a lot, and running every tag's regex is most of a scalar's cost: remember
-  // primitive results (a Date is an object: resolved anew each time). Bounded so a huge file cannot grow it forever.
-  const hit = PLAIN_CACHE.get(s);
-  if (hit !== undefined || PLAIN_CACHE.has(s)) return hit;
-  TAGS ??= (new Schema({ schema: 'yaml-1.1', resolveKnownTags: false }).tags as unknown as ScalarTag[]).filter(
-    (t) => !t.collection && t.default === true && t.test,
-  );
-  let v: unknown = s;
-  for (const t of TAGS) {
-    if (!t.test!.test(s)) continue;
-    let failed = false;
-    const r = t.resolve(s, () => (failed = true), TAG_OPTIONS);
-    if (failed) bail();
-    // Some tags (YAML 1.1 booleans) return a Scalar node; the library keeps its value, as here.
-    v = isScalar(r) ? r.value : r;
-    if (v instanceof Date) return v;
-    if (v !== null && typeof v === 'object') bail();
-    break;
-  }
-  if (PLAIN_CACHE.size >= 8192) PLAIN_CACHE.clear();
-  PLAIN_CACHE.set(s, v);
-  return v;
-}
-const PLAIN_CACHE = new Map<string, unknown>();
 
 export interface FastTree {
   root: TreeNode;
@@ -90,6 +64,8 @@ class FastParser {
   private readonly kinds: number[] = [];
   private line = 0;
   private readonly dups: FastTree['duplicateKeys'] = [];
+  /** Nodes whose reading depends on the loader (yaml/loader.ts applyLoader). */
+  private readonly sensitive: (ScalarNode | MapNode)[] = [];
 
   constructor(
     private readonly text: string,
@@ -119,6 +95,9 @@ class FastParser {
     const built = this.block(ind, -1, 0);
     // Everything must have been consumed: a later line with less indentation is an error for yaml.
     if (this.nextContent(this.line) >= 0) bail();
+    LOADER_SENSITIVE.set(built.node, this.sensitive);
+    // Mappings report their duplicates when they close (inner ones first): list them in text order, as tree.ts does.
+    if (this.dups.length > 1) this.dups.sort((x, y) => x.span[0] - y.span[0]);
     // The document starts where its first content line does (indentation included), and ends with its root's value.
     return { root: built.node, span: [this.starts[first]!, built.node.span[1]], duplicateKeys: this.dups };
   }
@@ -267,8 +246,7 @@ class FastParser {
 
   private map(ind: number, depth: number, firstKey: number): Built {
     if (depth > this.maxDepth - 2) bail();
-    const entries: MapEntry[] = [];
-    const index = new Map<string, number>();
+    const own: MapEntry[] = [];
     let end: number;
     let p = firstKey;
     for (;;) {
@@ -277,7 +255,6 @@ class FastParser {
       if (colon < 0) bail();
       // `key :` is legal; the key's range stops at its last non-space character.
       const keyStop = this.prevNonSpace(colon - 1) + 1;
-      const key = this.key(p, keyStop);
       const keySpan: Span = [p, keyStop];
       let value: Built;
       // After `key:`: a value on the same line, or (nothing / a comment) a block on the following lines.
@@ -301,19 +278,11 @@ class FastParser {
           // blank line and indentation up to the next content token, when there is a comment among them.
           let comment = v < this.ends[i]!;
           for (let j = i + 1; !comment && j < this.kinds.length && this.kinds[j] !== CONTENT; j++) comment = this.kinds[j] === COMMENT;
-          const node: ScalarNode = { kind: 'scalar', value: null, source: '', quoted: false, span: [v, v] };
-          value = { node, end: comment ? this.contentStart(next) : v };
+          value = { node: nullNode([v, v]), end: comment ? this.contentStart(next) : v };
           this.line = i + 1;
         }
       }
-      const prev = index.get(key);
-      if (prev !== undefined) {
-        this.dups.push({ key, span: keySpan, first: entries[prev]!.keySpan });
-        entries[prev] = { key, keySpan, value: value.node };
-      } else {
-        index.set(key, entries.length);
-        entries.push({ key, keySpan, value: value.node });
-      }
+      own.push(this.entry(p, keyStop, keySpan, value.node));
       end = value.end;
       const next = this.nextContent(this.line);
       if (next < 0 || this.indents[next]! < ind) break;
@@ -321,18 +290,19 @@ class FastParser {
       this.line = next;
       p = this.starts[next]! + ind;
     }
-    return { node: { kind: 'map', entries, span: [firstKey, end] } as MapNode, end: this.leftover(end, ind) };
+    const node = mappingNode([], own, [firstKey, end], this.dups, this.sensitive);
+    return { node, end: this.leftover(end, ind) };
   }
 
-  /** The key text as tree.ts spells it: `String(value)` of the resolved key scalar. */
-  private key(p: number, colon: number): string {
+  /** The entry for the key from `p` to `colon`, named as tree.ts names it (a Python dict key, see yaml/build.ts). */
+  private entry(p: number, colon: number, keySpan: Span, value: TreeNode): MapEntry {
     const t = this.text;
     const c = t.charCodeAt(p);
-    if (c === 34 || c === 39) return this.unquote(p, colon);
+    if (c === 34 || c === 39) return strEntry(this.unquote(p, colon), keySpan, value);
     const raw = t.slice(p, colon);
     // Plain keys: no indicators, no `: ` inside, no trailing space, no merge key, not overlong.
     if (colon - p > 1000 || /^[-?:,[\]{}#&*!|>'"%@`]|:|^<<$/.test(raw) || raw === '') bail();
-    return String(resolvePlain(raw));
+    return keyEntry(readPlainKey(raw), keySpan, value);
   }
 
   private unquote(p: number, end: number): string {
@@ -364,7 +334,8 @@ class FastParser {
     } else if (c === 34 || c === 39) {
       valueEnd = this.quotedEnd(i, p);
       if (valueEnd < 0) bail();
-      node = { kind: 'scalar', value: this.unquote(p, valueEnd), source: this.unquote(p, valueEnd), quoted: true, span: [p, valueEnd] };
+      const v = this.unquote(p, valueEnd);
+      node = stringNode(v, v, true, [p, valueEnd]);
     } else {
       // Plain scalar: up to ` #` or the end of the line, trailing spaces not included.
       // `-`, `?` and `:` may start a plain scalar when a non-space follows (`-1`, `???`); other indicators may not.
@@ -379,7 +350,7 @@ class FastParser {
       }
       valueEnd = last;
       const src = t.slice(p, valueEnd);
-      node = { kind: 'scalar', value: resolvePlain(src), source: src, quoted: false, span: [p, valueEnd] };
+      node = scalarNode(readPlain(src), src, false, [p, valueEnd], this.sensitive);
     }
     // After the value: spaces, then a comment or the end of the line.
     let j = valueEnd;
@@ -408,7 +379,7 @@ class FastParser {
         itemEnd = this.quotedEnd(i, j);
         if (itemEnd < 0) bail();
         const v = this.unquote(j, itemEnd);
-        items.push({ kind: 'scalar', value: v, source: v, quoted: true, span: [j, itemEnd] });
+        items.push(stringNode(v, v, true, [j, itemEnd]));
       } else {
         if (/[-?:,[\]{}#&*!|>'"%@`]/.test(t[j]!) && !(c === 45 && /[0-9.]/.test(t[j + 1] ?? ''))) bail();
         let k = j;
@@ -421,7 +392,7 @@ class FastParser {
         }
         itemEnd = last;
         const src = t.slice(j, itemEnd);
-        items.push({ kind: 'scalar', value: resolvePlain(src), source: src, quoted: false, span: [j, itemEnd] });
+        items.push(scalarNode(readPlain(src), src, false, [j, itemEnd], this.sensitive));
       }
       j = itemEnd;
       while (j < e && t.charCodeAt(j) === 32) j++;

@@ -1,25 +1,63 @@
-// The document model: a small, alias-expanded tree over the `yaml` AST that keeps every node's span.
+// The document model: a small, alias-expanded tree over the `yaml` AST that keeps every node's span. Scalars and
+// mapping keys read as the consuming Python program reads them (src/core/yaml/: PyYAML's safe_load as built,
+// OmegaConf's loader after applyLoader), not as the `yaml` library's YAML 1.1 schema would.
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node as YNode } from 'yaml';
+import {
+  mappingNode,
+  mapEntry,
+  mergeSources,
+  nullNode,
+  readPlain,
+  readPlainKey,
+  keyEntry,
+  readTagged,
+  scalarNode,
+  stringNode,
+  strEntry,
+  LOADER_SENSITIVE,
+  type Duplicate,
+} from './yaml/build.js';
+import type { Loader, PyType, Resolution } from './yaml/scalars.js';
 import type { KeyPath, PathSeg, Span } from './types.js';
 
 export interface ScalarNode {
   kind: 'scalar';
-  value: unknown;
+  /**
+   * The loader's value in JS form: string, number (Python int or float, see `type`), boolean or null. A date or
+   * datetime (PyYAML's timestamps) keeps its text: JSON has no date type, and a schema that expects a string must
+   * accept what the program reads without complaint.
+   */
+  value: string | number | boolean | null;
+  /** The Python type the loader yields: 'int' and 'float' tell `1` from `1.0`; 'date'/'datetime' mark timestamps. */
+  type: PyType;
   /** Source text as written (quotes included), for interpolation and messages. */
   source: string;
   /** Whether the scalar was quoted: a quoted `'16'` is a string for every loader. */
   quoted: boolean;
   span: Span;
+  /** Set when the loader raises on this scalar (e.g. PyYAML on `2024-02-30`): the file does not load at all. */
+  error?: string;
+  /** Both loaders' readings, present only where they differ (`1e5`: a string to PyYAML, a float to OmegaConf). */
+  loaders?: Record<Loader, Resolution>;
 }
 export interface MapEntry {
+  /** The key's name: the string itself, or for a key of another type as json.dumps names it (`1`, `true`, `null`). */
   key: string;
   keySpan: Span;
   value: TreeNode;
+  /** The key's reading when it is not a plain string (an int, bool, None, float or date key, or one that fails). */
+  keyRead?: Resolution;
+  /** Both loaders' readings of the key, present only where they differ. */
+  keyLoaders?: Record<Loader, Resolution>;
 }
 export interface MapNode {
   kind: 'map';
   entries: MapEntry[];
   span: Span;
+  /** Every entry before Python's dict merged equal keys (merged `<<` entries first), kept when keys read per loader. */
+  raw?: MapEntry[];
+  /** Set when the loader raises on this mapping (a `<<` whose value is not a mapping or a list of mappings). */
+  error?: string;
 }
 export interface SeqNode {
   kind: 'seq';
@@ -41,8 +79,8 @@ export interface TreeBuild {
   root: TreeNode | undefined;
   /** Set when a limit was hit; the tree is then partial. */
   truncated?: { reason: 'aliases' | 'depth'; span: Span };
-  /** Keys that occur twice in one mapping (the later one wins, like PyYAML). */
-  duplicateKeys: { key: string; span: Span; first: Span }[];
+  /** Keys that occur twice in one mapping (equal as Python dict keys; the later value wins, like PyYAML). */
+  duplicateKeys: Duplicate[];
 }
 
 function spanOf(n: YNode | null | undefined, fallback: Span): Span {
@@ -50,10 +88,29 @@ function spanOf(n: YNode | null | undefined, fallback: Span): Span {
   return r ? [r[0], r[1]] : fallback;
 }
 
-/** Convert one parsed `yaml` document into a TreeNode tree. */
+const isQuoted = (n: { type?: string }) => n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE';
+const isPlain = (n: { type?: string }) => n.type === 'PLAIN';
+
+/** Convert one parsed `yaml` document into a TreeNode tree, read with PyYAML's semantics (see yaml/loader.ts). */
 export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMITS): TreeBuild {
   const out: TreeBuild = { root: undefined, duplicateKeys: [] };
   let aliasBudget = limits.maxAliasExpansion;
+  const sensitive: (ScalarNode | MapNode)[] = [];
+
+  /** A scalar of the `yaml` library, read from its text (the library's own YAML 1.1 typing is not PyYAML's). */
+  const scalar = (n: YNode & { source?: unknown; type?: string; value: unknown }, span: Span): ScalarNode => {
+    const text = typeof n.source === 'string' ? n.source : String(n.value ?? '');
+    const tag = n.tag;
+    if (tag) {
+      return scalarNode(readTagged(tag, text), text, isQuoted(n), span, sensitive);
+    }
+    if (isPlain(n)) {
+      return scalarNode(readPlain(text), text, false, span, sensitive);
+    }
+    // Quoted and block scalars are strings for every loader.
+    const v = String(n.value);
+    return stringNode(v, isQuoted(n) ? v : text, isQuoted(n), span);
+  };
 
   const walk = (n: unknown, depth: number, viaAlias: boolean, at: Span): TreeNode | undefined => {
     if (out.truncated) return undefined;
@@ -68,17 +125,13 @@ export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMIT
     if (isAlias(n)) {
       const target = n.resolve(doc);
       const span = spanOf(n, at);
-      if (!target) return { kind: 'scalar', value: null, source: n.source ?? '', quoted: false, span };
+      if (!target) return nullNode(span);
       const t = walk(target, depth + 1, true, span);
-      // The alias stands where it is written: report its own span, not the anchor's.
-      return t ? { ...t, span } : undefined;
+      // The alias stands where it is written: report its own span, not the anchor's (the node is this walk's own).
+      if (t) t.span = span;
+      return t;
     }
-    if (isScalar(n)) {
-      const span = spanOf(n, at);
-      const type = n.type;
-      const quoted = type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE';
-      return { kind: 'scalar', value: n.value, source: n.source !== undefined ? String(n.source) : String(n.value), quoted, span };
-    }
+    if (isScalar(n)) return scalar(n, spanOf(n, at));
     if (isSeq(n)) {
       const span = spanOf(n, at);
       const items: TreeNode[] = [];
@@ -86,51 +139,50 @@ export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMIT
         const c = walk(it, depth + 1, viaAlias, span);
         if (c) items.push(c);
         else if (out.truncated) break;
+        // A null item (`-` alone) is None to the loaders.
+        else items.push(nullNode(spanOf(it as YNode | null, [span[1], span[1]])));
       }
       return { kind: 'seq', items, span };
     }
     if (isMap(n)) {
       const span = spanOf(n, at);
-      const entries: MapEntry[] = [];
-      const index = new Map<string, number>();
+      const own: MapEntry[] = [];
       const merged: MapEntry[] = [];
+      let error: string | undefined;
       for (const pair of n.items) {
-        const k = pair.key as YNode | null;
+        let k = pair.key as YNode | null;
         const keySpan = spanOf(k, span);
-        // A collection used as a key (`? [a, b]: x`) is named by its offset: stringifying it makes the yaml library
-        // convert the whole collection to JS, which can throw (merge keys) or blow up (aliases).
-        const keyText = isScalar(k) ? String(k.value) : k ? `<complex key at ${keySpan[0]}>` : '';
-        if (keyText === '<<' && isScalar(k) && !(k.type === 'QUOTE_DOUBLE' || k.type === 'QUOTE_SINGLE')) {
-          // YAML 1.1 merge key: earlier sources win, explicit keys of this map win over all.
-          const src = walk(pair.value, depth + 1, viaAlias, keySpan);
-          const srcs = src?.kind === 'seq' ? src.items : src ? [src] : [];
-          for (const s of srcs) if (s.kind === 'map') for (const e of s.entries) merged.push(e);
+        if (isAlias(k)) k = (k.resolve(doc) as YNode | undefined) ?? null;
+        if (isScalar(k) && !k.tag && isPlain(k) && k.source === '<<') {
+          // YAML 1.1 merge key, flattened as SafeConstructor.flatten_mapping does (mergeSources).
+          const m = mergeSources(walk(pair.value, depth + 1, viaAlias, keySpan));
+          merged.push(...m.entries);
+          if (m.invalid) error ??= m.invalid;
+          if (out.truncated) break;
           continue;
         }
-        const value = walk(pair.value, depth + 1, viaAlias, keySpan) ?? {
-          kind: 'scalar',
-          value: null,
-          source: '',
-          quoted: false,
-          span: [keySpan[1], keySpan[1]],
-        };
-        const prev = index.get(keyText);
-        if (prev !== undefined) {
-          if (!viaAlias) out.duplicateKeys.push({ key: keyText, span: keySpan, first: entries[prev]!.keySpan });
-          entries[prev] = { key: keyText, keySpan, value };
+        const value = walk(pair.value, depth + 1, viaAlias, keySpan) ?? nullNode([keySpan[1], keySpan[1]]);
+        if (k && !isScalar(k)) {
+          // A collection used as a key (`? [a, b]: x`) is named by its offset (PyYAML refuses it: unhashable key).
+          const unhashable: Resolution = {
+            value: `<complex key at ${keySpan[0]}>`,
+            type: 'str',
+            error: 'ConstructorError: while constructing a mapping: found unhashable key',
+          };
+          own.push(mapEntry({ py: unhashable }, keySpan, value));
+        } else if (!k || (isPlain(k) && !k.tag)) {
+          own.push(keyEntry(readPlainKey(k ? String(k.source ?? k.value ?? '') : ''), keySpan, value));
+        } else if (k.tag) {
+          own.push(keyEntry(readTagged(k.tag, String(k.source ?? k.value)), keySpan, value));
         } else {
-          index.set(keyText, entries.length);
-          entries.push({ key: keyText, keySpan, value });
+          // Quoted and block scalar keys are strings.
+          own.push(strEntry(String(k.value), keySpan, value));
         }
         if (out.truncated) break;
       }
-      for (const e of merged) {
-        if (!index.has(e.key)) {
-          index.set(e.key, entries.length);
-          entries.push(e);
-        }
-      }
-      return { kind: 'map', entries, span };
+      const node = mappingNode(merged, own, span, viaAlias ? undefined : out.duplicateKeys, sensitive);
+      if (error) node.error = error;
+      return node;
     }
     // Null node (empty value).
     return undefined;
@@ -138,11 +190,15 @@ export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMIT
 
   const contents = doc.contents as unknown;
   out.root = contents == null ? undefined : walk(contents, 0, false, [0, 0]);
+  if (out.root) LOADER_SENSITIVE.set(out.root, sensitive);
+  // Mappings report their duplicates when they close (inner ones first): list them in text order.
+  if (out.duplicateKeys.length > 1) out.duplicateKeys.sort((a, b) => a.span[0] - b.span[0]);
   return out;
 }
 
 /** Key index of large mappings, built on first lookup (a 10,000-key model section is scanned once, not per key). */
-const entryIndexes = new WeakMap<MapNode, Map<string, MapEntry>>();
+// Keyed by the entries array: applyLoader gives a mapping a new one, which drops a stale index with it.
+const entryIndexes = new WeakMap<MapEntry[], Map<string, MapEntry>>();
 const INDEX_FROM = 32;
 
 export function mapGet(n: TreeNode | undefined, key: string): MapEntry | undefined {
@@ -151,11 +207,11 @@ export function mapGet(n: TreeNode | undefined, key: string): MapEntry | undefin
     for (const e of n.entries) if (e.key === key) return e;
     return undefined;
   }
-  let index = entryIndexes.get(n);
+  let index = entryIndexes.get(n.entries);
   if (!index) {
     index = new Map();
     for (const e of n.entries) index.set(e.key, e); // later duplicates win, as in the tree itself
-    entryIndexes.set(n, index);
+    entryIndexes.set(n.entries, index);
   }
   return index.get(key);
 }

@@ -7,9 +7,10 @@ import { parseFile } from '../../src/core/document.js';
 import { applyEdits, editsForChanges, scalarText, setScalarEdit, type ScalarValue } from '../../src/core/edit.js';
 import { lookup, visit, type TreeNode } from '../../src/core/tree.js';
 import type { PathSeg } from '../../src/core/types.js';
+import { applyLoader } from '../../src/core/yaml/loader.js';
 import { CORPUS, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
 
-/** Raw values of every document (interpolations left as written). */
+/** Raw values of every document (interpolations left as written), read with one loader whatever the format. */
 const plain = (text: string): unknown[] => {
   const rec = (n: TreeNode | undefined): unknown =>
     !n
@@ -19,7 +20,7 @@ const plain = (text: string): unknown[] => {
         : n.kind === 'seq'
           ? n.items.map(rec)
           : Object.fromEntries(n.entries.map((e) => [e.key, rec(e.value)]));
-  return parseFile(text).docs.map((d) => rec(d.root));
+  return parseFile(text).docs.map((d) => (applyLoader(d.root, 'pyyaml'), rec(d.root)));
 };
 
 /** Set `path` in the plain data of document 0 to `value`. */

@@ -1,7 +1,12 @@
 // Malformed and hostile YAML: a clear diagnostic at the right place, never an exception.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeText, diagnose } from '../helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseFile } from '../../src/core/document.js';
+import { lookup, parsePath, type MapNode } from '../../src/core/tree.js';
+import { applyLoader, loadErrors } from '../../src/core/yaml/loader.js';
+import { analyzeText, diagnose, SHARED } from '../helpers.js';
 
 test('a syntax error in a recipe is reported where it is', () => {
   const text = 'kv_cache_config:\n  free_gpu_memory_fraction: 0.9\n  dtype: fp8: auto\n';
@@ -102,4 +107,90 @@ test('multi-document files are validated document by document', () => {
       ['RL-RT1', 5],
     ],
   );
+});
+
+// YAML read as the consuming program reads it (src/core/yaml/): PyYAML for TensorRT-LLM, OmegaConf for NeMo.
+
+test('a Launcher time limit of 04:00:00 is the string Slurm expects, not 14400 and a schema error', () => {
+  const file = join(SHARED, 'corpus-wild/NeMo-Framework-Launcher/llama__sft.yaml');
+  const r = analyzeText(readFileSync(file, 'utf8'));
+  assert.equal(r.format, 'nemo-launcher');
+  const run = lookup(r.parsed.docs[0]!.root, ['run', 'time_limit'])!.node;
+  assert.deepEqual([run.kind === 'scalar' && run.value, run.kind === 'scalar' && run.type], ['04:00:00', 'str']);
+  assert.deepEqual(
+    r.findings.filter((f) => f.message.includes('time_limit')),
+    [],
+  );
+});
+
+test('the same plain scalar reads per the format: 1e-5 is a float to OmegaConf, a string to yaml.safe_load', () => {
+  const text = 'kv_cache_config:\n  free_gpu_memory_fraction: 0.9\nlr: 1e-5\nwhen: 2024-01-02\n';
+  const read = (format: 'trtllm-options' | 'nemo1') => {
+    const root = parseFile(text, { forcedFormat: format }).docs[0]!.root;
+    return ['lr', 'when'].map((k) => {
+      const n = lookup(root, [k])!.node;
+      return n.kind === 'scalar' ? [n.value, n.type] : undefined;
+    });
+  };
+  assert.deepEqual(read('trtllm-options'), [
+    ['1e-5', 'str'],
+    ['2024-01-02', 'date'],
+  ]);
+  assert.deepEqual(read('nemo1'), [
+    [0.00001, 'float'],
+    ['2024-01-02', 'str'],
+  ]);
+});
+
+test('merge keys are flattened as PyYAML does: NeMo-RL teacher inherits the policy and overrides its own keys', () => {
+  const root = parseFile(readFileSync(join(SHARED, 'corpus-wild/NeMo-RL/distillation_math.yaml'), 'utf8')).docs[0]!.root;
+  const at = (p: string) => {
+    const n = lookup(root, parsePath(p))?.node;
+    return n?.kind === 'scalar' ? n.value : n?.kind;
+  };
+  assert.deepEqual(
+    ['teacher.model_name', 'teacher.precision', 'teacher.dtensor_cfg.tensor_parallel_size', 'policy.dtensor_cfg.tensor_parallel_size'].map(
+      at,
+    ),
+    ['Qwen/Qwen3-4B', 'bfloat16', 4, 2],
+  );
+  // No key is named after the merge marker.
+  assert.equal(
+    lookup(root, ['teacher'])?.node.kind === 'map' &&
+      (lookup(root, ['teacher'])!.node as MapNode).entries.some((e) => e.key.includes('<<')),
+    false,
+  );
+});
+
+test('YAML 1.1 readings the yaml library got wrong: `.` is a string, `y`/`n` keys are strings, `0o17` is a string', () => {
+  const root = parseFile('hydra:\n  run:\n    dir: .\ny: 1\nn: 2\nmode: 0o17\nold: 017\n', { parser: 'yaml' }).docs[0]!.root as MapNode;
+  assert.deepEqual(
+    root.entries.map((e) => e.key),
+    ['hydra', 'y', 'n', 'mode', 'old'],
+  );
+  const at = (p: string) => {
+    const n = lookup(root, parsePath(p))!.node;
+    return n.kind === 'scalar' ? [n.value, n.type] : n.kind;
+  };
+  assert.deepEqual(['hydra.run.dir', 'y', 'mode', 'old'].map(at), [
+    ['.', 'str'],
+    [1, 'int'],
+    ['0o17', 'str'],
+    [15, 'int'],
+  ]);
+});
+
+test('what the loaders refuse: OmegaConf a repeated key and a null key, PyYAML a date that does not exist', () => {
+  const errs = (text: string, loader: 'pyyaml' | 'omegaconf') => {
+    const d = parseFile(text).docs[0]!;
+    applyLoader(d.root, loader);
+    return loadErrors(d.root, d.duplicateKeys, loader).map((e) => [e.message.split(':')[0], e.span]);
+  };
+  assert.deepEqual(errs('a: 1\na: 2\n', 'pyyaml'), []);
+  assert.deepEqual(errs('a: 1\na: 2\n', 'omegaconf'), [['ConstructorError', [5, 6]]]);
+  // 1 and true are one dict key: PyYAML keeps the later value, OmegaConf's duplicate check only sees string keys.
+  assert.deepEqual(errs('1: a\ntrue: b\n', 'omegaconf'), []);
+  assert.deepEqual(errs('~: a\n', 'omegaconf'), [['KeyValidationError', [0, 1]]]);
+  assert.deepEqual(errs('d: 2024-02-30\n', 'pyyaml'), [['ValueError', [3, 13]]]);
+  assert.deepEqual(errs('d: 2024-02-30\n', 'omegaconf'), []);
 });

@@ -1,7 +1,7 @@
 // The planning panel: the message protocol's validator, each section's view model on real files, the CSP of the
 // webview page, and file text that looks like markup staying plain data.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runInNewContext } from 'node:vm';
@@ -15,7 +15,7 @@ import { parseFile } from '../../src/core/document.js';
 import { configCost, plan } from '../../src/core/plan/plan.js';
 import { MAX_CELLS } from '../../src/core/panel/rankGrid.js';
 import { validateText } from '../../src/core/validate.js';
-import { DEFAULT_UI, parseWebviewMessage, PROTOCOL_VERSION, type FromWebview, type UiState } from '../../src/protocol.js';
+import { DEFAULT_UI, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION, type FromWebview, type UiState } from '../../src/protocol.js';
 import { CORPUS, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
 
 const URI = 'file:///work/recipe.yaml';
@@ -904,15 +904,6 @@ test("CSP: default-src 'none', nonce-only scripts, styles and fonts from the ext
   assert.doesNotMatch(html, /<style|\sstyle=|\son\w+=/i);
 });
 
-test('the webview inserts text only as text: no innerHTML, no inline handlers, no style attributes', () => {
-  const dir = join(REPO, 'webview');
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
-    const src = readFileSync(join(dir, f), 'utf8');
-    assert.doesNotMatch(src, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/, f);
-    assert.doesNotMatch(src, /setAttribute\(\s*['"](style|on\w+)/, f);
-  }
-});
-
 test('file text that looks like markup or code stays plain data in the view models', () => {
   const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)> javascript:alert(3)';
   const text = [
@@ -950,6 +941,22 @@ test('file text that looks like markup or code stays plain data in the view mode
     w.changes.find((c) => c.path === 'mixed_precision'),
     { path: 'mixed_precision', from: '<script>${x}</script> javascript:void(0)', to: 'bf16_with_fp8_delayed_scaling_mixed' },
   );
-  // Every string of every section is data: the JSON round trip is lossless and nothing was escaped or evaluated.
-  assert.deepEqual(JSON.parse(JSON.stringify(s)), s);
+  // Every string is data: the hostile text sits verbatim in exactly these places (nothing escaped, nothing evaluated),
+  // and the sections pass the webview's check unchanged (test/webview/hostile.test.ts draws them).
+  const strings: string[] = [];
+  const walk = (x: unknown): void => {
+    if (typeof x === 'string') strings.push(x);
+    else if (x && typeof x === 'object') Object.values(x).forEach(walk);
+  };
+  walk(s);
+  assert.deepEqual(
+    strings.filter((t) => t.includes('<') || t.includes('${')),
+    [
+      fileName,
+      `NeMo 1.x Hydra config · ${hostile} · NVIDIA H100 80GB HBM3 (SXM)`,
+      `${hostile} · seq 4,096 · global batch ? · 8 × NVIDIA H100 80GB HBM3 (SXM)`,
+    ],
+  );
+  const ui = { ...structuredClone(DEFAULT_UI), uri: URI };
+  assert.deepEqual(parseHostMessage({ v, type: 'init', sections: s, ui }), { ok: true, msg: { v, type: 'init', sections: s, ui } });
 });

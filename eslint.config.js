@@ -16,6 +16,22 @@ const PROTOCOL = ['(^|/)protocol(\\.js)?$', 'src/protocol.ts imports core types,
 const PANEL = ['(^|/)panel(/|$)', 'view models (core/panel) build on the model; the model never imports them'];
 const NODE = ['^node:|^(fs|path|child_process|os|worker_threads)$', 'the core does no I/O: the host passes what it read'];
 
+/** The webview (at `depth` folders below the repository root) imports only src/protocol.ts and its own files. */
+const webviewOnly = (depth) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          regex: `^${'\\.\\./'.repeat(depth)}(?!src/protocol(\\.js)?$)`,
+          message: 'the webview imports only src/protocol.ts (and its own files)',
+        },
+        { regex: '^vscode$|^node:', message: 'the webview runs in a browser' },
+      ],
+    },
+  ],
+});
+
 module.exports = tseslint.config(
   { ignores: ['dist/', 'dist-test/', 'dist-e2e/', 'gen/', '.cache/', 'node_modules/', 'test-results/', 'bench/tmp/', 'scratch/'] },
   js.configs.recommended,
@@ -33,20 +49,8 @@ module.exports = tseslint.config(
   { files: ['src/protocol.ts'], rules: deny(VSCODE, HOSTS, WEBVIEW) },
   { files: ['src/cli/**/*.ts', 'src/cli.ts', 'src/server/**/*.ts'], rules: deny(VSCODE, WEBVIEW) },
   { files: ['src/vscode/**/*.ts'], rules: deny(WEBVIEW) },
-  {
-    files: ['webview/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^\\.\\./(?!src/protocol(\\.js)?$)', message: 'the webview imports only src/protocol.ts (and its own files)' },
-            { regex: '^vscode$|^node:', message: 'the webview runs in a browser' },
-          ],
-        },
-      ],
-    },
-  },
+  { files: ['webview/**/*.ts'], rules: webviewOnly(1) },
+  { files: ['webview/sections/**/*.ts'], rules: webviewOnly(2) },
   { files: ['eslint.config.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // Browser code: the webview, and the functions Playwright runs inside the workbench page.
   { files: ['webview/**/*.ts', 'test/e2e/**/*.mjs', 'test/webview/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },

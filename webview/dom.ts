@@ -1,7 +1,57 @@
-// DOM helpers for the panel: every string becomes a text node or an attribute value, never markup.
+// DOM builders for the panel: every string becomes a text node (createTextNode) or the value of an attribute from a
+// fixed allow-list; never markup, never an event-handler or style attribute, never a URL built from the file's text.
 
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * The attributes the panel sets, and nothing else: no `on*` handler (listeners go through addEventListener), no
+ * `style` (classes and SVG presentation attributes only: the CSP has no 'unsafe-inline'), no `href`/`src`.
+ * `fill` and `marker-end` only ever point at the panel's own patterns and markers (`url(#hatch)`, `url(#arrow)`).
+ */
+const ALLOWED = new Set([
+  // HTML
+  'id',
+  'class',
+  'title',
+  'role',
+  'type',
+  'scope',
+  'start',
+  'tabindex',
+  'min',
+  'max',
+  'step',
+  'data-rank',
+  'data-key',
+  // SVG geometry and presentation
+  'viewBox',
+  'preserveAspectRatio',
+  'x',
+  'y',
+  'x1',
+  'x2',
+  'y1',
+  'y2',
+  'width',
+  'height',
+  'cx',
+  'cy',
+  'r',
+  'd',
+  'refX',
+  'refY',
+  'markerWidth',
+  'markerHeight',
+  'orient',
+  'patternUnits',
+  'patternTransform',
+  'text-anchor',
+  'vector-effect',
+  'fill',
+  'marker-end',
+]);
+const LOCAL_REF = /^url\(#[a-z]+\)$/;
 
 function append(el: Element, children: Child[]): void {
   for (const c of children) {
@@ -13,9 +63,10 @@ function append(el: Element, children: Child[]): void {
 function setAttrs(el: Element, attrs: Attrs): void {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
-    // Never an event-handler or style attribute: handlers go through addEventListener, styles through classes/CSSOM.
-    if (/^on/i.test(k) || k === 'style') throw new Error(`refusing attribute ${k}`);
-    el.setAttribute(k, v === true ? '' : String(v));
+    if (!ALLOWED.has(k) && !k.startsWith('aria-')) throw new Error(`refusing attribute ${k}`);
+    const value = v === true ? '' : String(v);
+    if ((k === 'fill' || k === 'marker-end') && !LOCAL_REF.test(value)) throw new Error(`refusing ${k}="${value.slice(0, 40)}"`);
+    el.setAttribute(k, value);
   }
 }
 
@@ -28,7 +79,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 }
 
 /** A custom element (vscode-elements). */
-export function custom<T extends HTMLElement>(tag: string, attrs: Attrs = {}, ...children: Child[]): T {
+export function custom<T extends HTMLElement>(tag: `vscode-${string}`, attrs: Attrs = {}, ...children: Child[]): T {
   const el = document.createElement(tag) as T;
   setAttrs(el, attrs);
   append(el, children);
@@ -48,11 +99,5 @@ export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {
 /** A tooltip child for SVG shapes. */
 export const title = (text: string) => s('title', {}, text);
 
-/** A two-column table of label/value rows. */
-export function factTable(rows: { label: string; value: string }[], cls = 'facts'): HTMLTableElement {
-  return h(
-    'table',
-    { class: cls },
-    h('tbody', {}, ...rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, r.label), h('td', {}, r.value)))),
-  );
-}
+/** "does-not-fit" → "does not fit". */
+export const words = (id: string) => id.replace(/-/g, ' ');

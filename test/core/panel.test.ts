@@ -1,9 +1,10 @@
 // The planning panel: the message protocol's validator, each section's view model on real files, the CSP of the
 // webview page, and file text that looks like markup staying plain data.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { runInNewContext } from 'node:vm';
 import { applyEdits } from '../../src/core/edit.js';
 import { panelCsp, panelHtml } from '../../src/core/panel/html.js';
 import { buildSections, type PanelInput } from '../../src/core/panel/index.js';
@@ -12,7 +13,7 @@ import { analyze } from '../../src/core/analysis.js';
 import { findGpu } from '../../src/core/memory/gpus.js';
 import { configCost, plan } from '../../src/core/plan/plan.js';
 import { MAX_CELLS } from '../../src/core/panel/rankGrid.js';
-import { DEFAULT_UI, parseWebviewMessage, PROTOCOL_VERSION, type FromWebview, type UiState } from '../../src/protocol.js';
+import { DEFAULT_UI, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION, type FromWebview, type UiState } from '../../src/protocol.js';
 import { analyzeText, CORPUS, estimateOf, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
 
 const URI = 'file:///work/recipe.yaml';
@@ -78,72 +79,93 @@ test('protocol: every valid webview message is accepted unchanged', () => {
     assert.ok(r.ok, `${m.type}: ${!r.ok && r.error}`);
     assert.deepEqual(r.msg, m);
   }
+  // A plain object made in another realm (a message cloned into the webview's page) is plain too.
+  const foreign: unknown = runInNewContext('({ v: 2, type: "preview", values: { cp: 4 } })');
+  assert.notEqual(Object.getPrototypeOf(foreign), Object.prototype);
+  assert.deepEqual(parseWebviewMessage(foreign), { ok: true, msg: { v, type: 'preview', values: { cp: 4 } } });
 });
 
-test('protocol: malformed, unknown, wrong-version and over-nested messages are rejected', () => {
-  const bad: [unknown, RegExp][] = [
-    [null, /not an object/],
-    ['ready', /not an object/],
-    [[{ v, type: 'ready', ui: null }], /not an object/],
-    [{ type: 'ready', ui: null }, /protocol version/],
-    [{ v: 3, type: 'ready', ui: null }, /protocol version 3/],
-    [{ v: 1, type: 'ready', ui: null }, /protocol version 1 \(expected 2\)/],
-    [{ v: '1', type: 'ready', ui: null }, /protocol version/],
-    [{ v, type: 'hack' }, /unknown message type "hack"/],
-    [{ v, type: 'ready' }, /missing "ui"/],
-    [{ v, type: 'ready', ui: null, extra: 1 }, /unexpected key "extra"/],
-    [{ v, type: 'selectRank', rank: -1 }, /rank must be an integer/],
-    [{ v, type: 'selectRank', rank: 1.5 }, /rank must be an integer/],
-    [{ v, type: 'selectRank', rank: '3' }, /rank must be an integer/],
-    [{ v, type: 'selectRank', rank: { n: 3 } }, /rank must be an integer/],
-    [{ v, type: 'selectGpu', gpu: 'h100"><script>' }, /not a GPU id/],
-    [{ v, type: 'selectGpu', gpu: ['h100'] }, /gpu must be a string/],
-    [{ v, type: 'preview', values: { cp: 0 } }, /values.cp must be an integer/],
-    [{ v, type: 'preview', values: { cp: 2 ** 40 } }, /values.cp must be an integer/],
-    [{ v, type: 'preview', values: { cp: '8' } }, /values.cp must be an integer/],
-    [{ v, type: 'preview', values: { cp: { value: 8 } } }, /values.cp must be an integer/],
-    [{ v, type: 'preview', values: { gpu: 'h100' } }, /unexpected key "gpu"/],
-    [{ v, type: 'preview', values: { precision: 'fp2' } }, /values.precision must be one of/],
-    [{ v, type: 'preview', values: { recompute: 'sometimes' } }, /values.recompute must be one of/],
-    [{ v, type: 'preview', values: [8] }, /values is not an object/],
-    [{ v, type: 'preview', values: { nested: { cp: 8 } } }, /unexpected key "nested"/],
-    [{ v, type: 'apply', uri: URI }, /missing "docVersion"/],
-    [{ v, type: 'apply', uri: URI, docVersion: NaN }, /docVersion must be an integer/],
-    [{ v, type: 'layoutView', view: { worldSize: 64, mode: 'zoom', page: 0 } }, /view.mode must be one of/],
-    [{ v, type: 'layoutView', view: { worldSize: 64, mode: 'node', page: 0, extra: true } }, /unexpected key "extra"/],
-    [{ v, type: 'ready', ui: { ...DEFAULT_UI, rank: 0, extra: 1 } }, /ui: unexpected key "extra"/],
-    [{ v, type: 'ready', ui: { ...DEFAULT_UI, whatIf: { tp: [4] } } }, /values.tp must be an integer/],
-    [JSON.parse(`{"v":${v},"type":"selectRank","rank":1,"__proto__":{"polluted":true}}`), /unexpected key "__proto__"/],
-    [Object.assign(new (class Msg {})(), { v, type: 'ready', ui: null }), /not a plain object/],
-    [{ v, type: 'preview', values: { sp: 'true' } }, /values.sp must be true or false/],
-    [{ v, type: 'preview', values: { sp: 1 } }, /values.sp must be true or false/],
-    [{ v, type: 'preview', values: { ep: 0 } }, /values.ep must be an integer/],
-    [{ v, type: 'preview', values: { etp: 2.5 } }, /values.etp must be an integer/],
-    [{ v, type: 'plan', gpus: 0 }, /gpus must be an integer in 1…/],
-    [{ v, type: 'plan', gpus: '64' }, /gpus must be an integer/],
-    [{ v, type: 'plan', gpus: 64.5 }, /gpus must be an integer/],
-    [{ v, type: 'plan', gpus: 2 ** 21 }, /gpus must be an integer/],
-    [{ v, type: 'plan', gpus: null }, /gpus must be an integer/],
-    [{ v, type: 'plan', gpu: 'h100' }, /plan: unexpected key "gpu"/],
-    [{ v, type: 'plan', gpus: 64, top: 100 }, /plan: unexpected key "top"/],
-    [{ type: 'plan' }, /protocol version/],
-    [{ v, type: 'applyCandidate', uri: URI, index: 0, docVersion: 1 }, /applyCandidate: missing "planId"/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, docVersion: 1 }, /applyCandidate: missing "index"/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0 }, /applyCandidate: missing "docVersion"/],
-    [{ v, type: 'applyCandidate', planId: 1, index: 0, docVersion: 1 }, /applyCandidate: missing "uri"/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 64, docVersion: 1 }, /index must be an integer in 0…63/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: -1, docVersion: 1 }, /index must be an integer/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: '0', docVersion: 1 }, /index must be an integer/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: -1, index: 0, docVersion: 1 }, /planId must be an integer/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0, docVersion: '7' }, /docVersion must be an integer/],
-    [{ v, type: 'applyCandidate', uri: 'x'.repeat(4097), planId: 1, index: 0, docVersion: 1 }, /uri must be a string of at most 4096/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0, docVersion: 1, edits: [] }, /unexpected key "edits"/],
-    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: { n: 0 }, docVersion: 1 }, /index must be an integer/],
+test('protocol: malformed, unknown, wrong-version and over-nested messages are rejected with the path and the rule broken', () => {
+  const bad: [unknown, string][] = [
+    [null, 'message is not an object'],
+    ['ready', 'message is not an object'],
+    [[{ v, type: 'ready', ui: null }], 'message is not an object'],
+    [{ type: 'ready', ui: null }, 'unsupported protocol version undefined (expected 2)'],
+    [{ v: 3, type: 'ready', ui: null }, 'unsupported protocol version 3 (expected 2)'],
+    [{ v: 1, type: 'ready', ui: null }, 'unsupported protocol version 1 (expected 2)'],
+    [{ v: '1', type: 'ready', ui: null }, 'unsupported protocol version "1" (expected 2)'],
+    [{ v, type: 'hack' }, 'unknown message type "hack"'],
+    [{ v, type: 'ready' }, 'ready: missing "ui"'],
+    [{ v, type: 'ready', ui: null, extra: 1 }, 'ready: unexpected key "extra"'],
+    [{ v, type: 'selectRank', rank: -1 }, 'rank must be an integer in 0…16777216'],
+    [{ v, type: 'selectRank', rank: 1.5 }, 'rank must be an integer in 0…16777216'],
+    [{ v, type: 'selectRank', rank: '3' }, 'rank must be an integer in 0…16777216'],
+    [{ v, type: 'selectRank', rank: { n: 3 } }, 'rank must be an integer in 0…16777216'],
+    [{ v, type: 'selectGpu', gpu: 'h100"><script>' }, 'gpu is not a GPU id'],
+    [{ v, type: 'selectGpu', gpu: ['h100'] }, 'gpu must be a string of at most 48 characters'],
+    [{ v, type: 'preview', values: { cp: 0 } }, 'values.cp must be an integer in 1…1048576'],
+    [{ v, type: 'preview', values: { cp: 2 ** 40 } }, 'values.cp must be an integer in 1…1048576'],
+    [{ v, type: 'preview', values: { cp: '8' } }, 'values.cp must be an integer in 1…1048576'],
+    [{ v, type: 'preview', values: { cp: { value: 8 } } }, 'values.cp must be an integer in 1…1048576'],
+    [{ v, type: 'preview', values: { gpu: 'h100' } }, 'values: unexpected key "gpu"'],
+    [
+      { v, type: 'preview', values: { precision: 'fp2' } },
+      'values.precision must be one of bf16, fp16, fp8-delayed, fp8-tensorwise, fp8-blockwise, fp8-mxfp8, nvfp4',
+    ],
+    [{ v, type: 'preview', values: { recompute: 'sometimes' } }, 'values.recompute must be one of off, selective, full'],
+    [{ v, type: 'preview', values: [8] }, 'values is not an object'],
+    [{ v, type: 'preview', values: { nested: { cp: 8 } } }, 'values: unexpected key "nested"'],
+    [{ v, type: 'apply', uri: URI }, 'apply: missing "docVersion"'],
+    [{ v, type: 'apply', uri: URI, docVersion: NaN }, 'docVersion must be an integer in 0…9007199254740991'],
+    [{ v, type: 'layoutView', view: { worldSize: 64, mode: 'zoom', page: 0 } }, 'view.mode must be one of all, node, replica'],
+    [{ v, type: 'layoutView', view: { worldSize: 64, mode: 'node', page: 0, extra: true } }, 'view: unexpected key "extra"'],
+    [{ v, type: 'ready', ui: { ...DEFAULT_UI, rank: 0, extra: 1 } }, 'ui: unexpected key "extra"'],
+    [{ v, type: 'ready', ui: { ...DEFAULT_UI, whatIf: { tp: [4] } } }, 'ui.whatIf.tp must be an integer in 1…1048576'],
+    [JSON.parse(`{"v":${v},"type":"selectRank","rank":1,"__proto__":{"polluted":true}}`), 'selectRank: unexpected key "__proto__"'],
+    [Object.assign(new (class Msg {})(), { v, type: 'ready', ui: null }), 'message is not a plain object'],
+    [{ v, type: 'preview', values: { sp: 'true' } }, 'values.sp must be true or false'],
+    [{ v, type: 'preview', values: { sp: 1 } }, 'values.sp must be true or false'],
+    [{ v, type: 'preview', values: { ep: 0 } }, 'values.ep must be an integer in 1…1048576'],
+    [{ v, type: 'preview', values: { etp: 2.5 } }, 'values.etp must be an integer in 1…1048576'],
+    [{ v, type: 'plan', gpus: 0 }, 'gpus must be an integer in 1…1048576'],
+    [{ v, type: 'plan', gpus: '64' }, 'gpus must be an integer in 1…1048576'],
+    [{ v, type: 'plan', gpus: 64.5 }, 'gpus must be an integer in 1…1048576'],
+    [{ v, type: 'plan', gpus: 2 ** 21 }, 'gpus must be an integer in 1…1048576'],
+    [{ v, type: 'plan', gpus: null }, 'gpus must be an integer in 1…1048576'],
+    [{ v, type: 'plan', gpu: 'h100' }, 'plan: unexpected key "gpu"'],
+    [{ v, type: 'plan', gpus: 64, top: 100 }, 'plan: unexpected key "top"'],
+    [{ type: 'plan' }, 'unsupported protocol version undefined (expected 2)'],
+    [{ v, type: 'applyCandidate', uri: URI, index: 0, docVersion: 1 }, 'applyCandidate: missing "planId"'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, docVersion: 1 }, 'applyCandidate: missing "index"'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0 }, 'applyCandidate: missing "docVersion"'],
+    [{ v, type: 'applyCandidate', planId: 1, index: 0, docVersion: 1 }, 'applyCandidate: missing "uri"'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 64, docVersion: 1 }, 'index must be an integer in 0…63'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: -1, docVersion: 1 }, 'index must be an integer in 0…63'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: '0', docVersion: 1 }, 'index must be an integer in 0…63'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: -1, index: 0, docVersion: 1 }, 'planId must be an integer in 0…9007199254740991'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0, docVersion: '7' }, 'docVersion must be an integer in 0…9007199254740991'],
+    [
+      { v, type: 'applyCandidate', uri: 'x'.repeat(4097), planId: 1, index: 0, docVersion: 1 },
+      'uri must be a string of at most 4096 characters',
+    ],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0, docVersion: 1, edits: [] }, 'applyCandidate: unexpected key "edits"'],
+    [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: { n: 0 }, docVersion: 1 }, 'index must be an integer in 0…63'],
+    // Values JSON cannot write (a structured clone can carry them) are refused, not thrown on.
+    [{ v: 2n, type: 'plan' }, 'unsupported protocol version bigint (expected 2)'],
+    [{ v, type: 'selectRank', rank: 5n }, 'rank must be an integer in 0…16777216'],
+    [{ v, type: 'preview', values: new Map([['cp', 2]]) }, 'values is not a plain object'],
+    [{ v, type: 'selectRank', rank: new Date(0) }, 'rank must be an integer in 0…16777216'],
+    // Whatever the peer sends, the reason stays short.
+    [{ v, type: 'x'.repeat(100_000) }, `unknown message type "${'x'.repeat(40)}"`],
+    [{ v, type: 'selectRank', rank: 1, ['k'.repeat(100_000)]: 1 }, `selectRank: unexpected key "${'k'.repeat(40)}"`],
+    [
+      { v: 'v'.repeat(100_000), type: 'plan' },
+      `unsupported protocol version ${JSON.stringify('v'.repeat(100_000)).slice(0, 20)} (expected 2)`,
+    ],
   ];
   for (const [raw, why] of bad) {
     const r = parseWebviewMessage(raw);
-    assert.equal(r.ok, false, `accepted ${JSON.stringify(raw)}`);
-    assert.match((r as { error: string }).error, why);
+    assert.deepEqual(r, { ok: false, error: why }, why);
   }
 });
 
@@ -870,15 +892,6 @@ test("CSP: default-src 'none', nonce-only scripts, styles and fonts from the ext
   assert.doesNotMatch(html, /<style|\sstyle=|\son\w+=/i);
 });
 
-test('the webview inserts text only as text: no innerHTML, no inline handlers, no style attributes', () => {
-  const dir = join(REPO, 'webview');
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
-    const src = readFileSync(join(dir, f), 'utf8');
-    assert.doesNotMatch(src, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/, f);
-    assert.doesNotMatch(src, /setAttribute\(\s*['"](style|on\w+)/, f);
-  }
-});
-
 test('file text that looks like markup or code stays plain data in the view models', () => {
   const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)> javascript:alert(3)';
   const text = [
@@ -912,6 +925,22 @@ test('file text that looks like markup or code stays plain data in the view mode
     w.changes.find((c) => c.path === 'mixed_precision'),
     { path: 'mixed_precision', from: '<script>${x}</script> javascript:void(0)', to: 'bf16_with_fp8_delayed_scaling_mixed' },
   );
-  // Every string of every section is data: the JSON round trip is lossless and nothing was escaped or evaluated.
-  assert.deepEqual(JSON.parse(JSON.stringify(s)), s);
+  // Every string is data: the hostile text sits verbatim in exactly these places (nothing escaped, nothing evaluated),
+  // and the sections pass the webview's check unchanged (test/webview/hostile.test.ts draws them).
+  const strings: string[] = [];
+  const walk = (x: unknown): void => {
+    if (typeof x === 'string') strings.push(x);
+    else if (x && typeof x === 'object') Object.values(x).forEach(walk);
+  };
+  walk(s);
+  assert.deepEqual(
+    strings.filter((t) => t.includes('<') || t.includes('${')),
+    [
+      fileName,
+      `NeMo 1.x Hydra config · ${hostile} · NVIDIA H100 80GB HBM3 (SXM)`,
+      `${hostile} · seq 4,096 · global batch ? · 8 × NVIDIA H100 80GB HBM3 (SXM)`,
+    ],
+  );
+  const ui = { ...structuredClone(DEFAULT_UI), uri: URI };
+  assert.deepEqual(parseHostMessage({ v, type: 'init', sections: s, ui }), { ok: true, msg: { v, type: 'init', sections: s, ui } });
 });

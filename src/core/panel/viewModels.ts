@@ -1,178 +1,93 @@
 // The planning panel's view models (host → webview) and the UI state the webview keeps: plain JSON the core's
-// panel builders produce (src/core/panel) and the webview draws. src/protocol.ts wraps them in messages.
-// View models (host → webview). Plain JSON: numbers the webview needs for drawing are already percentages,
-// every text is final; the webview computes nothing.
+// panel builders produce (src/core/panel) and the webview draws. Each one is a valibot schema, and its TypeScript
+// type is inferred from it (v.InferOutput): one definition for the type and the runtime check. src/protocol.ts
+// wraps them in messages and validates every message at the boundary it crosses.
+// View models carry final texts, and numbers the webview needs for drawing are already percentages: the webview
+// computes nothing.
+import * as v from 'valibot';
 
-export type Verdict = 'fits' | 'tight' | 'does-not-fit';
-export type BarCategory = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'kv' | 'overhead';
+// ---------------------------------------------------------------------------------------------------------
+// Building blocks. Every schema's message is the predicate of a sentence whose subject is the value's path
+// (src/protocol.ts describeIssue): "values.cp must be an integer in 1…1048576".
 
-export interface BarSegment {
-  category: BarCategory;
-  label: string;
-  /** "12.34 GiB (20.1%)". */
-  text: string;
-  /** Start and width as percentages of the bar's scale (max of capacity and total). */
-  x: number;
-  w: number;
-}
+/**
+ * Upper bounds. What the webview sends (untrusted): sizes and counts up to 2^20 (a million GPUs), sequence lengths
+ * up to 2^26 tokens, short strings. What the host sends is trusted and only bounded against a runaway: texts up to
+ * 2^20 characters, lists up to 2^16 items.
+ */
+export const LIMITS = {
+  size: 1 << 20,
+  seq: 1 << 26,
+  rank: 1 << 24,
+  page: 1 << 24,
+  text: 256,
+  uri: 4096,
+  candidates: 64,
+  vmText: 1 << 20,
+  items: 1 << 16,
+} as const;
 
-export interface MemoryBar {
-  label: string;
-  /** "61.20 / 79.18 GiB". */
-  text: string;
-  segments: BarSegment[];
-  /** Where the GPU capacity falls on the bar, as a percentage. */
-  capacityX: number;
-  verdict: Verdict;
-  /** Marks the most-loaded stage among per-stage bars. */
-  peak?: boolean;
-}
+/**
+ * A plain object: no array, no class instance. Its prototype is null or an Object.prototype, this realm's or
+ * another's (a message cloned into a webview, a test's page): an Object.prototype is the one with no prototype.
+ */
+export const isPlainObject = (x: unknown): x is Record<string, unknown> => {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const proto: unknown = Object.getPrototypeOf(x);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+};
+/** The message of a failed isPlainObject. */
+export const notPlain = (i: { input: unknown }) =>
+  typeof i.input === 'object' && i.input !== null && !Array.isArray(i.input) ? 'is not a plain object' : 'is not an object';
 
-export interface Choice {
-  value: string;
-  label: string;
-}
+/**
+ * An object with exactly these keys (missing and unexpected keys are reported by name), and a plain one: no array,
+ * no class instance. The output is a fresh object holding only the known keys.
+ */
+export const strict = <const E extends v.ObjectEntries>(entries: E) =>
+  v.pipe(v.custom<Record<string, unknown>>(isPlainObject, notPlain), v.strictObject(entries));
 
-export interface HeaderVM {
-  state: 'empty' | 'recipe' | 'no-estimate';
-  title: string;
-  /** Format and model, e.g. "NeMo 1.x Hydra config · Llama 3 8B". */
-  subtitle: string;
-  /** Empty state or why there is no estimate. */
-  message: string;
-  uri: string | null;
-  docVersion: number | null;
-}
+/** An integer in min…max (NaN, fractions, strings and infinities are not). */
+export const int = (min: number, max: number) => {
+  const m = `must be an integer in ${min}…${max}`;
+  return v.pipe(v.number(m), v.integer(m), v.minValue(min, m), v.maxValue(max, m));
+};
 
-export interface BreakdownRow {
-  label: string;
-  category: BarCategory;
-  gib: string;
-  pct: string;
-  formula: string;
-  source: string;
-}
+/** A string of at most `max` characters. */
+export const str = (max: number) => {
+  const m = `must be a string of at most ${max} characters`;
+  return v.pipe(v.string(m), v.maxLength(max, m));
+};
 
-export interface AssumptionRow {
-  what: string;
-  source: string;
-  provenance: string;
-}
+/** One of a fixed list of strings. */
+export const oneOf = <const T extends readonly string[]>(options: T) => v.picklist(options, `must be one of ${options.join(', ')}`);
 
-export interface MemoryVM {
-  kind: 'training' | 'serving';
-  /** "most-loaded rank (PP stage 0 of 2)". */
-  caption: string;
-  gpu: { id: string; name: string; capacity: string; source: string };
-  gpuOptions: Choice[];
-  verdict: Verdict;
-  verdictText: string;
-  bar: MemoryBar;
-  rows: BreakdownRow[];
-  total: { gib: string; pct: string };
-  /** One bar per pipeline stage when PP > 1 (else empty). */
-  stages: MemoryBar[];
-  assumptions: AssumptionRow[];
-}
+export const bool = v.boolean('must be true or false');
 
-export type RankRel = 'self' | 'tp' | 'cp' | 'dp' | 'pp' | '';
+/** A finite number (a percentage, a value the file gave). */
+const num = v.pipe(v.number('must be a finite number'), v.finite('must be a finite number'));
+/** A count, a rank or an index the core computed. */
+const whole = int(0, Number.MAX_SAFE_INTEGER);
+/** Any text of a view model. */
+const text = str(LIMITS.vmText);
+const list = <S extends v.GenericSchema>(item: S, max: number = LIMITS.items) => {
+  const m = `must be a list of at most ${max} items`;
+  return v.pipe(v.array(item, m), v.maxLength(max, m));
+};
 
-export interface RankCell {
-  rank: number;
-  rel: RankRel;
-  /** Whether the rank shares the selected rank's EP group (MoE only). */
-  ep: boolean;
-  /** "TP 1 · CP 0 · DP 3 · PP 0". */
-  coords: string;
-}
+/** A document URI (the host's; the webview hands it back in apply and applyCandidate). */
+export const Uri = str(LIMITS.uri);
+/** A document version (VS Code's TextDocument.version); the webview hands it back with Apply. */
+export const DocVersion = int(0, Number.MAX_SAFE_INTEGER);
+/** Which planner search a list came from (the host counts them); the webview hands it back with applyCandidate. */
+export const PlanId = int(0, Number.MAX_SAFE_INTEGER);
+/** A planner row's position in its list; applyCandidate hands it back. */
+export const CandidateIndex = int(0, LIMITS.candidates - 1);
 
-export interface NodeBox {
-  /** "node 3 (ranks 24–31)". */
-  label: string;
-  cells: RankCell[];
-}
+// ---------------------------------------------------------------------------------------------------------
+// What-if values: what the webview sends in `preview` and keeps in its UI state; a key left out keeps the file's value.
 
-export interface LayoutVM {
-  /** Why no grid is drawn (no training layout, world not divisible, …); the rest is then empty. */
-  reason: string | null;
-  worldSize: number;
-  fileWorldSize: number | null;
-  worldSizeChoices: Choice[];
-  order: string;
-  /** "TP 4 × CP 8 × DP 2 × PP 2 = 128 GPUs on 16 nodes of 8". */
-  caption: string;
-  /** Counts per dimension: size and number of groups. */
-  summary: { dim: string; size: number; groups: number; text: string }[];
-  view: { mode: 'all' | 'node' | 'replica'; page: number; pages: number; caption: string; modes: Choice[] };
-  boxes: NodeBox[];
-  selected: { rank: number; text: string; groups: { dim: string; text: string }[] } | null;
-  cp: CpRingVM | null;
-  notes: string[];
-}
-
-export interface CpRingVM {
-  size: number;
-  /** The selected rank's CP group in ring order with the chunks each member holds. */
-  members: { rank: number; cpIndex: number; chunks: [number, number]; self: boolean; text: string }[];
-  /** The 2·CP sequence chunks, in sequence order, with their owner (index into members). */
-  chunks: { index: number; owner: number; text: string }[];
-  /** "2.00 MiB per step (GQA: 8 KV heads for 32 query heads; MHA would send 8.00 MiB, 4× more)". */
-  exchange: string;
-  exchangeDetail: string;
-}
-
-export interface FactRow {
-  label: string;
-  value: string;
-}
-
-export interface QuantVM {
-  kind: 'training' | 'serving';
-  title: string;
-  facts: FactRow[];
-  /** What stays in higher precision and the recipe's special treatment (RHT, stochastic rounding, …). */
-  notes: string[];
-  source: string;
-  /** This file's estimate under its own recipe and the alternatives (re-estimated by the host). */
-  comparison: { label: string; cells: string[]; current: boolean }[];
-  comparisonHead: string[];
-  comparisonNote: string;
-  summary: string;
-  kv: FactRow[];
-}
-
-export interface TimelineRange {
-  x: number;
-  w: number;
-  /** Colour bucket: index of the priority among the file's distinct priorities, lowest first (0…5). */
-  level: number;
-  priority: number;
-  label: string;
-  detail: string;
-  open: boolean;
-  /** Evicted without a host copy (priority below secondary_offload_min_priority). */
-  dropped: boolean;
-}
-
-export interface TimelineVM {
-  axis: { x: number; label: string }[];
-  ranges: TimelineRange[];
-  /** Block boundaries as percentages (only when there are few enough to draw). */
-  blocks: number[];
-  caption: string;
-}
-
-export interface KvVM {
-  kind: 'serving' | 'retention';
-  groups: { title: string; rows: FactRow[] }[];
-  timeline: TimelineVM | null;
-  eviction: { order: number; text: string; dropped: boolean }[];
-  notes: string[];
-}
-
-export type WhatIfKey =
-  'cp' | 'tp' | 'pp' | 'vpp' | 'ep' | 'etp' | 'sp' | 'microBatch' | 'seq' | 'recompute' | 'offloadLayers' | 'precision';
-export const WHAT_IF_KEYS: readonly WhatIfKey[] = [
+export const WHAT_IF_KEYS = [
   'cp',
   'tp',
   'pp',
@@ -185,154 +100,380 @@ export const WHAT_IF_KEYS: readonly WhatIfKey[] = [
   'recompute',
   'offloadLayers',
   'precision',
-];
-export type RecomputeChoice = 'off' | 'selective' | 'full';
-export const RECOMPUTE_CHOICES: readonly RecomputeChoice[] = ['off', 'selective', 'full'];
+] as const;
+export type WhatIfKey = (typeof WHAT_IF_KEYS)[number];
+export const RECOMPUTE_CHOICES = ['off', 'selective', 'full'] as const;
+export type RecomputeChoice = (typeof RECOMPUTE_CHOICES)[number];
 export const PRECISION_CHOICES = ['bf16', 'fp16', 'fp8-delayed', 'fp8-tensorwise', 'fp8-blockwise', 'fp8-mxfp8', 'nvfp4'] as const;
 export type PrecisionChoice = (typeof PRECISION_CHOICES)[number];
 
-/** What-if values the webview sends; a key left out keeps the file's value. */
-export interface WhatIfValues {
-  cp?: number;
-  tp?: number;
-  pp?: number;
+const size = int(1, LIMITS.size);
+export const WhatIfValuesSchema = strict({
+  cp: v.optional(size),
+  tp: v.optional(size),
+  pp: v.optional(size),
   /** 1 = not interleaved. */
-  vpp?: number;
+  vpp: v.optional(size),
   /** Expert parallelism (a control for MoE models; the planner's Preview sets it). */
-  ep?: number;
+  ep: v.optional(size),
   /** Expert tensor parallelism: set only by the planner's Preview, where the file's ETP would not follow TP. */
-  etp?: number;
+  etp: v.optional(size),
   /** sequence_parallel: set only by the planner's Preview (its layouts run SP whenever TP > 1). */
-  sp?: boolean;
-  microBatch?: number;
-  seq?: number;
-  recompute?: RecomputeChoice;
-  offloadLayers?: number;
-  precision?: PrecisionChoice;
-}
+  sp: v.optional(bool),
+  microBatch: v.optional(size),
+  seq: v.optional(int(1, LIMITS.seq)),
+  recompute: v.optional(oneOf(RECOMPUTE_CHOICES)),
+  offloadLayers: v.optional(int(0, LIMITS.size)),
+  precision: v.optional(oneOf(PRECISION_CHOICES)),
+});
+export type WhatIfValues = v.InferOutput<typeof WhatIfValuesSchema>;
 
-export interface WhatIfField {
-  key: WhatIfKey;
-  label: string;
-  kind: 'int' | 'select';
+// ---------------------------------------------------------------------------------------------------------
+// Shared pieces of the sections.
+
+export const VERDICTS = ['fits', 'tight', 'does-not-fit'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export const BAR_CATEGORIES = ['weights', 'gradients', 'optimizer', 'activations', 'transient', 'kv', 'overhead'] as const;
+export type BarCategory = (typeof BAR_CATEGORIES)[number];
+const SEVERITIES = ['error', 'warning', 'info'] as const;
+
+export const BarSegmentSchema = strict({
+  category: oneOf(BAR_CATEGORIES),
+  label: text,
+  /** "12.34 GiB (20.1%)". */
+  text,
+  /** Start and width as percentages of the bar's scale (max of capacity and total). */
+  x: num,
+  w: num,
+});
+export type BarSegment = v.InferOutput<typeof BarSegmentSchema>;
+
+export const MemoryBarSchema = strict({
+  label: text,
+  /** "61.20 / 79.18 GiB". */
+  text,
+  segments: list(BarSegmentSchema),
+  /** Where the GPU capacity falls on the bar, as a percentage. */
+  capacityX: num,
+  verdict: oneOf(VERDICTS),
+  /** Marks the most-loaded stage among per-stage bars. */
+  peak: v.optional(bool),
+});
+export type MemoryBar = v.InferOutput<typeof MemoryBarSchema>;
+
+export const ChoiceSchema = strict({ value: text, label: text });
+export type Choice = v.InferOutput<typeof ChoiceSchema>;
+
+export const FactRowSchema = strict({ label: text, value: text });
+export type FactRow = v.InferOutput<typeof FactRowSchema>;
+
+export const PlanConflictSchema = strict({ code: text, severity: oneOf(SEVERITIES), message: text });
+export type PlanConflict = v.InferOutput<typeof PlanConflictSchema>;
+
+/** A key Apply writes: its path in the file, the file's value and the new one. */
+const KeyChangeSchema = strict({ path: text, from: text, to: text });
+
+// ---------------------------------------------------------------------------------------------------------
+// Header.
+
+export const HeaderVMSchema = strict({
+  state: oneOf(['empty', 'recipe', 'no-estimate']),
+  title: text,
+  /** Format and model, e.g. "NeMo 1.x Hydra config · Llama 3 8B". */
+  subtitle: text,
+  /** Empty state or why there is no estimate. */
+  message: text,
+  uri: v.nullable(Uri),
+  docVersion: v.nullable(DocVersion),
+});
+export type HeaderVM = v.InferOutput<typeof HeaderVMSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Memory.
+
+export const BreakdownRowSchema = strict({
+  label: text,
+  category: oneOf(BAR_CATEGORIES),
+  gib: text,
+  pct: text,
+  formula: text,
+  source: text,
+});
+export type BreakdownRow = v.InferOutput<typeof BreakdownRowSchema>;
+
+export const AssumptionRowSchema = strict({ what: text, source: text, provenance: text });
+export type AssumptionRow = v.InferOutput<typeof AssumptionRowSchema>;
+
+export const MemoryVMSchema = strict({
+  kind: oneOf(['training', 'serving']),
+  /** "most-loaded rank (PP stage 0 of 2)". */
+  caption: text,
+  gpu: strict({ id: text, name: text, capacity: text, source: text }),
+  gpuOptions: list(ChoiceSchema),
+  verdict: oneOf(VERDICTS),
+  verdictText: text,
+  bar: MemoryBarSchema,
+  rows: list(BreakdownRowSchema),
+  total: strict({ gib: text, pct: text }),
+  /** One bar per pipeline stage when PP > 1 (else empty). */
+  stages: list(MemoryBarSchema),
+  assumptions: list(AssumptionRowSchema),
+});
+export type MemoryVM = v.InferOutput<typeof MemoryVMSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Parallel layout.
+
+export const RANK_RELS = ['self', 'tp', 'cp', 'dp', 'pp', ''] as const;
+export type RankRel = (typeof RANK_RELS)[number];
+
+export const RankCellSchema = strict({
+  rank: whole,
+  rel: oneOf(RANK_RELS),
+  /** Whether the rank shares the selected rank's EP group (MoE only). */
+  ep: bool,
+  /** "TP 1 · CP 0 · DP 3 · PP 0". */
+  coords: text,
+});
+export type RankCell = v.InferOutput<typeof RankCellSchema>;
+
+export const NodeBoxSchema = strict({
+  /** "node 3 (ranks 24–31)". */
+  label: text,
+  cells: list(RankCellSchema),
+});
+export type NodeBox = v.InferOutput<typeof NodeBoxSchema>;
+
+export const CpRingVMSchema = strict({
+  size: whole,
+  /** The selected rank's CP group in ring order with the chunks each member holds. */
+  members: list(strict({ rank: whole, cpIndex: whole, chunks: v.strictTuple([whole, whole]), self: bool, text })),
+  /** The 2·CP sequence chunks, in sequence order, with their owner (index into members). */
+  chunks: list(strict({ index: whole, owner: whole, text })),
+  /** "2.00 MiB per step (GQA: 8 KV heads for 32 query heads; MHA would send 8.00 MiB, 4× more)". */
+  exchange: text,
+  exchangeDetail: text,
+});
+export type CpRingVM = v.InferOutput<typeof CpRingVMSchema>;
+
+export const LAYOUT_MODES = ['all', 'node', 'replica'] as const;
+export type LayoutMode = (typeof LAYOUT_MODES)[number];
+
+export const LayoutVMSchema = strict({
+  /** Why no grid is drawn (no training layout, world not divisible, …); the rest is then empty. */
+  reason: v.nullable(text),
+  worldSize: whole,
+  fileWorldSize: v.nullable(whole),
+  worldSizeChoices: list(ChoiceSchema),
+  order: text,
+  /** "TP 4 × CP 8 × DP 2 × PP 2 = 128 GPUs on 16 nodes of 8". */
+  caption: text,
+  /** Counts per dimension: size and number of groups. */
+  summary: list(strict({ dim: text, size: whole, groups: whole, text })),
+  view: strict({ mode: oneOf(LAYOUT_MODES), page: whole, pages: whole, caption: text, modes: list(ChoiceSchema) }),
+  boxes: list(NodeBoxSchema),
+  selected: v.nullable(strict({ rank: whole, text, groups: list(strict({ dim: text, text })) })),
+  cp: v.nullable(CpRingVMSchema),
+  notes: list(text),
+});
+export type LayoutVM = v.InferOutput<typeof LayoutVMSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Quantization.
+
+export const QuantVMSchema = strict({
+  kind: oneOf(['training', 'serving']),
+  title: text,
+  facts: list(FactRowSchema),
+  /** What stays in higher precision and the recipe's special treatment (RHT, stochastic rounding, …). */
+  notes: list(text),
+  source: text,
+  /** This file's estimate under its own recipe and the alternatives (re-estimated by the host). */
+  comparison: list(strict({ label: text, cells: list(text), current: bool })),
+  comparisonHead: list(text),
+  comparisonNote: text,
+  summary: text,
+  kv: list(FactRowSchema),
+});
+export type QuantVM = v.InferOutput<typeof QuantVMSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// KV cache.
+
+export const TimelineRangeSchema = strict({
+  x: num,
+  w: num,
+  /** Colour bucket: index of the priority among the file's distinct priorities, lowest first (0…5). */
+  level: int(0, 5),
+  priority: num,
+  label: text,
+  detail: text,
+  open: bool,
+  /** Evicted without a host copy (priority below secondary_offload_min_priority). */
+  dropped: bool,
+});
+export type TimelineRange = v.InferOutput<typeof TimelineRangeSchema>;
+
+export const TimelineVMSchema = strict({
+  axis: list(strict({ x: num, label: text })),
+  ranges: list(TimelineRangeSchema),
+  /** Block boundaries as percentages (only when there are few enough to draw). */
+  blocks: list(num),
+  caption: text,
+});
+export type TimelineVM = v.InferOutput<typeof TimelineVMSchema>;
+
+export const KvVMSchema = strict({
+  kind: oneOf(['serving', 'retention']),
+  groups: list(strict({ title: text, rows: list(FactRowSchema) })),
+  timeline: v.nullable(TimelineVMSchema),
+  eviction: list(strict({ order: whole, text, dropped: bool })),
+  notes: list(text),
+});
+export type KvVM = v.InferOutput<typeof KvVMSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// What if.
+
+export const WhatIfFieldSchema = strict({
+  key: oneOf(WHAT_IF_KEYS),
+  label: text,
+  kind: oneOf(['int', 'select']),
   /** The file's value, as text. */
-  file: string;
+  file: text,
   /** The previewed value, as the control shows it. */
-  value: string;
-  changed: boolean;
-  options: Choice[];
-  min: number;
-  max: number;
-}
+  value: text,
+  changed: bool,
+  options: list(ChoiceSchema),
+  min: num,
+  max: num,
+});
+export type WhatIfField = v.InferOutput<typeof WhatIfFieldSchema>;
 
-export interface WhatIfVM {
-  uri: string;
+export const WhatIfVMSchema = strict({
+  uri: Uri,
   /** The document version the preview was computed on; Apply sends it back. */
-  docVersion: number;
-  fields: WhatIfField[];
+  docVersion: DocVersion,
+  fields: list(WhatIfFieldSchema),
   /** Null while nothing differs from the file. */
-  preview: { bar: MemoryBar; verdictText: string; deltas: { label: string; from: string; to: string; delta: string }[] } | null;
-  conflicts: { code: string; severity: 'error' | 'warning' | 'info'; message: string }[];
-  changes: { path: string; from: string; to: string }[];
-  canApply: boolean;
-  applyNote: string;
-}
+  preview: v.nullable(
+    strict({ bar: MemoryBarSchema, verdictText: text, deltas: list(strict({ label: text, from: text, to: text, delta: text })) }),
+  ),
+  conflicts: list(PlanConflictSchema),
+  changes: list(KeyChangeSchema),
+  canApply: bool,
+  applyNote: text,
+});
+export type WhatIfVM = v.InferOutput<typeof WhatIfVMSchema>;
 
-export interface PlanConflict {
-  code: string;
-  severity: 'error' | 'warning' | 'info';
-  message: string;
-}
+// ---------------------------------------------------------------------------------------------------------
+// Layouts (the planner).
 
 /** One layout of the planner's list (or the file's own, as the reference row). */
-export interface PlanRowVM {
+export const PlanRowVMSchema = strict({
   /** Position in the planner's candidates (applyCandidate sends it); null for the file's reference row. */
-  index: number | null;
+  index: v.nullable(CandidateIndex),
   /** "1", "2", … or "file". */
-  label: string;
+  label: text,
   /** One value per PlannerVM.layoutHead column: TP, PP, VPP, CP, EP, DP, MBS ("–" for no interleaving). */
-  layout: string[];
+  layout: list(text),
   /** "no recompute · offload 8 layers · BF16". */
-  levers: string;
+  levers: text,
   /** The most-loaded rank against the GPU (compact bar). */
-  bar: MemoryBar;
+  bar: MemoryBarSchema,
   /** "68.19 GiB of 79.18 GiB (86%)". */
-  memory: string;
+  memory: text,
   /** One text per PlannerVM.costHead column, in % of T0. */
-  costs: string[];
+  costs: list(text),
   /** cost.total as a fraction of T0 (the sort key; the webview only shows `costs`). */
-  total: number;
+  total: num,
   /** The file already has this layout. */
-  current: boolean;
+  current: bool,
   /** The what-if values are this row's. */
-  previewed: boolean;
+  previewed: bool,
   /** What Preview puts into the what-if controls (changes against the file); null for the reference row. */
-  values: WhatIfValues | null;
+  values: v.nullable(WhatIfValuesSchema),
   /** The keys Apply writes, and why it cannot (keys the format cannot express, launch rules the result breaks). */
-  changes: { path: string; from: string; to: string }[];
-  conflicts: PlanConflict[];
-  canApply: boolean;
-  applyNote: string;
-}
+  changes: list(KeyChangeSchema),
+  conflicts: list(PlanConflictSchema),
+  canApply: bool,
+  applyNote: text,
+});
+export type PlanRowVM = v.InferOutput<typeof PlanRowVMSchema>;
 
-export interface PlannerVM {
-  uri: string;
+export const PlannerVMSchema = strict({
+  uri: Uri,
   /** The document version the rows' edits were computed on; applyCandidate sends it back. */
-  docVersion: number;
+  docVersion: DocVersion,
   /** Which search the rows came from (the host counts them); applyCandidate sends it back. */
-  planId: number;
+  planId: PlanId,
   /** idle: not run for these inputs yet; running; ready: rows below; unavailable: the planner cannot run (see message). */
-  state: 'idle' | 'running' | 'ready' | 'unavailable';
+  state: oneOf(['idle', 'running', 'ready', 'unavailable']),
   /** Why the planner cannot run, or why earlier rows were dropped (the GPU, GPU count or file changed). */
-  message: string;
+  message: text,
   /** The GPU count it plans for, and where that count comes from. */
-  gpus: number | null;
-  gpusText: string;
+  gpus: v.nullable(whole),
+  gpusText: text,
   /** "llama3-8b · seq 131,072 · global batch 512 · 64 × NVIDIA H100 80GB HBM3 (SXM)". */
-  caption: string;
+  caption: text,
   /** Search statistics: combinations, estimates, how many fit. */
-  summary: string;
-  layoutHead: string[];
-  costHead: { label: string; title: string }[];
+  summary: text,
+  layoutHead: list(text),
+  costHead: list(strict({ label: text, title: text })),
   /** The file's own layout on the same scale (configCost and its estimate). */
-  reference: PlanRowVM | null;
-  rows: PlanRowVM[];
+  reference: v.nullable(PlanRowVMSchema),
+  rows: list(PlanRowVMSchema, LIMITS.candidates),
   /** What the cost columns are (relative costs, not a throughput) and the hardware constants' sources. */
-  legend: string;
-  hardware: string;
-  notes: string[];
-}
+  legend: text,
+  hardware: text,
+  notes: list(text),
+});
+export type PlannerVM = v.InferOutput<typeof PlannerVMSchema>;
 
-export interface Sections {
-  header: HeaderVM;
-  memory: MemoryVM | null;
-  layout: LayoutVM | null;
-  quant: QuantVM | null;
-  kv: KvVM | null;
-  whatIf: WhatIfVM | null;
-  planner: PlannerVM | null;
-}
-export type SectionId = keyof Sections;
-export const SECTION_IDS: readonly SectionId[] = ['header', 'memory', 'layout', 'quant', 'kv', 'whatIf', 'planner'];
+// ---------------------------------------------------------------------------------------------------------
+// All sections: what `init` carries in full and `update` in part (only the sections whose JSON changed).
+
+export const SECTION_IDS = ['header', 'memory', 'layout', 'quant', 'kv', 'whatIf', 'planner'] as const;
+export type SectionId = (typeof SECTION_IDS)[number];
+
+const SECTION_ENTRIES = {
+  header: HeaderVMSchema,
+  memory: v.nullable(MemoryVMSchema),
+  layout: v.nullable(LayoutVMSchema),
+  quant: v.nullable(QuantVMSchema),
+  kv: v.nullable(KvVMSchema),
+  whatIf: v.nullable(WhatIfVMSchema),
+  planner: v.nullable(PlannerVMSchema),
+};
+export const SectionsSchema = strict(SECTION_ENTRIES);
+export type Sections = v.InferOutput<typeof SectionsSchema>;
+/** Some of the sections: a key present replaces that section (null removes it), a key left out keeps it. */
+export const PartialSectionsSchema = v.pipe(
+  v.custom<Record<string, unknown>>(isPlainObject, notPlain),
+  v.partial(v.strictObject(SECTION_ENTRIES)),
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // UI state the webview keeps with setState and hands back in `ready` after the view was hidden.
 
-export type LayoutMode = 'all' | 'node' | 'replica';
-export const LAYOUT_MODES: readonly LayoutMode[] = ['all', 'node', 'replica'];
-
-export interface LayoutViewState {
+export const LayoutViewStateSchema = strict({
   /** A chosen world size; null = the file's. */
-  worldSize: number | null;
-  mode: LayoutMode;
-  page: number;
-}
+  worldSize: v.nullable(int(1, LIMITS.size)),
+  mode: oneOf(LAYOUT_MODES),
+  page: int(0, LIMITS.page),
+});
+export type LayoutViewState = v.InferOutput<typeof LayoutViewStateSchema>;
 
-export interface UiState {
+/** GPU ids as gpus.ts and the settings write them: `h100`, `a100-80gb`, `custom:96`. */
+export const GPU_ID = /^(?:[a-z0-9][a-z0-9-]{0,31}|custom:\d{1,5}(?:\.\d{1,3})?)$/;
+export const GpuId = v.pipe(str(48), v.regex(GPU_ID, 'is not a GPU id'));
+
+export const UiStateSchema = strict({
   /** The document the what-if values and rank belong to. */
-  uri: string | null;
-  gpu: string | null;
-  whatIf: WhatIfValues;
-  rank: number;
-  layout: LayoutViewState;
-}
+  uri: v.nullable(Uri),
+  gpu: v.nullable(GpuId),
+  whatIf: WhatIfValuesSchema,
+  rank: int(0, LIMITS.rank),
+  layout: LayoutViewStateSchema,
+});
+export type UiState = v.InferOutput<typeof UiStateSchema>;

@@ -111,7 +111,8 @@ export function keyRelease(schema: JsonSchema, path: KeyPath, release: string, o
     }
     step = next;
   }
-  if (releases.includes(release) || (!releases.length && deprecated)) {
+  // A schema without release data (hand-maintained) knows the key in whatever release is asked about.
+  if (!all.length || releases.includes(release) || (!releases.length && deprecated)) {
     return deprecated ? { status: 'deprecated', releases, message: deprecated } : { status: 'known', releases };
   }
   if (!releases.length) return { status: 'unknown' };

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parseFile } from '../../src/core/document.js';
 import { schemaFindings } from '../../src/core/schemaCheck.js';
 import type { JsonSchema } from '../../src/core/schemaNav.js';
@@ -162,7 +162,7 @@ test('generator: the disaggregated schema reuses the options definitions for bot
 });
 
 test('generator output validates: unknown keys inside strict models and per-choice speculative keys are rejected', () => {
-  const ajv = new Ajv2020.default({ allErrors: true, strict: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
   ajv.addSchema(options);
   const validate = ajv.compile(disagg);
   const errors = (data: unknown) => (validate(data) ? [] : validate.errors!.map((e) => [e.instancePath, e.keyword, e.params]));
@@ -221,6 +221,16 @@ test('keyRelease: known, added in a later release, removed after an earlier one,
       releases: ['1.1'],
     },
   );
+});
+
+test('keyRelease on a schema without release data: present keys are known (or deprecated), others unknown', () => {
+  const plain: JsonSchema = {
+    type: 'object',
+    properties: { a: { type: 'integer' }, old: { type: 'boolean', deprecated: true, 'x-deprecatedMessage': 'old is gone.' } },
+  };
+  assert.deepEqual(keyRelease(plain, ['a'], '1.2'), { status: 'known', releases: [] });
+  assert.deepEqual(keyRelease(plain, ['old'], '1.2'), { status: 'deprecated', releases: [], message: 'old is gone.' });
+  assert.deepEqual(keyRelease(plain, ['b'], '1.2'), { status: 'unknown' });
 });
 
 test('compareReleases: numeric, with patch and rc parts', () => {

@@ -15,7 +15,18 @@ export const AJV_OPTIONS = {
   inlineRefs: false,
   code: { source: true, esm: true },
 };
-export const EXTRA_KEYWORDS = ['markdownDescription', 'x-aliases', 'x-deprecatedMessage', 'x-rule'];
+export const EXTRA_KEYWORDS = [
+  'markdownDescription',
+  'x-aliases',
+  'x-deprecatedMessage',
+  'x-rule',
+  // Written by scripts/trtllm-schema/generate.py: releases, source commits, per-release differences, backends, status.
+  'x-releases',
+  'x-source',
+  'x-releaseNotes',
+  'x-backends',
+  'x-status',
+];
 
 const camel = (id) => id.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
 

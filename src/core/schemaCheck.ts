@@ -5,7 +5,7 @@ import type { AjvError, ValidateFn } from '../../gen/validators.js';
 import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
 import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
-import { closest, KeyIndex } from './suggest.js';
+import { closest, closestAcross, KeyIndex } from './suggest.js';
 import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from './tree.js';
 import type { Finding, FormatId, PathSeg } from './types.js';
 
@@ -95,15 +95,26 @@ function entryOf(node: MapNode, key: string): MapEntry | undefined {
 }
 
 /**
- * Known keys at a schema location, indexed for did-you-mean lookups. Remembered per location list: schemaNav hands
- * out one list per location, so `keysOf` runs once per location, not once per mapping of every validation.
+ * Known keys at a schema location, indexed for did-you-mean lookups: one index per schema object (one model) that
+ * applies there, so a suggestion always comes from the model the key sits in, never from another model merged at the
+ * same place. Remembered per location list: schemaNav hands out one list per location, so the indexes are built once
+ * per location, not once per mapping of every validation.
  */
-const keyIndexCache = new WeakMap<readonly Located[], { index: KeyIndex; closed: boolean }>();
-function keyIndexOf(locs: readonly Located[]): { index: KeyIndex; closed: boolean } {
+interface KeyIndexes {
+  all: KeyIndex;
+  models: KeyIndex[];
+  closed: boolean;
+}
+const keyIndexCache = new WeakMap<readonly Located[], KeyIndexes>();
+function keyIndexOf(locs: readonly Located[]): KeyIndexes {
   let hit = keyIndexCache.get(locs);
   if (!hit) {
     const { keys, closed } = keysOf(locs.map((l) => l.schema));
-    hit = { index: new KeyIndex(keys.keys()), closed };
+    const models = locs
+      .map((l) => l.schema.properties)
+      .filter((p): p is NonNullable<typeof p> => !!p && Object.keys(p).length > 0)
+      .map((p) => new KeyIndex(Object.keys(p)));
+    hit = { all: new KeyIndex(keys.keys()), models, closed };
     keyIndexCache.set(locs, hit);
   }
   return hit;
@@ -128,14 +139,14 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
     return infoCache.get(k);
   };
   let unknownCount = 0;
-  const indexes = new Map<string, KeyIndex>();
+  const indexes = new Map<string, KeyIndexes>();
   const indexAt = (path: PathSeg[]) => {
     const k = JSON.stringify(path);
     let ix = indexes.get(k);
     if (!ix) {
       let cur: Located[] = locateRoot(format);
       for (const seg of path) cur = locateChild(cur, seg);
-      ix = keyIndexOf(cur).index;
+      ix = keyIndexOf(cur);
       indexes.set(k, ix);
     }
     return ix;
@@ -161,7 +172,7 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       if (seen.has(id)) continue;
       seen.add(id);
       if (++unknownCount > MAX_UNKNOWN_KEYS) continue;
-      findings.push(unknownKey(format, path, child, true, (k) => indexAt(path).closest(k)));
+      findings.push(unknownKey(format, path, child, true, (k) => closestAcross(k, indexAt(path).models)));
       continue;
     }
     if (e.keyword === 'required') {
@@ -345,12 +356,12 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
       return;
     }
     if (n.kind !== 'map') return;
-    const { index, closed } = keyIndexOf(locs);
+    const { all, models, closed } = keyIndexOf(locs);
     for (const e of n.entries) {
       const childPath = [...path, e.key];
       const child = locateChild(locs, e.key);
-      if (!index.has(e.key) && !closed && index.size) {
-        const s = index.closest(e.key);
+      if (!all.has(e.key) && !closed && all.size) {
+        const s = closestAcross(e.key, models);
         if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget)
           findings.push(unknownKey(format, path, e, false, () => s));
       }

@@ -382,9 +382,9 @@ test('editDistance: Levenshtein, capped', () => {
 test('closest: one nearest candidate within the allowance', () => {
   const keys = ['tokens_per_block', 'free_gpu_memory_fraction', 'enable_block_reuse'];
   assert.equal(closest('tokens_per_blok', keys), 'tokens_per_block');
-  assert.equal(closest('free_gpu_memry_fractin', keys), 'free_gpu_memory_fraction', 'two edits allowed for keys of 10+ characters');
+  assert.equal(closest('free_gpu_memry_fractin', keys), 'free_gpu_memory_fraction', 'two edits allowed for keys of 12+ characters');
   assert.equal(closest('free_gpu_mmry_fractin', keys), undefined, 'three edits are too many');
-  assert.equal(closest('devics', ['devices', 'num_nodes']), 'devices', 'one edit for 5–9 characters');
+  assert.equal(closest('devics', ['devices', 'num_nodes']), 'devices', 'one edit for 5–11 characters');
   assert.equal(closest('devcs', ['devices']), undefined, 'two edits are too many for a short key');
   assert.equal(closest('DEVICES', ['devices']), 'devices', 'case-only difference');
 });

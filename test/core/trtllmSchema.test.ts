@@ -14,7 +14,7 @@ import type { JsonSchema } from '../../src/core/schemaNav.js';
 import { closest, closestAcross, KeyIndex, replacesWholeWord } from '../../src/core/suggest.js';
 import { compareReleases, keyRelease, releaseSource, schemaReleases } from '../../src/core/trtllmReleases.js';
 import type { Finding, FormatId } from '../../src/core/types.js';
-import { toDiagnostics } from '../../src/core/validate.js';
+import { toDiagnostics } from '../../src/core/diagnostics.js';
 import { rangeOf, REPO, SHARED } from '../helpers.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'trtllm-src');

@@ -126,8 +126,8 @@ function analyzeDoc(
 ): DocAnalysis {
   const findings = syntaxFindings(doc);
   const format = doc.format;
-  // A document with syntax errors is partial: schema and rule findings on it would be noise until it parses.
-  if (!format || !doc.root || doc.problems.some((p) => p.severity === 'error')) return { doc, findings };
+  // A document with syntax errors, or cut at a limit, is partial: schema and rule findings on it would be noise.
+  if (!format || !doc.root || doc.truncated || doc.problems.some((p) => p.severity === 'error')) return { doc, findings };
   findings.push(...schemaFindings(doc, format));
   const recipe = readRecipe(doc, { worldSize: settings.worldSize, modeline });
   if (!recipe) return { doc, findings };

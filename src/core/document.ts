@@ -108,13 +108,21 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
     }
     const format = forced === 'none' ? null : (forced ?? detectFormat(built.root));
     applyLoader(built.root, loaderFor(format));
-    for (const e of d.errors)
+    let overflowed = false;
+    for (const e of d.errors) {
+      // The parser ran out of stack on hostile nesting and reports it at every token after: one limit finding instead.
+      if (/Maximum call stack size exceeded/.test(e.message)) {
+        if (!overflowed && !built.truncated) built.truncated = { reason: 'depth', span: [e.pos[0], Math.max(e.pos[1], e.pos[0])] };
+        overflowed = true;
+        continue;
+      }
       problems.push({
         code: 'RL-YAML',
         severity: 'error',
         message: yamlMessage(e.message),
         span: [e.pos[0], Math.max(e.pos[1], e.pos[0])],
       });
+    }
     for (const w of d.warnings)
       problems.push({ code: 'RL-YAML', severity: 'warning', message: yamlMessage(w.message), span: [w.pos[0], w.pos[1]] });
     const range = d.range ?? [0, 0, 0];

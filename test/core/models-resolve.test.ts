@@ -135,8 +135,8 @@ test('a path to a checkpoint directory or a config.json is read; hf_quant_config
   });
   const dir = config('/ckpt/my-r1', fs);
   assert.deepEqual(
-    [dir.path, dir.origin, dir.shape.experts, dir.weights.dtype, dir.entry],
-    ['/ckpt/my-r1/config.json', 'path', 256, 'fp8', undefined],
+    [dir.path, dir.origin, dir.shape.name, dir.shape.experts, dir.weights.dtype, dir.entry],
+    ['/ckpt/my-r1/config.json', 'path', 'my-r1', 256, 'fp8', undefined],
   );
   assert.deepEqual(dir.assumptions[0], {
     what: 'model shape from /ckpt/my-r1/config.json',
@@ -175,7 +175,10 @@ test('an HF id found in the Hugging Face cache is read from the snapshot refs/ma
     [`${cache}/models--Other--MixedCase/snapshots/ccc/config.json`]: fixture('google--gemma-3-1b-it'),
   });
   const r = config('acme/tiny-moe', fs);
-  assert.deepEqual([r.origin, r.path, r.shape.experts], ['hf-cache', `${repo}/snapshots/bbb/config.json`, 128]);
+  assert.deepEqual(
+    [r.origin, r.path, r.shape.experts, r.shape.name],
+    ['hf-cache', `${repo}/snapshots/bbb/config.json`, 128, 'acme/tiny-moe'],
+  );
   // No refs/main: the first snapshot is read and that is stated; the folder name matches case-insensitively.
   const mixed = config('other/mixedcase', fs);
   assert.equal(mixed.shape.slidingWindowPattern, 6);

@@ -28,6 +28,9 @@ test('HF tokenizer ids: catalogue checkpoints and tokenizer-only repositories', 
   assert.equal(vocab('huggingface', 'google/recurrentgemma-2b'), 256000);
   assert.equal(vocab('huggingface', 'bigcode/starcoder2-tokenizer'), 49152);
   assert.equal(vocab('huggingface', 'openai/gpt-oss-120b'), 201088);
+  assert.equal(vocab('huggingface', 'Qwen/Qwen1.5-4B'), 151936);
+  assert.equal(vocab('huggingface', 'Qwen/Qwen1.5-7B'), 151936);
+  assert.match(vocabFromTokenizer('huggingface', 'Qwen/Qwen1.5-4B')!.source, /^the Qwen1\.5 tokenizer/);
   const hit = vocabFromTokenizer('huggingface', 'Qwen/Qwen3-235B-A22B')!;
   assert.equal(hit.name, 'Qwen/Qwen3-235B-A22B');
   assert.match(hit.source, /^Qwen3 235B-A22B tokenizer \(HF Qwen\/Qwen3-235B-A22B config\.json/);
@@ -36,7 +39,6 @@ test('HF tokenizer ids: catalogue checkpoints and tokenizer-only repositories', 
 test('names that fit several models with one vocabulary share it; file paths and unknown names give none', () => {
   const shared = vocabFromTokenizer(undefined, 'mistralai/Mistral-7B-Instruct-v0.1');
   assert.equal(shared?.vocab, 32000);
-  assert.equal(vocab(undefined, 'Qwen/Qwen1.5-7B'), undefined);
   assert.equal(vocab('sentencepiece', '${DATA_PATH}/tokenizer.model'), undefined);
   assert.equal(
     vocab(undefined, '${CHECKPOINT_LOAD_PATH}/model/mcore_mistral/nemo_minitron-0.5b/v1/multiMixV8.gpt4o_nc_sd.500000.128k.vocab.json'),
@@ -47,6 +49,18 @@ test('names that fit several models with one vocabulary share it; file paths and
   assert.equal(vocab(undefined, '${tokenizer_path}'), undefined);
   assert.equal(vocab(undefined, ''), undefined);
   assert.equal(vocab(undefined, 'llama'), undefined);
+});
+
+test('a tokenizer file names a model by its name or its folder when that is unambiguous', () => {
+  assert.equal(vocab('sentencepiece', '/data/tokenizers/Llama-2-7b-hf/tokenizer.model'), 32000);
+  assert.equal(vocab('huggingface', '/models/Meta-Llama-3-8B'), 128256);
+  assert.equal(vocab(undefined, '/ckpt/qwen3-8b/vocab.json'), 151936);
+  assert.match(
+    vocabFromTokenizer('sentencepiece', '/data/tokenizers/Llama-2-7b-hf/tokenizer.model')!.source,
+    /named by "Llama-2-7b-hf" in the path/,
+  );
+  assert.equal(vocab('sentencepiece', '/data/llama/tokenizer.model'), undefined);
+  assert.equal(vocab('sentencepiece', '${DATA_PATH}/tokenizer.model'), undefined);
 });
 
 test('resolveTokenizerVocab tries the model, then the type, then the vocabulary file', () => {
@@ -60,13 +74,13 @@ test('resolveTokenizerVocab tries the model, then the type, then the vocabulary 
 });
 
 test("an unknown vocabulary is assumed and stated: the family's most common one, else Llama 3's 128,256; a user value wins", () => {
-  const qwen = assumeVocab('Qwen/Qwen1.5-7B');
+  const qwen = assumeVocab('Qwen/QwQ-32B-Preview');
   assert.deepEqual(qwen, {
     vocab: 151936,
     assumption: {
       what: 'vocab = 151936',
       source:
-        'tokenizer "Qwen/Qwen1.5-7B" is unknown; the most common vocabulary of the catalogue\'s qwen models (15 of 22); set `# recipe-lens: vocab=N` (or the model: `# recipe-lens: model=ORG/NAME`) to replace it',
+        'tokenizer "Qwen/QwQ-32B-Preview" is unknown; the most common vocabulary of the catalogue\'s qwen models (15 of 22); set `# recipe-lens: vocab=N` (or the model: `# recipe-lens: model=ORG/NAME`) to replace it',
       provenance: 'default',
     },
   });

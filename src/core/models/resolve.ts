@@ -232,6 +232,8 @@ function readConfigAt(fs: ModelFileSystem, p: string, query: string, origin: Con
   }
   const shape = fromHfConfig(parsed.value, quant, dir);
   if (!shape.ok) return { kind: 'invalid', result: { kind: 'invalid', query, path: file, message: shape.reason } };
+  const named = checkpointName(dir);
+  if (named) shape.shape.name = named;
   return {
     kind: 'found',
     result: {
@@ -250,6 +252,14 @@ function readConfigAt(fs: ModelFileSystem, p: string, query: string, origin: Con
       notes: [...notes, ...shape.notes],
     },
   };
+}
+
+/** A checkpoint directory's name: the HF id of a cache folder (`models--org--name/snapshots/<commit>`), else its last meaningful folder. */
+function checkpointName(dir: string): string | undefined {
+  const segs = pathSegments(dir);
+  const snap = segs.lastIndexOf('snapshots');
+  const repo = snap > 0 ? hfIdFromRepoFolder(segs[snap - 1]!) : undefined;
+  return repo ?? segs.filter((seg) => !isGenericSegment(seg)).pop();
 }
 
 /** The snapshot `refs/main` names, else the first snapshot (sorted) holding a config.json. */

@@ -44,6 +44,18 @@ const TOKENIZER_ONLY: Record<string, TokenizerVocab> = {
   'bigcode/starcoder2-tokenizer': { vocab: 49152, source: 'transformers Starcoder2Config defaults@008e574 vocab_size' },
 };
 
+/** Tokenizer families named by an HF id pattern: one tokenizer shipped with every size. */
+const TOKENIZER_FAMILIES: [RegExp, TokenizerVocab][] = [
+  [
+    /^qwen\/qwen1\.5-/,
+    {
+      vocab: 151936,
+      source:
+        'the Qwen1.5 tokenizer: HF Qwen/Qwen1.5-1.8B-Chat config.json vocab_size 151936 (copy in mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py@79d603f); larger Qwen1.5 sizes may pad their embedding further',
+    },
+  ],
+];
+
 /** File basenames that mean something only with their library (`${data_dir}/bpe/vocab.json` is the GPT-2 BPE vocabulary in Launcher GPT-3 recipes). */
 const MEGATRON_BPE_FILES = new Set(['vocab.json', 'gpt2-vocab.json']);
 
@@ -70,13 +82,15 @@ export function vocabFromTokenizer(
   const id = raw.toLowerCase();
   const hit = (v: TokenizerVocab | undefined) => (v ? { ...v, name: raw } : undefined);
   if (Object.hasOwn(TOKENIZER_ONLY, id)) return hit(TOKENIZER_ONLY[id]);
+  const family = TOKENIZER_FAMILIES.find(([re]) => re.test(id));
+  if (family) return hit(family[1]);
   const base = basename(id);
   if (Object.hasOwn(TOKENIZER_ONLY, base)) return hit(TOKENIZER_ONLY[base]);
   const suffixed = Object.keys(TOKENIZER_ONLY).find((k) => k.includes('.') && !k.includes('/') && base.endsWith(`_${k}`));
   if (suffixed) return hit(TOKENIZER_ONLY[suffixed]);
   if (lib === 'megatron' && MEGATRON_BPE_FILES.has(base)) return hit(GPT2);
-  // A SentencePiece / tiktoken file path names a file, not a model: only the known files above match.
-  if (lib === 'sentencepiece' || lib === 'tiktoken' || /\.(model|json|tiktoken|txt)$/.test(base)) return undefined;
+  // A tokenizer file names a model only through its name or its folders (`/tok/Llama-2-7b-hf/tokenizer.model`).
+  if (lib === 'sentencepiece' || lib === 'tiktoken' || /\.(model|json|tiktoken|txt)$/.test(base)) return fromFilePath(raw);
   const m = matchModelName(raw);
   if (m.kind === 'found')
     return { vocab: m.entry.tokenizer.vocab, name: raw, source: `${m.entry.title} tokenizer (${m.entry.tokenizer.source})` };
@@ -91,6 +105,27 @@ export function vocabFromTokenizer(
         source: `every catalogue model "${raw}" may name (${m.entries.map((e) => e.id).join(', ')}) has ${v.vocab} (${v.source})`,
       };
     }
+  }
+  return undefined;
+}
+
+/** Words of tokenizer file names that name no model. */
+const FILE_WORDS = /(^|[-_.])(tokenizer|vocab|spm|sp|bpe|sentencepiece|merges|tiktoken|model|json|txt)(?=$|[-_.])/g;
+
+/** A tokenizer file's vocabulary from the model its file name or its folders name, when unambiguous. */
+function fromFilePath(raw: string): (TokenizerVocab & { name: string }) | undefined {
+  const parts = raw.split(/[\\/]+/).filter((p) => p && !/\$\{|^\.{1,2}$/.test(p));
+  const file = (parts.pop() ?? '').replace(FILE_WORDS, '').replace(/^[-_.]+|[-_.]+$/g, '');
+  for (const name of [file, ...parts.slice(-2).reverse()]) {
+    if (!name) continue;
+    const m = matchModelName(name);
+    if (m.kind === 'found')
+      return {
+        vocab: m.entry.tokenizer.vocab,
+        name: raw,
+        source: `${m.entry.title} tokenizer, named by "${name}" in the path (${m.entry.tokenizer.source})`,
+      };
+    if (m.kind === 'ambiguous') return undefined;
   }
   return undefined;
 }

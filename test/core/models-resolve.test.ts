@@ -42,7 +42,7 @@ function memoryFs(files: Record<string, string>, extra: Partial<ModelFileSystem>
           ]
         : undefined,
     hubCacheDirs: ['/home/u/.cache/huggingface/hub'],
-    cwd: '/work/recipes',
+    cwd: '/home/u/recipes',
     home: '/home/u',
     ...extra,
   };
@@ -131,7 +131,7 @@ test('a path to a checkpoint directory or a config.json is read; hf_quant_config
     '/ckpt/my-r1/config.json': fixture('deepseek-ai--DeepSeek-R1'),
     '/data/nemo3/config.json': fixture('nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4'),
     '/data/nemo3/hf_quant_config.json': fixture('nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4', 'hf_quant_config.json'),
-    '/work/recipes/local/llama/config.json': fixture('meta-llama--Llama-3.2-1B'),
+    '/home/u/recipes/local/llama/config.json': fixture('meta-llama--Llama-3.2-1B'),
   });
   const dir = config('/ckpt/my-r1', fs);
   assert.deepEqual(

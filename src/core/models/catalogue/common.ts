@@ -7,12 +7,10 @@ export const SRC = {
   nemo: (file: string, cls: string) => `NeMo nemo/collections/llm/gpt/model/${file}.py@8cfedd7 ${cls}`,
   bridge: (file: string, cls: string) => `Megatron-Bridge src/megatron/bridge/models/${file}@dc805f5 ${cls}`,
   /** HF config.json, as copied verbatim into a public repository (the copy named). */
-  hf: (id: string, copy: 'aic' | 'mlc' | 'card') =>
+  hf: (id: string, copy: 'aic' | 'mlc') =>
     copy === 'aic'
       ? `HF ${id} config.json (copy in ai-dynamo/aiconfigurator model_configs/)`
-      : copy === 'mlc'
-        ? `HF ${id} config.json (copy in mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py@79d603f)`
-        : `HF ${id} config.json`,
+      : `HF ${id} config.json (copy in mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py@79d603f)`,
   keras: (preset: string) => `KerasHub keras_hub/src/models preset "${preset}"@71453d0 metadata.params`,
   transformers: (cls: string) => `transformers ${cls} defaults@008e574`,
   llamaCard: (dir: string) => `meta-llama/llama-models models/${dir}/MODEL_CARD.md@a9c89c4`,

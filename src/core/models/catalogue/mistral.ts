@@ -5,7 +5,7 @@ import { bf16Weights } from '../weights.js';
 import { ckpts, DENSE, entry, SRC } from './common.js';
 
 const MISTRAL = { gatedMlp: true, norm: 'rmsnorm', activation: 'swiglu', tiedEmbeddings: false } as const;
-const bf16 = (id: string, copy: 'aic' | 'mlc' | 'card') => bf16Weights(`${SRC.hf(id, copy)} torch_dtype bfloat16`);
+const bf16 = (id: string, copy: 'aic' | 'mlc') => bf16Weights(`${SRC.hf(id, copy)} torch_dtype bfloat16`);
 const NEMO_12B_CONFIG =
   'HF mistralai/Mistral-Nemo-Base-2407 config.json (copy in kevinstephano/thunder_model_blocks mistral/mistral_config.py)';
 

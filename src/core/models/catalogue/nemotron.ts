@@ -241,7 +241,16 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
         'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4',
         nvfp4Weights(
           'HF nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 hf_quant_config.json (copy in ai-dynamo/aiconfigurator model_configs/): quant_algo NVFP4, kv_cache_quant_algo FP8',
-          ['lm_head', 'backbone.layers.*.mixer.{q,k,v,o}_proj', 'backbone.layers.*.mixer.{in,out}_proj', 'backbone.layers.*.mixer.conv1d'],
+          [
+            'lm_head',
+            'backbone.layers.*.mixer.q_proj',
+            'backbone.layers.*.mixer.k_proj',
+            'backbone.layers.*.mixer.v_proj',
+            'backbone.layers.*.mixer.o_proj',
+            'backbone.layers.*.mixer.in_proj',
+            'backbone.layers.*.mixer.out_proj',
+            'backbone.layers.*.mixer.conv1d',
+          ],
           'fp8',
           'mlp',
         ),

@@ -61,6 +61,35 @@ export interface ModelShape {
   mamba?: { stateDim: number; numHeads: number; headDim: number; groups: number; convKernel: number };
   /** MLP activation, where it matters beyond gatedMlp (squared-ReLU for Nemotron-4, GELU for GPT/StarCoder). */
   activation?: 'swiglu' | 'geglu' | 'gelu' | 'relu' | 'squared-relu' | 'silu';
+  /**
+   * Period of the local/global attention pattern when it is not simply alternating: of every N consecutive layers the
+   * first N − 1 use `slidingWindow.window` and the N-th attends fully (HF Gemma 3 `sliding_window_pattern` 6; Llama 4
+   * chunked attention with a NoPE global layer every 4th, `nope_layer_interval` 4). With `slidingWindow` it replaces
+   * `everyOther` (which is the period 2).
+   */
+  slidingWindowPattern?: number;
+  /**
+   * Linear-attention (Gated DeltaNet) layers of hybrid stacks (HF Qwen3-Next / Qwen3.5 `full_attention_interval`,
+   * `linear_*`): of every `fullAttentionInterval` layers the last is full attention, the others Gated DeltaNet with a
+   * fixed-size recurrent state (no KV cache).
+   */
+  linearAttention?: {
+    fullAttentionInterval: number;
+    keyHeads: number;
+    valueHeads: number;
+    keyHeadDim: number;
+    valueHeadDim: number;
+    convKernel: number;
+  };
+  /** Gated attention (HF Qwen3-Next `attn_output_gate`): q_proj also emits a per-head output gate, doubling its width. */
+  attentionOutputGate?: boolean;
+  /**
+   * Latent MoE (HF Nemotron 3 Super `moe_latent_size`): routed experts work in a latent space of this width, entered
+   * through a hidden → latent projection and left through latent → hidden, so each expert is latent × moeFfn.
+   */
+  moeLatentSize?: number;
+  /** Sandwich norms (Gemma 2/3): RMSNorm also after attention and after the MLP, 4 norms per layer instead of 2. */
+  postNorms?: boolean;
 }
 
 /** Where a value of the estimate came from. */

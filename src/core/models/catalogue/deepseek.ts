@@ -1,0 +1,261 @@
+// DeepSeek V2, V2-Lite, V3, R1 (multi-head latent attention, MoE, MTP) and the DeepSeek-V3-architecture Moonshot models.
+import { roundedParams } from '../published.js';
+import type { CatalogueEntry, WeightFormat } from '../types.js';
+import { assumedBf16Weights, bf16Weights, fp8BlockWeights, nvfp4Weights } from '../weights.js';
+import { ckpt, entry, SRC } from './common.js';
+
+const DS = { gatedMlp: true, norm: 'rmsnorm', activation: 'swiglu', tiedEmbeddings: false } as const;
+const MLA_V3 = { kvLoraRank: 512, qkRopeHeadDim: 64, qLoraRank: 1536, qkNopeHeadDim: 128, vHeadDim: 128 } as const;
+
+const v3Shape = {
+  ...DS,
+  layers: 61,
+  hidden: 7168,
+  ffn: 18432,
+  heads: 128,
+  kvHeads: 128,
+  headDim: 192,
+  vocab: 129280,
+  experts: 256,
+  topK: 8,
+  moeFfn: 2048,
+  sharedExpertFfn: 2048,
+  sharedExperts: 1,
+  denseLayersBeforeMoe: 3,
+  mla: MLA_V3,
+  routerBias: true,
+  mtpLayers: 1,
+};
+
+const dsFp8 = (id: string) =>
+  fp8BlockWeights(`${SRC.hf(id, 'aic')} quantization_config: quant_method fp8, fmt e4m3, weight_block_size [128, 128]`);
+/** A release of the same family whose config.json was not read: the family's FP8 block format is assumed. */
+const assumedFp8 = (basis: string): WeightFormat => ({
+  ...fp8BlockWeights(''),
+  source: `FP8 128×128 blocks assumed: ${basis} (this checkpoint's config.json was not read; point the model setting at its files to read them)`,
+});
+/**
+ * nvidia/DeepSeek-R1-FP4: NVFP4 MLPs (dense, shared and routed experts); the attention projections stay BF16
+ * (NVIDIA/Model-Optimizer issue #150) and the MTP layer 61 is excluded (hf_quant_config.json `model.layers.61*`, vllm-project/vllm#25987).
+ */
+const R1_FP4 = nvfp4Weights(
+  'HF nvidia/DeepSeek-R1-FP4 hf_quant_config.json quant_algo NVFP4 (attention BF16 per NVIDIA/Model-Optimizer#150; MTP layer excluded per vllm-project/vllm#25987)',
+  ['lm_head', 'model.layers.*.self_attn*', 'model.layers.61*'],
+  undefined,
+  'mlp',
+);
+const V3_0324_FP4 = nvfp4Weights(
+  'HF nvidia/DeepSeek-V3-0324-NVFP4 hf_quant_config.json (copy in ai-dynamo/aiconfigurator model_configs/): quant_algo NVFP4, group_size 16',
+  [
+    'lm_head',
+    'model.embed_tokens',
+    'model.norm',
+    'model.layers.*.self_attn*',
+    'model.layers.*.mlp.gate',
+    'model.layers.*.input_layernorm',
+    'model.layers.*.post_attention_layernorm',
+    'model.layers.61*',
+  ],
+);
+
+const V3_SOURCES = [
+  SRC.hf('deepseek-ai/DeepSeek-V3', 'aic') +
+    ' (q_lora_rank 1536, kv_lora_rank 512, qk_nope/rope 128/64, v_head_dim 128, 256 routed + 1 shared expert of 2048, first_k_dense_replace 3, num_nextn_predict_layers 1, topk_method noaux_tc)',
+  SRC.nemo('deepseek', 'DeepSeekV3Config'),
+];
+const V3_PUBLISHED = roundedParams('671B', 'DeepSeek-V3 technical report (arXiv:2412.19437): "671B total parameters with 37B activated"', {
+  scope: 'the main model without the 14B multi-token-prediction module (the HF checkpoint holds 685B with it)',
+});
+const V3_TOKENIZER = {
+  hfId: 'deepseek-ai/DeepSeek-V3',
+  kind: 'bpe',
+  vocab: 129280,
+  source: SRC.hf('deepseek-ai/DeepSeek-V3', 'aic') + ' vocab_size',
+} as const;
+
+export const DEEPSEEK_MODELS: CatalogueEntry[] = [
+  entry({
+    id: 'deepseek-v2-lite',
+    family: 'deepseek',
+    title: 'DeepSeek-V2-Lite',
+    shape: {
+      ...DS,
+      layers: 27,
+      hidden: 2048,
+      ffn: 10944,
+      heads: 16,
+      kvHeads: 16,
+      headDim: 192,
+      vocab: 102400,
+      experts: 64,
+      topK: 6,
+      moeFfn: 1408,
+      sharedExpertFfn: 2816,
+      sharedExperts: 2,
+      denseLayersBeforeMoe: 1,
+      mla: { kvLoraRank: 512, qkRopeHeadDim: 64, qkNopeHeadDim: 128, vHeadDim: 128 },
+    },
+    checkpoints: [
+      ckpt('deepseek-ai/DeepSeek-V2-Lite', bf16Weights(`${SRC.hf('deepseek-ai/DeepSeek-V2-Lite', 'mlc')} torch_dtype bfloat16`)),
+      ckpt('deepseek-ai/DeepSeek-V2-Lite-Chat', assumedBf16Weights('the BF16 DeepSeek-V2-Lite release')),
+    ],
+    aliases: ['DeepSeekV2LiteConfig', 'DeepSeekV2LiteModelProvider', 'deepseek_v2_lite'],
+    tokenizer: {
+      hfId: 'deepseek-ai/DeepSeek-V2-Lite',
+      kind: 'bpe',
+      vocab: 102400,
+      source: SRC.hf('deepseek-ai/DeepSeek-V2-Lite', 'mlc') + ' vocab_size',
+    },
+    published: roundedParams('15.7B', 'DeepSeek-V2 README: DeepSeek-V2-Lite "15.7B total parameters, 2.4B activated"'),
+    sources: [
+      SRC.hf('deepseek-ai/DeepSeek-V2-Lite', 'mlc') + ' (no q LoRA, 2 shared experts)',
+      SRC.nemo('deepseek', 'DeepSeekV2LiteConfig'),
+    ],
+  }),
+  entry({
+    id: 'deepseek-v2',
+    family: 'deepseek',
+    title: 'DeepSeek-V2',
+    shape: {
+      ...DS,
+      layers: 60,
+      hidden: 5120,
+      ffn: 12288,
+      heads: 128,
+      kvHeads: 128,
+      headDim: 192,
+      vocab: 102400,
+      experts: 160,
+      topK: 6,
+      moeFfn: 1536,
+      sharedExpertFfn: 3072,
+      sharedExperts: 2,
+      denseLayersBeforeMoe: 1,
+      mla: MLA_V3,
+    },
+    checkpoints: [
+      ckpt('deepseek-ai/DeepSeek-V2', assumedBf16Weights('the BF16 DeepSeek-V2-Lite release of the same family')),
+      ckpt('deepseek-ai/DeepSeek-V2-Chat', assumedBf16Weights('the BF16 DeepSeek-V2-Lite release of the same family')),
+    ],
+    aliases: ['DeepSeekV2Config', 'DeepSeekV2ModelProvider', 'deepseek_v2'],
+    tokenizer: {
+      hfId: 'deepseek-ai/DeepSeek-V2',
+      kind: 'bpe',
+      vocab: 102400,
+      source: SRC.bridge('deepseek/deepseek_provider.py', 'DeepSeekV2ModelProvider vocab_size'),
+    },
+    published: roundedParams('236B', 'DeepSeek-V2 paper (arXiv:2405.04434): "236B total parameters, of which 21B are activated"'),
+    sources: [
+      SRC.bridge('deepseek/deepseek_provider.py', 'DeepSeekV2ModelProvider (160 experts of 1536, 2 shared, first layer dense)'),
+      SRC.nemo('deepseek', 'DeepSeekV2Config (q_lora_rank 1536, kv_lora_rank 512, heads 128)'),
+    ],
+  }),
+  entry({
+    id: 'deepseek-v3',
+    family: 'deepseek',
+    title: 'DeepSeek-V3',
+    shape: v3Shape,
+    checkpoints: [
+      ckpt('deepseek-ai/DeepSeek-V3', dsFp8('deepseek-ai/DeepSeek-V3')),
+      ckpt('deepseek-ai/DeepSeek-V3-Base', assumedFp8('the deepseek-ai/DeepSeek-V3 release format')),
+      ckpt('deepseek-ai/DeepSeek-V3-0324', assumedFp8('the deepseek-ai/DeepSeek-V3 release format')),
+      ckpt('deepseek-ai/DeepSeek-V3.1', dsFp8('deepseek-ai/DeepSeek-V3.1')),
+      ckpt('nvidia/DeepSeek-V3-0324-NVFP4', V3_0324_FP4),
+    ],
+    aliases: ['DeepSeekV3Config', 'DeepSeekV3ModelProvider', 'deepseek_v3'],
+    tokenizer: V3_TOKENIZER,
+    published: V3_PUBLISHED,
+    sources: V3_SOURCES,
+    notes: ['The checkpoint ships in FP8 (E4M3, 128×128 blocks); the MTP layer is loaded for MTP speculative decoding only.'],
+  }),
+  entry({
+    id: 'deepseek-r1',
+    family: 'deepseek',
+    title: 'DeepSeek-R1',
+    shape: v3Shape,
+    checkpoints: [
+      ckpt('deepseek-ai/DeepSeek-R1', dsFp8('deepseek-ai/DeepSeek-R1')),
+      ckpt('deepseek-ai/DeepSeek-R1-0528', assumedFp8('the deepseek-ai/DeepSeek-R1 release format')),
+      ckpt('nvidia/DeepSeek-R1-FP4', R1_FP4),
+    ],
+    aliases: [],
+    tokenizer: { ...V3_TOKENIZER, hfId: 'deepseek-ai/DeepSeek-R1', source: SRC.hf('deepseek-ai/DeepSeek-R1', 'aic') + ' vocab_size' },
+    published: roundedParams('671B', 'DeepSeek-R1 model card: "671B total, 37B activated" (the DeepSeek-V3 architecture)', {
+      scope: V3_PUBLISHED.scope,
+    }),
+    sources: [SRC.hf('deepseek-ai/DeepSeek-R1', 'aic') + ' (identical architecture keys to DeepSeek-V3)', ...V3_SOURCES.slice(1)],
+    notes: ['The checkpoint ships in FP8 (E4M3, 128×128 blocks); NVIDIA publishes NVFP4 variants (-FP4).'],
+  }),
+  entry({
+    id: 'kimi-k2',
+    family: 'kimi',
+    title: 'Kimi K2',
+    shape: {
+      ...v3Shape,
+      heads: 64,
+      kvHeads: 64,
+      vocab: 163840,
+      experts: 384,
+      denseLayersBeforeMoe: 1,
+      mtpLayers: 0,
+    },
+    checkpoints: [
+      ckpt('moonshotai/Kimi-K2-Instruct', dsFp8('moonshotai/Kimi-K2-Instruct')),
+      ckpt('moonshotai/Kimi-K2-Base', assumedFp8('the moonshotai/Kimi-K2-Instruct release format')),
+    ],
+    aliases: ['KimiK2Provider'],
+    tokenizer: {
+      hfId: 'moonshotai/Kimi-K2-Instruct',
+      kind: 'tiktoken',
+      vocab: 163840,
+      source: SRC.hf('moonshotai/Kimi-K2-Instruct', 'aic') + ' vocab_size',
+    },
+    published: roundedParams('1T', 'Kimi K2 README: "1 trillion total parameters, 32 billion activated"', { nominal: true }),
+    sources: [
+      SRC.hf('moonshotai/Kimi-K2-Instruct', 'aic') +
+        ' (DeepseekV3ForCausalLM: 64 heads, 384 experts, first_k_dense_replace 1, num_nextn_predict_layers 0)',
+      SRC.bridge('kimi/kimi_provider.py', 'KimiK2Provider'),
+    ],
+  }),
+  entry({
+    id: 'moonlight-16b-a3b',
+    family: 'kimi',
+    title: 'Moonlight 16B-A3B',
+    shape: {
+      ...DS,
+      layers: 27,
+      hidden: 2048,
+      ffn: 11264,
+      heads: 16,
+      kvHeads: 16,
+      headDim: 192,
+      vocab: 163842,
+      experts: 64,
+      topK: 6,
+      moeFfn: 1408,
+      sharedExpertFfn: 2816,
+      sharedExperts: 2,
+      denseLayersBeforeMoe: 1,
+      mla: { kvLoraRank: 512, qkRopeHeadDim: 64, qkNopeHeadDim: 128, vHeadDim: 128 },
+      routerBias: true,
+    },
+    checkpoints: [
+      ckpt('moonshotai/Moonlight-16B-A3B', assumedBf16Weights('Megatron-Bridge MoonlightModelProvider16B trains and converts it in BF16')),
+      ckpt('moonshotai/Moonlight-16B-A3B-Instruct', assumedBf16Weights('the Moonlight-16B-A3B release')),
+    ],
+    aliases: ['MoonlightModelProvider16B', 'moonlight_16b'],
+    tokenizer: {
+      hfId: 'moonshotai/Moonlight-16B-A3B',
+      kind: 'tiktoken',
+      vocab: 163842,
+      source: SRC.bridge('deepseek/deepseek_provider.py', 'MoonlightModelProvider16B vocab_size'),
+    },
+    published: roundedParams('16B', 'NeMo AutoModel model coverage: Moonlight-16B-A3B "16B total / 3B active"', { nominal: true }),
+    sources: [
+      SRC.bridge(
+        'deepseek/deepseek_provider.py',
+        'MoonlightModelProvider16B (no q LoRA, MLA defaults kv_lora_rank 512, qk_head_dim 128, qk_pos_emb_head_dim 64, v_head_dim 128; sigmoid router with expert bias)',
+      ),
+    ],
+  }),
+];

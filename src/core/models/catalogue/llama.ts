@@ -1,0 +1,316 @@
+// Meta Llama 2, 3, 3.1, 3.2, 3.3 and 4, and the Llama-architecture NVIDIA models.
+import { exactParams, roundedParams } from '../published.js';
+import type { CatalogueEntry, TokenizerFacts } from '../types.js';
+import { assumedBf16Weights, bf16Weights, fp16Weights, modeloptFp8Weights } from '../weights.js';
+import { ckpt, ckpts, DENSE, entry, repeatPattern, SRC } from './common.js';
+
+const LLAMA = { gatedMlp: true, norm: 'rmsnorm', activation: 'swiglu', tiedEmbeddings: false } as const;
+const LLAMA2_TOKENIZER: TokenizerFacts = {
+  hfId: 'meta-llama/Llama-2-7b-hf',
+  kind: 'sentencepiece',
+  vocab: 32000,
+  source: SRC.hf('meta-llama/Llama-2-7b-hf', 'aic') + ' vocab_size',
+};
+const LLAMA3_TOKENIZER: TokenizerFacts = {
+  hfId: 'meta-llama/Meta-Llama-3-8B',
+  kind: 'tiktoken',
+  vocab: 128256,
+  source: SRC.hf('meta-llama/Meta-Llama-3.1-8B', 'aic') + ' vocab_size (128,000 BPE tokens + 256 special)',
+};
+const LLAMA4_TOKENIZER: TokenizerFacts = {
+  hfId: 'meta-llama/Llama-4-Scout-17B-16E-Instruct',
+  kind: 'tiktoken',
+  vocab: 202048,
+  source: SRC.hf('meta-llama/Llama-4-Scout-17B-16E-Instruct', 'aic') + ' text_config.vocab_size',
+};
+
+const llama2Weights = (id: string) => fp16Weights(`${SRC.hf(id, 'aic')} torch_dtype float16`);
+const llama3Weights = (id: string) => bf16Weights(`${SRC.hf(id, 'aic')} torch_dtype bfloat16`);
+/** NVIDIA ModelOpt FP8 Llama checkpoints: FP8 linear layers except lm_head, FP8 KV cache. */
+const NV_LLAMA_FP8 = modeloptFp8Weights(
+  'HF nvidia/Llama-3.1-70B-Instruct-FP8 hf_quant_config.json (copy in ai-dynamo/aiconfigurator model_configs/): quant_algo FP8, kv_cache_quant_algo FP8, exclude_modules [lm_head]',
+  ['lm_head'],
+  'fp8',
+);
+
+const llama3_8bShape = { ...LLAMA, ...DENSE, layers: 32, hidden: 4096, ffn: 14336, heads: 32, kvHeads: 8, headDim: 128, vocab: 128256 };
+
+export const LLAMA_MODELS: CatalogueEntry[] = [
+  entry({
+    id: 'llama2-7b',
+    family: 'llama',
+    title: 'Llama 2 7B',
+    shape: { ...LLAMA, ...DENSE, layers: 32, hidden: 4096, ffn: 11008, heads: 32, kvHeads: 32, headDim: 128, vocab: 32000 },
+    checkpoints: ckpts(llama2Weights('meta-llama/Llama-2-7b-hf'), 'meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-2-7b-chat-hf'),
+    aliases: ['Llama2Config7B', 'Llama2ModelProvider7B', 'llama2_7b'],
+    tokenizer: LLAMA2_TOKENIZER,
+    published: exactParams('6738415616', SRC.keras('llama2_7b_en')),
+    sources: [SRC.hf('meta-llama/Llama-2-7b-hf', 'aic'), SRC.nemo('llama', 'Llama2Config7B')],
+  }),
+  entry({
+    id: 'llama2-13b',
+    family: 'llama',
+    title: 'Llama 2 13B',
+    shape: { ...LLAMA, ...DENSE, layers: 40, hidden: 5120, ffn: 13824, heads: 40, kvHeads: 40, headDim: 128, vocab: 32000 },
+    checkpoints: ckpts(llama2Weights('meta-llama/Llama-2-13b-hf'), 'meta-llama/Llama-2-13b-hf', 'meta-llama/Llama-2-13b-chat-hf'),
+    aliases: ['Llama2Config13B', 'Llama2ModelProvider13B', 'llama2_13b'],
+    tokenizer: LLAMA2_TOKENIZER,
+    published: roundedParams('13B', SRC.llamaCard('llama2') + ' "Params 13B"', { nominal: true }),
+    sources: [SRC.hf('meta-llama/Llama-2-13b-hf', 'aic'), SRC.nemo('llama', 'Llama2Config13B')],
+  }),
+  entry({
+    id: 'llama2-70b',
+    family: 'llama',
+    title: 'Llama 2 70B',
+    shape: { ...LLAMA, ...DENSE, layers: 80, hidden: 8192, ffn: 28672, heads: 64, kvHeads: 8, headDim: 128, vocab: 32000 },
+    checkpoints: ckpts(llama2Weights('meta-llama/Llama-2-70b-hf'), 'meta-llama/Llama-2-70b-hf', 'meta-llama/Llama-2-70b-chat-hf'),
+    aliases: ['Llama2Config70B', 'Llama2ModelProvider70B', 'llama2_70b'],
+    tokenizer: LLAMA2_TOKENIZER,
+    published: roundedParams('70B', SRC.llamaCard('llama2') + ' "Params 70B"', { nominal: true }),
+    sources: [SRC.hf('meta-llama/Llama-2-70b-hf', 'aic'), SRC.nemo('llama', 'Llama2Config70B')],
+  }),
+  entry({
+    id: 'llama3-8b',
+    family: 'llama',
+    title: 'Llama 3 / 3.1 8B',
+    shape: llama3_8bShape,
+    checkpoints: [
+      ...ckpts(
+        llama3Weights('meta-llama/Meta-Llama-3.1-8B'),
+        'meta-llama/Llama-3.1-8B',
+        'meta-llama/Llama-3.1-8B-Instruct',
+        'meta-llama/Meta-Llama-3.1-8B',
+        'meta-llama/Meta-Llama-3.1-8B-Instruct',
+        'meta-llama/Meta-Llama-3-8B',
+        'meta-llama/Meta-Llama-3-8B-Instruct',
+      ),
+      ckpt('deepseek-ai/DeepSeek-R1-Distill-Llama-8B', assumedBf16Weights('a fine-tune of the BF16 Llama 3.1 8B')),
+    ],
+    aliases: ['Llama3Config8B', 'Llama31Config8B', 'Llama3ModelProvider8B', 'Llama31ModelProvider8B', 'llama3_8b', 'llama31_8b'],
+    tokenizer: LLAMA3_TOKENIZER,
+    published: exactParams(
+      '8030261248',
+      `${SRC.keras('llama3_8b_en')} (and llama3.1_8b); HF API safetensors.total of meta-llama/Llama-3.1-8B`,
+    ),
+    sources: [
+      SRC.hf('meta-llama/Meta-Llama-3.1-8B', 'aic'),
+      SRC.hf('meta-llama/Llama-3.1-8B', 'mlc'),
+      SRC.nemo('llama', 'Llama3Config8B, Llama31Config8B'),
+    ],
+    notes: [
+      'Llama 3 and Llama 3.1 8B share the shape (3.1 adds RoPE scaling to 128k positions).',
+      'deepseek-ai/DeepSeek-R1-Distill-Llama-8B is a fine-tune of Llama 3.1 8B with the same architecture.',
+    ],
+  }),
+  entry({
+    id: 'llama3.1-nemotron-nano-8b',
+    family: 'llama',
+    title: 'Llama 3.1 Nemotron Nano 8B',
+    shape: llama3_8bShape,
+    checkpoints: [ckpt('nvidia/Llama-3.1-Nemotron-Nano-8B-v1', assumedBf16Weights('a fine-tune of the BF16 Llama 3.1 8B'))],
+    aliases: ['Llama31NemotronNano8BConfig', 'Llama31NemotronNano8BProvider', 'llama31_nemotron_nano_8b'],
+    tokenizer: { ...LLAMA3_TOKENIZER, hfId: 'nvidia/Llama-3.1-Nemotron-Nano-8B-v1' },
+    published: exactParams('8030261248', `${SRC.keras('llama3.1_8b')}: the Llama 3.1 8B architecture this model keeps`),
+    sources: [
+      SRC.bridge('llama_nemotron/llama_nemotron_provider.py', 'Llama31NemotronNano8BProvider (Llama31Config8B with kv_channels 128)'),
+    ],
+    notes: ['A fine-tune of Llama 3.1 8B with the same architecture.'],
+  }),
+  entry({
+    id: 'llama3-70b',
+    family: 'llama',
+    title: 'Llama 3 / 3.1 70B',
+    shape: { ...LLAMA, ...DENSE, layers: 80, hidden: 8192, ffn: 28672, heads: 64, kvHeads: 8, headDim: 128, vocab: 128256 },
+    checkpoints: [
+      ...ckpts(
+        llama3Weights('meta-llama/Meta-Llama-3.1-70B'),
+        'meta-llama/Llama-3.1-70B',
+        'meta-llama/Llama-3.1-70B-Instruct',
+        'meta-llama/Meta-Llama-3.1-70B',
+        'meta-llama/Meta-Llama-3.1-70B-Instruct',
+        'meta-llama/Meta-Llama-3-70B',
+        'meta-llama/Meta-Llama-3-70B-Instruct',
+      ),
+      ckpt('nvidia/Llama-3.1-70B-Instruct-FP8', NV_LLAMA_FP8),
+      ckpt('nvidia/Llama-3.1-Nemotron-70B-Instruct-HF', assumedBf16Weights('a fine-tune of the BF16 Llama 3.1 70B')),
+    ],
+    aliases: [
+      'Llama3Config70B',
+      'Llama31Config70B',
+      'Llama3ModelProvider70B',
+      'Llama31ModelProvider70B',
+      'Llama31Nemotron70BProvider',
+      'llama3_70b',
+      'llama31_70b',
+      'llama31_nemotron_70b',
+    ],
+    tokenizer: LLAMA3_TOKENIZER,
+    published: exactParams('70553706496', 'HF API safetensors.total of meta-llama/Llama-3.1-70B'),
+    sources: [SRC.hf('meta-llama/Meta-Llama-3.1-70B', 'aic'), SRC.nemo('llama', 'Llama3Config70B, Llama31Config70B')],
+    notes: [
+      'nvidia/Llama-3.1-Nemotron-70B-Instruct-HF is a fine-tune with the same architecture (Megatron-Bridge Llama31Nemotron70BProvider).',
+    ],
+  }),
+  entry({
+    id: 'llama3-405b',
+    family: 'llama',
+    title: 'Llama 3.1 405B',
+    shape: { ...LLAMA, ...DENSE, layers: 126, hidden: 16384, ffn: 53248, heads: 128, kvHeads: 8, headDim: 128, vocab: 128256 },
+    checkpoints: ckpts(
+      llama3Weights('meta-llama/Meta-Llama-3.1-405B'),
+      'meta-llama/Llama-3.1-405B',
+      'meta-llama/Llama-3.1-405B-Instruct',
+      'meta-llama/Meta-Llama-3.1-405B',
+      'meta-llama/Meta-Llama-3.1-405B-Instruct',
+    ),
+    aliases: ['Llama31Config405B', 'Llama31ModelProvider405B', 'llama31_405b'],
+    tokenizer: LLAMA3_TOKENIZER,
+    published: exactParams('405853388800', 'HF API safetensors.total of meta-llama/Llama-3.1-405B'),
+    sources: [SRC.hf('meta-llama/Meta-Llama-3.1-405B', 'aic'), SRC.nemo('llama', 'Llama31Config405B')],
+  }),
+  entry({
+    id: 'llama3.2-1b',
+    family: 'llama',
+    title: 'Llama 3.2 1B',
+    shape: {
+      ...LLAMA,
+      ...DENSE,
+      tiedEmbeddings: true,
+      layers: 16,
+      hidden: 2048,
+      ffn: 8192,
+      heads: 32,
+      kvHeads: 8,
+      headDim: 64,
+      vocab: 128256,
+    },
+    checkpoints: ckpts(llama3Weights('meta-llama/Llama-3.2-1B'), 'meta-llama/Llama-3.2-1B', 'meta-llama/Llama-3.2-1B-Instruct'),
+    aliases: ['Llama32Config1B', 'Llama32ModelProvider1B', 'llama32_1b'],
+    tokenizer: LLAMA3_TOKENIZER,
+    published: roundedParams('1.23B', SRC.llamaCard('llama3_2') + ' "1B (1.23B)"', { truncated: true }),
+    sources: [SRC.hf('meta-llama/Llama-3.2-1B', 'mlc'), SRC.nemo('llama', 'Llama32Config1B')],
+  }),
+  entry({
+    id: 'llama3.2-3b',
+    family: 'llama',
+    title: 'Llama 3.2 3B',
+    shape: {
+      ...LLAMA,
+      ...DENSE,
+      tiedEmbeddings: true,
+      layers: 28,
+      hidden: 3072,
+      ffn: 8192,
+      heads: 24,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 128256,
+    },
+    checkpoints: ckpts(llama3Weights('meta-llama/Llama-3.2-3B'), 'meta-llama/Llama-3.2-3B', 'meta-llama/Llama-3.2-3B-Instruct'),
+    aliases: ['Llama32Config3B', 'Llama32ModelProvider3B', 'llama32_3b'],
+    tokenizer: LLAMA3_TOKENIZER,
+    published: roundedParams('3.21B', SRC.llamaCard('llama3_2') + ' "3B (3.21B)"', { truncated: true }),
+    sources: [SRC.hf('meta-llama/Llama-3.2-3B', 'mlc'), SRC.nemo('llama', 'Llama32Config3B')],
+  }),
+  entry({
+    id: 'llama3.3-70b',
+    family: 'llama',
+    title: 'Llama 3.3 70B',
+    shape: { ...LLAMA, ...DENSE, layers: 80, hidden: 8192, ffn: 28672, heads: 64, kvHeads: 8, headDim: 128, vocab: 128256 },
+    checkpoints: [
+      ckpt('meta-llama/Llama-3.3-70B-Instruct', llama3Weights('meta-llama/Llama-3.3-70B-Instruct')),
+      ckpt('deepseek-ai/DeepSeek-R1-Distill-Llama-70B', assumedBf16Weights('a fine-tune of the BF16 Llama 3.3 70B')),
+    ],
+    aliases: [],
+    tokenizer: { ...LLAMA3_TOKENIZER, hfId: 'meta-llama/Llama-3.3-70B-Instruct' },
+    published: exactParams('70553706496', 'HF API safetensors.total of meta-llama/Llama-3.1-70B, the architecture Llama 3.3 70B keeps'),
+    sources: [SRC.hf('meta-llama/Llama-3.3-70B-Instruct', 'aic'), SRC.nemo('llama', 'Llama31Config70B (same architecture)')],
+    notes: ['deepseek-ai/DeepSeek-R1-Distill-Llama-70B is a fine-tune of Llama 3.3 70B with the same architecture.'],
+  }),
+  entry({
+    id: 'llama4-scout-17b-16e',
+    family: 'llama',
+    title: 'Llama 4 Scout 17B-16E',
+    shape: {
+      ...LLAMA,
+      layers: 48,
+      hidden: 5120,
+      ffn: 16384,
+      heads: 40,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 202048,
+      experts: 16,
+      topK: 1,
+      moeFfn: 8192,
+      sharedExpertFfn: 8192,
+      sharedExperts: 1,
+      denseLayersBeforeMoe: 0,
+      slidingWindow: { window: 8192, everyOther: false },
+      slidingWindowPattern: 4,
+    },
+    checkpoints: ckpts(
+      bf16Weights(`${SRC.hf('meta-llama/Llama-4-Scout-17B-16E-Instruct', 'aic')} torch_dtype bfloat16`),
+      'meta-llama/Llama-4-Scout-17B-16E',
+      'meta-llama/Llama-4-Scout-17B-16E-Instruct',
+    ),
+    aliases: ['Llama4Experts16Config', 'Llama4Experts16ModelProvider', 'llama4_e16', 'llama4-scout'],
+    tokenizer: LLAMA4_TOKENIZER,
+    published: roundedParams('109B', SRC.llamaCard('llama4') + ' "17B (Activated) 109B (Total)"', {
+      scope: 'the whole multimodal checkpoint, vision encoder included',
+    }),
+    sources: [
+      SRC.hf('meta-llama/Llama-4-Scout-17B-16E-Instruct', 'aic') +
+        ' text_config (interleave_moe_layer_step 1, intermediate_size 8192 per expert, intermediate_size_mlp 16384, attention_chunk_size 8192)',
+      SRC.nemo('llama', 'Llama4Config, Llama4Experts16Config (nope_layer_interval 4, one shared expert of 8192, untied)'),
+    ],
+    notes: [
+      'Three of every four layers use chunked attention over 8192-token chunks (modelled as an 8192-token window); every fourth layer is a global NoPE layer.',
+      'Q/K L2 normalisation (use_qk_norm) has no weights.',
+      'The vision encoder of the multimodal checkpoint is not in the shape.',
+    ],
+  }),
+  entry({
+    id: 'llama4-maverick-17b-128e',
+    family: 'llama',
+    title: 'Llama 4 Maverick 17B-128E',
+    shape: {
+      ...LLAMA,
+      layers: 48,
+      hidden: 5120,
+      ffn: 16384,
+      heads: 40,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 202048,
+      experts: 128,
+      topK: 1,
+      moeFfn: 8192,
+      sharedExpertFfn: 8192,
+      sharedExperts: 1,
+      denseLayersBeforeMoe: 1,
+      moeLayerFreq: repeatPattern([0, 1], 48),
+      slidingWindow: { window: 8192, everyOther: false },
+      slidingWindowPattern: 4,
+    },
+    checkpoints: ckpts(
+      bf16Weights(`${SRC.hf('meta-llama/Llama-4-Maverick-17B-128E-Instruct', 'aic')} torch_dtype bfloat16`),
+      'meta-llama/Llama-4-Maverick-17B-128E',
+      'meta-llama/Llama-4-Maverick-17B-128E-Instruct',
+    ),
+    aliases: ['Llama4Experts128Config', 'Llama4Experts128ModelProvider', 'llama4_e128', 'llama4-maverick'],
+    tokenizer: { ...LLAMA4_TOKENIZER, hfId: 'meta-llama/Llama-4-Maverick-17B-128E-Instruct' },
+    published: roundedParams('400B', SRC.llamaCard('llama4') + ' "17B (Activated) 400B (Total)"', {
+      scope: 'the whole multimodal checkpoint, vision encoder included',
+    }),
+    sources: [
+      SRC.hf('meta-llama/Llama-4-Maverick-17B-128E-Instruct', 'aic') +
+        ' text_config (interleave_moe_layer_step 2: layers 1, 3, 5, … are MoE; dense layers use intermediate_size_mlp 16384)',
+      SRC.nemo('llama', 'Llama4Experts128Config (moe_layer_freq [0, 1] × 24)'),
+    ],
+    notes: [
+      'Three of every four layers use chunked attention over 8192-token chunks (modelled as an 8192-token window); every fourth layer is a global NoPE layer.',
+      'The vision encoder of the multimodal checkpoint is not in the shape.',
+    ],
+  }),
+];

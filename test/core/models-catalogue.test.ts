@@ -1,0 +1,194 @@
+// The model catalogue is internally consistent, keeps the old preset ids, and records each checkpoint's weight format.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
+import { CATALOGUE, catalogueEntry, findCatalogueId } from '../../src/core/models/catalogue.js';
+import { exactKey } from '../../src/core/models/names.js';
+import { exactParams, roundedParams } from '../../src/core/models/published.js';
+import type { CatalogueEntry } from '../../src/core/models/types.js';
+import { REPO } from '../helpers.js';
+
+const entry = (id: string): CatalogueEntry => {
+  const e = catalogueEntry(id);
+  assert.ok(e, `catalogue entry ${id}`);
+  return e;
+};
+const weightsOf = (hfId: string) => {
+  for (const e of CATALOGUE) for (const c of e.checkpoints) if (c.hfId === hfId) return c.weights;
+  assert.fail(`no checkpoint ${hfId}`);
+};
+
+test('ids are unique kebab-case, each shape is named by its id, and titles are set', () => {
+  const ids = CATALOGUE.map((e) => e.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const e of CATALOGUE) {
+    assert.match(e.id, /^[a-z0-9][a-z0-9.]*(-[a-z0-9.]+)*$/, e.id);
+    assert.equal(e.shape.name, e.id);
+    assert.ok(e.title.length > 2, e.id);
+  }
+  assert.equal(CATALOGUE.length, 81);
+});
+
+test('no alias, checkpoint name or HF id names two entries', () => {
+  const owner = new Map<string, string>();
+  const claim = (key: string, id: string) => {
+    const prev = owner.get(key);
+    assert.ok(prev === undefined || prev === id, `"${key}" names both ${prev} and ${id}`);
+    owner.set(key, id);
+  };
+  for (const e of CATALOGUE) {
+    claim(exactKey(e.id), e.id);
+    for (const a of e.aliases) claim(exactKey(a), e.id);
+    for (const c of e.checkpoints) {
+      claim(c.hfId.toLowerCase(), e.id);
+      claim(exactKey(c.hfId.slice(c.hfId.indexOf('/') + 1)), e.id);
+    }
+  }
+});
+
+test('shapes are consistent: heads divide into KV groups, patterns and MoE placements have one entry per layer', () => {
+  for (const { id, shape: s } of CATALOGUE) {
+    for (const k of ['layers', 'hidden', 'ffn', 'heads', 'kvHeads', 'headDim', 'vocab'] as const)
+      assert.ok(Number.isInteger(s[k]) && s[k] > 0, `${id}.${k}`);
+    assert.equal(s.heads % s.kvHeads, 0, `${id}: heads ${s.heads} / kv ${s.kvHeads}`);
+    if (s.mla) assert.equal(s.headDim, s.mla.qkNopeHeadDim + s.mla.qkRopeHeadDim, id);
+    if (s.hybridPattern) assert.equal(s.hybridPattern.length, s.layers, id);
+    if (Array.isArray(s.moeLayerFreq)) {
+      assert.equal(s.moeLayerFreq.length, s.layers, id);
+      assert.equal(s.moeLayerFreq.indexOf(1), s.denseLayersBeforeMoe, id);
+    }
+    if (s.experts > 0) {
+      assert.ok(s.topK > 0 && s.topK <= s.experts && s.moeFfn > 0, `${id}: MoE fields`);
+      assert.equal(s.sharedExpertFfn > 0, (s.sharedExperts ?? 0) > 0, `${id}: shared experts`);
+    } else assert.equal(s.topK + s.moeFfn + s.sharedExpertFfn + s.denseLayersBeforeMoe, 0, `${id}: dense model has MoE fields`);
+    if (s.slidingWindowPattern) assert.ok(s.slidingWindow && s.slidingWindowPattern > 2, id);
+    if (s.linearAttention) assert.equal(s.layers % s.linearAttention.fullAttentionInterval, 0, id);
+  }
+});
+
+test('every entry names its sources, its tokenizer vocabulary equals its shape, and its published size is positive', () => {
+  for (const e of CATALOGUE) {
+    assert.ok(e.sources.length > 0 && e.sources.every((s) => s.length > 10), e.id);
+    assert.equal(e.tokenizer.vocab, e.shape.vocab, e.id);
+    assert.ok(e.published.total > 0 && e.published.source.length > 5, e.id);
+    assert.equal(e.published.kind === 'exact', e.published.tolerance === 0, e.id);
+    for (const c of e.checkpoints) {
+      assert.match(c.hfId, /^[\w.-]+\/[\w.-]+$/, c.hfId);
+      assert.ok(c.weights.source.length > 10, c.hfId);
+    }
+  }
+});
+
+test('published figures parse as written: exact counts, rounded counts within half a unit, nominal sizes', () => {
+  assert.deepEqual(exactParams('116_829_156_672', 's'), {
+    total: 116829156672,
+    kind: 'exact',
+    tolerance: 0,
+    text: '116_829_156_672',
+    source: 's',
+  });
+  assert.deepEqual(roundedParams('1.23B', 's'), {
+    total: 1_230_000_000,
+    kind: 'rounded',
+    tolerance: 5_000_000,
+    text: '1.23B',
+    source: 's',
+  });
+  assert.equal(roundedParams('1T', 's', { nominal: true }).tolerance, 5e11);
+  assert.equal(roundedParams('70B', 's', { nominal: true }).kind, 'nominal');
+  assert.throws(() => exactParams('8.2B', 's'), /not an exact count/);
+  assert.throws(() => roundedParams('8,2B', 's'), /not a rounded count/);
+  assert.equal(entry('llama3-8b').published.total, 8_030_261_248);
+  assert.equal(entry('gpt-oss-120b').published.total, 116_829_156_672);
+  assert.equal(entry('qwen3-235b-a22b').published.total, 235_093_634_560);
+  assert.equal(entry('deepseek-v3').published.text, '671B');
+  assert.match(entry('deepseek-v3').published.scope ?? '', /multi-token-prediction/);
+});
+
+test('the old preset ids are catalogue ids with the same shape, and findCatalogueId finds them', () => {
+  const fields = [
+    'layers',
+    'hidden',
+    'ffn',
+    'heads',
+    'kvHeads',
+    'headDim',
+    'vocab',
+    'tiedEmbeddings',
+    'experts',
+    'topK',
+    'moeFfn',
+  ] as const;
+  for (const [id, preset] of Object.entries(MODEL_PRESETS)) {
+    assert.equal(findCatalogueId(id), id);
+    const e = entry(id);
+    for (const f of fields) assert.equal(e.shape[f], preset[f], `${id}.${f}`);
+    assert.equal(e.shape.sharedExpertFfn, preset.sharedExpertFfn, id);
+    assert.equal(e.shape.denseLayersBeforeMoe, preset.denseLayersBeforeMoe, id);
+    assert.deepEqual(e.shape.mla, preset.mla, id);
+  }
+  assert.equal(Object.keys(MODEL_PRESETS).length, 15);
+});
+
+test('NeMo and Megatron-Bridge class names and recipe names are aliases', () => {
+  assert.equal(findCatalogueId('Llama31Config405B'), 'llama3-405b');
+  assert.equal(findCatalogueId('nemo.collections.llm.gpt.model.llama.Llama3Config70B'), 'llama3-70b');
+  assert.equal(findCatalogueId('llama3_70b'), 'llama3-70b');
+  assert.equal(findCatalogueId('Qwen3MoEModelProvider30B_A3B'), 'qwen3-30b-a3b');
+  assert.equal(findCatalogueId('Nemotron3NanoProvider'), 'nemotron3-nano-30b-a3b');
+  assert.equal(findCatalogueId('NemotronHConfig56B'), 'nemotron-h-56b');
+  assert.equal(findCatalogueId('GPTOSSConfig120B'), 'gpt-oss-120b');
+  assert.equal(findCatalogueId('KimiK2Provider'), 'kimi-k2');
+  assert.equal(findCatalogueId('MistralConfig7B'), 'mistral-7b-v0.1');
+});
+
+test('checkpoint weight formats: FP8 blocks for DeepSeek-V3/R1 and Kimi K2, MXFP4 experts for gpt-oss, NVFP4 for NVIDIA FP4', () => {
+  for (const id of ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'moonshotai/Kimi-K2-Instruct', 'Qwen/Qwen3-32B-FP8']) {
+    const w = weightsOf(id);
+    assert.deepEqual([w.dtype, w.scope, w.other], ['fp8', 'linear', 'bf16'], id);
+    assert.match(w.block ?? '', /128×128/, id);
+  }
+  const oss = weightsOf('openai/gpt-oss-120b');
+  assert.deepEqual([oss.dtype, oss.scope, oss.other], ['mxfp4', 'experts', 'bf16']);
+  assert.deepEqual(oss.excluded, ['model.layers.*.self_attn', 'model.layers.*.mlp.router', 'model.embed_tokens', 'lm_head']);
+  const r1fp4 = weightsOf('nvidia/DeepSeek-R1-FP4');
+  assert.deepEqual([r1fp4.dtype, r1fp4.scope], ['nvfp4', 'mlp']);
+  assert.match(r1fp4.source, /Model-Optimizer#150/);
+  const v3fp4 = weightsOf('nvidia/DeepSeek-V3-0324-NVFP4');
+  assert.deepEqual([v3fp4.dtype, v3fp4.scope], ['nvfp4', 'mlp']);
+  const qwenFp4 = weightsOf('nvidia/Qwen3-235B-A22B-NVFP4');
+  assert.deepEqual([qwenFp4.dtype, qwenFp4.scope, qwenFp4.kvCache], ['nvfp4', 'linear', 'fp8']);
+  const llamaFp8 = weightsOf('nvidia/Llama-3.1-70B-Instruct-FP8');
+  assert.deepEqual([llamaFp8.dtype, llamaFp8.scope, llamaFp8.kvCache, llamaFp8.excluded], ['fp8', 'linear', 'fp8', ['lm_head']]);
+  assert.equal(weightsOf('meta-llama/Llama-2-7b-hf').dtype, 'fp16');
+  assert.equal(weightsOf('meta-llama/Llama-3.1-8B').dtype, 'bf16');
+  assert.match(weightsOf('nvidia/Llama-3.1-Nemotron-Nano-8B-v1').source, /^BF16 assumed/);
+});
+
+test('hybrid and windowed shapes carry their patterns (Nemotron-H, Llama 4, Gemma 3, gpt-oss, Qwen3-Next)', () => {
+  const nano = entry('nemotron3-nano-30b-a3b').shape;
+  assert.equal([...nano.hybridPattern!].filter((ch) => ch === '*').length, 6);
+  assert.equal([...nano.hybridPattern!].filter((ch) => ch === 'E').length, 23);
+  assert.deepEqual(nano.mamba, { stateDim: 128, numHeads: 64, headDim: 64, groups: 8, convKernel: 4 });
+  assert.equal(entry('nemotron3-super-120b-a12b').shape.moeLatentSize, 1024);
+  const mav = entry('llama4-maverick-17b-128e').shape;
+  assert.equal((mav.moeLayerFreq as number[]).filter(Boolean).length, 24);
+  assert.deepEqual([mav.slidingWindow, mav.slidingWindowPattern], [{ window: 8192, everyOther: false }, 4]);
+  assert.deepEqual([entry('gemma3-27b').shape.slidingWindow?.window, entry('gemma3-27b').shape.slidingWindowPattern], [1024, 6]);
+  assert.deepEqual(entry('gpt-oss-20b').shape.slidingWindow, { window: 128, everyOther: true });
+  assert.deepEqual(entry('qwen3-next-80b-a3b').shape.linearAttention, {
+    fullAttentionInterval: 4,
+    keyHeads: 16,
+    valueHeads: 32,
+    keyHeadDim: 128,
+    valueHeadDim: 128,
+    convKernel: 4,
+  });
+});
+
+test('docs/models.md lists every catalogue id', () => {
+  const doc = readFileSync(join(REPO, 'docs', 'models.md'), 'utf8');
+  for (const e of CATALOGUE) assert.ok(doc.includes(`| ${e.id} |`), `docs/models.md lacks ${e.id}`);
+});

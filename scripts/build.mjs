@@ -32,12 +32,20 @@ function testEntries() {
   return out;
 }
 
+// Node bundles are CommonJS, where `import.meta.url` is empty: ESM-only dependencies that call
+// createRequire(import.meta.url) (tinyglobby's fdir) get the bundle's own file URL instead.
+const nodeBundle = {
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
 compileSchemas();
 const jobs = [];
 if (!only || only === 'extension')
   jobs.push(
     esbuild.build({
       ...common,
+      ...nodeBundle,
       entryPoints: ['src/vscode/extension.ts'],
       outfile: 'dist/extension.js',
       platform: 'node',
@@ -53,7 +61,8 @@ if (!only || only === 'cli')
       outfile: 'dist/cli.js',
       platform: 'node',
       format: 'cjs',
-      banner: { js: '#!/usr/bin/env node' },
+      define: nodeBundle.define,
+      banner: { js: `#!/usr/bin/env node\n${nodeBundle.banner.js}` },
     }),
   );
 if (!only || only === 'webview')
@@ -72,6 +81,7 @@ if ((!only && !production) || only === 'test') {
       outbase: 'test',
       platform: 'node',
       format: 'cjs',
+      ...nodeBundle,
       // happy-dom (the webview's DOM tests) is ESM-only and large: loaded from node_modules, not bundled into each test.
       external: ['vscode', 'happy-dom'],
     }),

@@ -32,14 +32,31 @@ test('exit 1 with errors; JSON has the documented shape with 0-based positions',
   const r3 = f.diagnostics.filter((d: { code: string }) => d.code === 'RL-R3');
   assert.deepEqual(
     r3.map((d: { path: string; severity: string; range: unknown }) => [d.path, d.severity, d.range]),
-    [
-      ['model.encoder_seq_length', 'error', { start: { line: 5, character: 22 }, end: { line: 5, character: 28 } }],
-      ['model.context_parallel_size', 'error', { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } }],
-    ],
+    [['model.context_parallel_size', 'error', { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } }]],
   );
   assert.equal(
     r3[0].message,
     'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)',
+  );
+  assert.deepEqual(r3[0].related, [
+    {
+      path: 'model.encoder_seq_length',
+      range: { start: { line: 5, character: 2 }, end: { line: 5, character: 20 } },
+      message: 'model.encoder_seq_length = 131072',
+    },
+  ]);
+  assert.deepEqual(
+    r3[0].fixes.map((x: { title: string; edits: unknown[] }) => [x.title, x.edits]),
+    [
+      [
+        'Set model.context_parallel_size: 2',
+        [{ range: { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } }, newText: '2' }],
+      ],
+      [
+        'Set model.context_parallel_size: 4',
+        [{ range: { start: { line: 8, character: 25 }, end: { line: 8, character: 26 } }, newText: '4' }],
+      ],
+    ],
   );
   for (const d of f.diagnostics) assert.deepEqual(Object.keys(d).slice(0, 5), ['code', 'severity', 'message', 'path', 'range']);
 });
@@ -62,7 +79,7 @@ test('text output is path:line:col: severity code: message (1-based)', () => {
   assert.equal(r.status, 1);
   assert.match(
     r.stdout,
-    new RegExp(`${BAD.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:23: error RL-R3: seq 131072 is not a multiple of 2·CP = 6`),
+    new RegExp(`${BAD.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:9:26: error RL-R3: seq 131072 is not a multiple of 2·CP = 6`),
   );
   assert.match(r.stdout, /1 file checked \(1 recipes\): \d+ errors/);
 });
@@ -73,7 +90,7 @@ test('SARIF 2.1.0 with rules and 1-based regions', () => {
   const s = JSON.parse(r.stdout);
   assert.equal(s.version, '2.1.0');
   const res = s.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'RL-R3');
-  assert.deepEqual(res.locations[0].physicalLocation.region, { startLine: 6, startColumn: 23, endLine: 6, endColumn: 29 });
+  assert.deepEqual(res.locations[0].physicalLocation.region, { startLine: 9, startColumn: 26, endLine: 9, endColumn: 27 });
   assert.ok(s.runs[0].tool.driver.rules.some((x: { id: string }) => x.id === 'RL-R3'));
 });
 
@@ -104,9 +121,56 @@ test('--world-size feeds R1 for files without a world size', () => {
     'train:\n  global_batch_size: 8\nmodel:\n  tensor_model_parallel_size: 4\n  context_parallel_size: 2\n  seq_length: 8192\n',
   );
   assert.equal(run('check', bridge).status, 0);
+  // PP comes from the recipe the override applies to; TP·CP = 8 does not divide 12 whatever it is.
   const r = run('check', '--format', 'json', '--world-size', '12', bridge);
   assert.equal(r.status, 1);
-  assert.ok(JSON.parse(r.stdout).files[0].diagnostics.some((d: { code: string }) => d.code === 'RL-R1'));
+  assert.deepEqual(
+    JSON.parse(r.stdout)
+      .files[0].diagnostics.filter((d: { code: string }) => d.code === 'RL-R1')
+      .map((d: { path: string; message: string }) => [d.path, d.message]),
+    [['model.tensor_model_parallel_size', 'world size 12 is not divisible by TP·CP = 4·2 = 8, whatever PP the recipe sets']],
+  );
+  // 16 GPUs: divisible by TP·CP, and PP unknown: nothing to say.
+  assert.equal(run('check', '--world-size', '16', bridge).status, 0);
+});
+
+test("check runs the editor's memory check by default (H100), --no-memory turns it off", () => {
+  const big = join(dir, 'big.yaml');
+  // Llama 3 70B on one GPU: weights alone exceed 80 GB.
+  writeFileSync(
+    big,
+    '# recipe-lens: model=llama3-70b\nname: x\ntrainer:\n  devices: 1\nmodel:\n  encoder_seq_length: 8192\n  micro_batch_size: 1\n  global_batch_size: 8\n',
+  );
+  const on = JSON.parse(run('check', '--format', 'json', big).stdout).files[0].diagnostics;
+  assert.deepEqual(
+    on.map((d: { code: string; path: string; severity: string }) => [d.code, d.path, d.severity]),
+    [['RL-MEM', 'model.encoder_seq_length', 'warning']],
+  );
+  assert.match(on[0].message, /exceeds the NVIDIA H100 80GB HBM3 \(SXM\)/);
+  assert.deepEqual(JSON.parse(run('check', '--format', 'json', '--no-memory', big).stdout).files[0].diagnostics, []);
+});
+
+test('globs with braces and classes are expanded (tinyglobby)', () => {
+  const r = run('check', '--format', 'json', `${dir}/{good,compose}.yaml`, `${dir}/c[p]3.yaml`);
+  assert.deepEqual(
+    JSON.parse(r.stdout).files.map((f: { path: string }) => f.path.slice(dir.length + 1)),
+    ['compose.yaml', 'good.yaml', 'cp3.yaml'],
+  );
+});
+
+test('estimate: no estimate is a normal outcome, exit 0 with the reason', () => {
+  const shapeless = join(dir, 'shapeless.yaml');
+  writeFileSync(shapeless, 'tensor_parallel_size: 4\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n');
+  const r = run('estimate', '--format', 'json', shapeless);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(out), ['format', 'estimate', 'reason']);
+  assert.equal(out.format, 'trtllm-options');
+  assert.equal(out.estimate, null);
+  assert.match(out.reason, /TensorRT-LLM options carry no model shape/);
+  const text = run('estimate', shapeless);
+  assert.equal(text.status, 0);
+  assert.match(text.stdout, /^no estimate for .*shapeless\.yaml: TensorRT-LLM options carry no model shape/);
 });
 
 test('estimate --format json prints the documented shape with byte counts', () => {

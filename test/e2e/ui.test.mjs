@@ -277,22 +277,19 @@ test('broken example opened from the Explorer: the RL-R3 rows in the Problems pa
   await openFromExplorer('examples/broken/llama3_8b_cp3.yaml');
   await showProblems('examples/broken/llama3_8b_cp3.yaml');
   const file = join(ws, 'examples/broken/llama3_8b_cp3.yaml');
-  const rows = await problemsOf(file, (rs) => rs.length >= 5);
+  const rows = await problemsOf(file, (rs) => rs.length >= 2);
   log('problems:', rows.map((r) => `${r.severity} ${r.source}(${r.code}) ${r.line} ${r.message}`).join('\n#   '));
   const shotPath = await shot('broken-problems');
   const r3 = 'seq 131072 is not a multiple of 2·CP = 6 (context parallelism splits the sequence into 2·CP load-balanced chunks)';
   assert.deepEqual(
     rows.filter((r) => r.code === 'RL-R3').map(({ severity, source, code, line, message }) => ({ severity, source, code, line, message })),
-    [
-      { severity: 'error', source: 'recipe-lens', code: 'RL-R3', line: '[Ln 54, Col 26]', message: r3 },
-      { severity: 'error', source: 'recipe-lens', code: 'RL-R3', line: '[Ln 58, Col 23]', message: r3 },
-    ],
+    [{ severity: 'error', source: 'recipe-lens', code: 'RL-R3', line: '[Ln 54, Col 26]', message: r3 }],
     `RL-R3 rows (screenshot: ${shotPath})`,
   );
   assert.deepEqual(
     rows.map((r) => r.code),
-    ['RL-R1', 'RL-R1', 'RL-R1', 'RL-R3', 'RL-R3'],
-    'all five problems of the file',
+    ['RL-R1', 'RL-R3'],
+    'the two problems of the file (two mistakes), both on context_parallel_size',
   );
   await goTo(54, 26); // reveal the context_parallel_size line: its value carries a red squiggle
   await expectVisible(page.locator('.monaco-editor .squiggly-error'), 'error squiggle in the editor');
@@ -303,7 +300,7 @@ test('corpus file: warnings only, no error rows in the Problems panel', async ()
   await quickOpen('corpus/NeMo-Framework-Launcher/mixtral_8x7b.yaml');
   await showProblems('corpus/NeMo-Framework-Launcher/mixtral_8x7b.yaml');
   const file = join(ws, 'corpus/NeMo-Framework-Launcher/mixtral_8x7b.yaml');
-  const rows = await problemsOf(file, (rs) => rs.filter((r) => r.code === 'RL-R6').length >= 2);
+  const rows = await problemsOf(file, (rs) => rs.filter((r) => r.code === 'RL-R6').length >= 1);
   const shotPath = await shot('corpus-problems');
   assert.deepEqual(
     rows.filter((r) => r.severity === 'error'),
@@ -312,7 +309,7 @@ test('corpus file: warnings only, no error rows in the Problems panel', async ()
   );
   assert.deepEqual(
     rows.map((r) => `${r.severity} ${r.code} ${r.line}`),
-    ['warning RL-R6 [Ln 57, Col 31]', 'warning RL-R6 [Ln 128, Col 22]'],
+    ['warning RL-R6 [Ln 128, Col 22]'],
     `the known R6 warnings of mixtral_8x7b.yaml (screenshot: ${shotPath})`,
   );
 });

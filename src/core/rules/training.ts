@@ -88,6 +88,21 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
         fixes,
       });
     } else dp = world / (tp * pp * cp);
+  } else if (world && SIZES.some((k) => pos(v[k]))) {
+    // Sizes the file leaves to its recipe (a Bridge override) or cannot resolve are some integers ≥ 1: the sizes it does
+    // give must still divide the world, whatever the others are.
+    const known = SIZES.filter((k) => pos(v[k]));
+    const product = known.reduce((a, k) => a * (v[k] as number), 1);
+    if (world % product !== 0) {
+      const unknown = SIZES.filter((k) => !pos(v[k])).map((k) => k.toUpperCase());
+      hit(
+        'RL-R1',
+        'error',
+        `world size ${world} is not divisible by ${known.map((k) => k.toUpperCase()).join('·')} = ${known.map((k) => v[k]).join('·')} = ${product}, whatever ${unknown.join(' and ')} the recipe sets`,
+        known.filter((k) => world % (v[k] as number) !== 0).concat(known.filter((k) => world % (v[k] as number) === 0)),
+        { context: [...known, ...worldFrom] },
+      );
+    }
   }
   // R1b — NeMo megatron_init.py.
   const etp = v.etp;

@@ -10,7 +10,10 @@ const deny = (...groups) => ({
 });
 
 const VSCODE = ['^vscode$', 'the vscode API is for src/vscode only'];
-const HOSTS = ['(^|/)(vscode|cli|server|host)(/|$)|(^|/)cli\\.js$', 'the core is pure: it never imports a host (vscode, cli, server, host)'];
+const HOSTS = [
+  '(^|/)(vscode|cli|server|host)(/|$)|(^|/)cli\\.js$',
+  'the core is pure: it never imports a host (vscode, cli, server, host)',
+];
 const WEBVIEW = ['(^|/)webview(/|$)', 'the webview is a separate bundle; talk to it through src/protocol.ts'];
 const PROTOCOL = ['(^|/)protocol(\\.js)?$', 'src/protocol.ts imports core types, never the reverse'];
 const PANEL = ['(^|/)panel(/|$)', 'view models (core/panel) build on the model; the model never imports them'];

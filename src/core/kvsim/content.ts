@@ -57,15 +57,12 @@ export class RunList {
   }
 }
 
-// ---- hashing (murmur3 32-bit mixing, two seeds for a 64-bit key) ----
+// ---- hashing: two 32-bit lanes of multiply-xorshift rounds and the murmur3 finalizer. Keys are verified against
+// the stored content on every match, so the hash only spreads entries; it need not resist collisions.
 
-function mix(h: number, k: number): number {
-  k = Math.imul(k, 0xcc9e2d51);
-  k = (k << 15) | (k >>> 17);
-  k = Math.imul(k, 0x1b873593);
-  h ^= k;
-  h = (h << 13) | (h >>> 19);
-  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+function round(h: number, x: number, k: number): number {
+  h = Math.imul(h ^ x, k);
+  return h ^ (h >>> 15);
 }
 
 function fmix(h: number): number {
@@ -76,27 +73,60 @@ function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-const SEED1 = 0x9747b28c | 0;
-const SEED2 = 0x2f0e1b53 | 0;
 const hi32 = (x: number) => Math.floor(x / 4294967296) | 0;
 
 /** Two 32-bit hashes of up to four numbers (integers below 2^53 in magnitude; `b` below 2^31). */
 export function hash2(out: Int32Array, at: number, a: number, b: number, c: number, d: number): void {
-  const aHi = hi32(a);
-  const cd = (c | 0) ^ Math.imul(hi32(c), 0x27d4eb2d);
-  const dd = (d | 0) ^ Math.imul(hi32(d), 0x165667b1);
-  let h1 = mix(mix(mix(mix(SEED1, a | 0), aHi), b), cd);
-  let h2 = mix(mix(mix(mix(SEED2, b), a | 0), cd), aHi);
-  h1 = mix(h1, dd);
-  h2 = mix(h2, dd);
-  out[at] = fmix(h1 ^ 20);
-  out[at + 1] = fmix(h2 ^ 20);
+  const a0 = a | 0;
+  const a1 = hi32(a);
+  const c0 = (c | 0) ^ Math.imul(hi32(c), 0x27d4eb2d);
+  const d0 = (d | 0) ^ Math.imul(hi32(d), 0x165667b1);
+  out[at] = fmix(
+    round(round(round(round(round(0x9747b28c, a0, 0x9e3779b1), a1, 0x85ebca77), b, 0xc2b2ae3d), c0, 0x27d4eb2f), d0, 0x165667b1),
+  );
+  out[at + 1] = fmix(
+    round(round(round(round(round(0x2f0e1b53, b, 0x2545f491), a0, 0xcc9e2d51), c0, 0x1b873593), a1, 0x5bd1e995), d0, 0xe6546b64),
+  );
+}
+
+/**
+ * The hash of a block's content: one run (stream, start) when `runs` is null, else `runCount` run triples; with its
+ * token count, LoRA id and salt. The same for a request's block and a stored one.
+ */
+export function contentHash(
+  out: Int32Array,
+  at: number,
+  runs: Float64Array | null,
+  runCount: number,
+  stream: number,
+  start: number,
+  n: number,
+  lora: number,
+  salt: number,
+): void {
+  if (runs === null) {
+    hash2(out, at, stream, start, n * 4096 + 1, lora * 31 + salt);
+    return;
+  }
+  let h1 = n | 0;
+  let h2 = ~n | 0;
+  for (let j = 0; j < runCount; j++) {
+    hash2(out, at, runs[3 * j]!, runs[3 * j + 1]!, runs[3 * j + 2]!, h1 ^ Math.imul(h2, 0x27d4eb2d));
+    h1 = out[at]!;
+    h2 = out[at + 1]!;
+  }
+  hash2(out, at, h1, h2, lora, salt);
+}
+
+/** The hash of a block's first token (+ LoRA + salt): what every partial match shares. */
+export function firstTokenHash(out: Int32Array, at: number, stream: number, start: number, lora: number, salt: number): void {
+  hash2(out, at, stream, start, lora, salt);
 }
 
 /**
  * The blocks of one request, chopped from its runs: block i covers tokens [i·T, min((i+1)·T, usable)). For each:
- * token count, where it starts in the runs, whether it is one run, its key hash (runs + LoRA + salt) and the hash
- * of its first token (+ LoRA + salt), which is all a partial match can share.
+ * token count, where it starts in the runs and whether it is one run; hashes are computed only when asked for
+ * (nodes with many children are found through a hash table, the others by comparing their few children).
  */
 export class BlockKeys {
   runs = new Float64Array(48);
@@ -106,12 +136,9 @@ export class BlockKeys {
   runIdx = new Int32Array(64);
   runOff = new Float64Array(64);
   single = new Uint8Array(64);
-  /** h[2i], h[2i+1]: key hash; f[2i], f[2i+1]: first-token hash. */
-  h = new Int32Array(128);
-  f = new Int32Array(128);
   lora = 0;
   salt = 0;
-  private tmp = new Int32Array(2);
+  private scratch = new Float64Array(48);
 
   private ensure(blocks: number, runs: number): void {
     if (3 * runs > this.runs.length) this.runs = new Float64Array(Math.max(3 * runs, 2 * this.runs.length));
@@ -121,8 +148,6 @@ export class BlockKeys {
       this.runIdx = new Int32Array(c);
       this.runOff = new Float64Array(c);
       this.single = new Uint8Array(c);
-      this.h = new Int32Array(2 * c);
-      this.f = new Int32Array(2 * c);
     }
   }
 
@@ -143,9 +168,9 @@ export class BlockKeys {
       this.n[i] = n;
       this.runIdx[i] = ri;
       this.runOff[i] = off;
-      this.hashBlock(i, ri, off, n);
       // advance the cursor by n tokens
       let left = n;
+      let one = 1;
       while (left > 0) {
         const avail = r[3 * ri + 2]! - off;
         if (avail > left) {
@@ -155,73 +180,72 @@ export class BlockKeys {
           left -= avail;
           ri++;
           off = 0;
+          if (left > 0) one = 0;
         }
       }
+      this.single[i] = one;
     }
   }
 
-  /** Re-hashes block i as its first `n` tokens (the prompt's last, partial block before the last token). */
+  /** Block i as its first `n` tokens (the prompt's last key, which leaves out the last token). */
   truncate(i: number, n: number): void {
     this.n[i] = n;
-    if (n > 0) this.hashBlock(i, this.runIdx[i]!, this.runOff[i]!, n);
-  }
-
-  /** Computes the first-token hash of block i into f (only inserts and partial searches need it). */
-  firstHash(i: number): void {
-    const ri = this.runIdx[i]!;
-    hash2(this.f, 2 * i, this.runs[3 * ri]!, this.runs[3 * ri + 1]! + this.runOff[i]!, this.lora, this.salt);
-  }
-
-  private hashBlock(i: number, ri: number, off: number, n: number): void {
+    if (this.single[i]) return;
     const r = this.runs;
-    const s0 = r[3 * ri]!;
-    const st0 = r[3 * ri + 1]! + off;
-    const len0 = r[3 * ri + 2]! - off;
-    if (len0 >= n) {
-      this.single[i] = 1;
-      hash2(this.h, 2 * i, s0, st0, n * 4096 + 1, this.lora * 31 + this.salt);
-      return;
+    const ri = this.runIdx[i]!;
+    this.single[i] = r[3 * ri + 2]! - this.runOff[i]! >= n ? 1 : 0;
+  }
+
+  /** Stream and start of block i's first token. */
+  stream(i: number): number {
+    return this.runs[3 * this.runIdx[i]!]!;
+  }
+
+  start(i: number): number {
+    return this.runs[3 * this.runIdx[i]! + 1]! + this.runOff[i]!;
+  }
+
+  hashKey(i: number, out: Int32Array, at: number): void {
+    if (this.single[i]) contentHash(out, at, null, 1, this.stream(i), this.start(i), this.n[i]!, this.lora, this.salt);
+    else {
+      const k = this.clipped(i);
+      contentHash(out, at, this.scratch, k, 0, 0, this.n[i]!, this.lora, this.salt);
     }
-    this.single[i] = 0;
-    // Fold the clipped runs into the key hash.
-    const t = this.tmp;
-    let h1 = n | 0;
-    let h2 = ~n | 0;
-    let left = n;
-    let j = ri;
-    let o = off;
+  }
+
+  hashFirst(i: number, out: Int32Array, at: number): void {
+    firstTokenHash(out, at, this.stream(i), this.start(i), this.lora, this.salt);
+  }
+
+  /** Writes block i's clipped runs into the scratch array; returns how many. */
+  private clipped(i: number): number {
+    const r = this.runs;
+    let k = 0;
+    let left = this.n[i]!;
+    let j = this.runIdx[i]!;
+    let o = this.runOff[i]!;
     while (left > 0) {
+      if (3 * k + 3 > this.scratch.length) {
+        const g = new Float64Array(this.scratch.length * 2);
+        g.set(this.scratch);
+        this.scratch = g;
+      }
       const l = Math.min(r[3 * j + 2]! - o, left);
-      hash2(t, 0, r[3 * j]!, r[3 * j + 1]! + o, l, h1 ^ Math.imul(h2, 0x27d4eb2d));
-      h1 = t[0]!;
-      h2 = t[1]!;
+      this.scratch[3 * k] = r[3 * j]!;
+      this.scratch[3 * k + 1] = r[3 * j + 1]! + o;
+      this.scratch[3 * k + 2] = l;
+      k++;
       left -= l;
       j++;
       o = 0;
     }
-    hash2(t, 0, h1, h2, this.lora, this.salt);
-    this.h[2 * i] = t[0]!;
-    this.h[2 * i + 1] = t[1]!;
+    return k;
   }
 
   /** The clipped runs of block i as a fresh array (stream, start, length)×k, for a stored multi-run block. */
   blockRuns(i: number): Float64Array {
-    const r = this.runs;
-    let k = 0;
-    for (let left = this.n[i]!, j = this.runIdx[i]!, o = this.runOff[i]!; left > 0; j++, o = 0, k++)
-      left -= Math.min(r[3 * j + 2]! - o, left);
-    const out = new Float64Array(3 * k);
-    let left = this.n[i]!;
-    let j = this.runIdx[i]!;
-    let o = this.runOff[i]!;
-    for (let x = 0; left > 0; x += 3, j++, o = 0) {
-      const l = Math.min(r[3 * j + 2]! - o, left);
-      out[x] = r[3 * j]!;
-      out[x + 1] = r[3 * j + 1]! + o;
-      out[x + 2] = l;
-      left -= l;
-    }
-    return out;
+    const k = this.clipped(i); // may grow the scratch array: read it after
+    return this.scratch.slice(0, 3 * k);
   }
 
   /**

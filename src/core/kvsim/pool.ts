@@ -10,7 +10,7 @@
 // place in the tree while offloading or onboarding swaps which memory it sits in. Memory is O(P+S): nothing here
 // grows with the number of requests.
 import { DEFAULT_RETENTION_PRIORITY } from '../memory/kvcache.js';
-import { hash2, type BlockKeys } from './content.js';
+import { contentHash, firstTokenHash, type BlockKeys } from './content.js';
 import { MAX_PRIORITY } from './retention.js';
 import { NodeTable } from './table.js';
 
@@ -31,7 +31,7 @@ export interface PoolConfig {
 }
 
 const LEVELS = 2;
-/** Children of a node are indexed by first token (for partial matches) once there are more than this many. */
+/** Children of a node go into the hash tables once there are more than this many. */
 const INDEX_AT = 8;
 const NPRIO = MAX_PRIORITY + 1;
 const DEFAULT_PRIO = DEFAULT_RETENTION_PRIORITY;
@@ -83,8 +83,10 @@ export class BlockPool {
   private readonly nextSib: Int32Array;
   private readonly prevSib: Int32Array;
   private readonly childCount: Int32Array;
-  /** Whether a node's children are in the first-token index (nodes with more than INDEX_AT children). */
+  /** Whether a node's children are in the hash tables (nodes with more than INDEX_AT children). */
   private readonly indexed: Uint8Array;
+  /** Whether a block's entries are in its parent's tables. */
+  private readonly inIndex: Uint8Array;
   private readonly chainNext: Int32Array;
   private readonly chainPrev: Int32Array;
   /** Stored key: token count, one run (stream, start) or several (kMulti), LoRA, salt, key and first-token hashes. */
@@ -96,11 +98,17 @@ export class BlockPool {
   private readonly kSalt: Float64Array;
   private readonly kH: Int32Array;
   private readonly kF: Int32Array;
-  /** (parent, key hash) → child, and (parent, first-token hash) → head of the children sharing that first token (kept with partial reuse on). */
+  /**
+   * For nodes with many children (the root, the last block of a shared prompt): (parent, key hash) → child, and
+   * (parent, first-token hash) → head of the children sharing that first token (with partial reuse on). A node
+   * with few children is searched by comparing them, as upstream searches its mNextBlocks map.
+   */
   private readonly exact: NodeTable;
   private readonly first: NodeTable | null;
 
   private readonly scratch = new Int32Array(2);
+  /** Set once two different keys under one parent had the same 64-bit hash: lookups then fall back to comparing children. */
+  private collided = false;
 
   /** Result of the last `findMatch`. */
   matchPartial = false;
@@ -133,6 +141,7 @@ export class BlockPool {
     this.prevSib = new Int32Array(n + 1).fill(-1);
     this.childCount = new Int32Array(n + 1);
     this.indexed = new Uint8Array(n + 1);
+    this.inIndex = new Uint8Array(n);
     this.chainNext = new Int32Array(n).fill(-1);
     this.chainPrev = new Int32Array(n).fill(-1);
     this.kN = new Int32Array(n);
@@ -173,6 +182,7 @@ export class BlockPool {
       this.prevSib,
       this.childCount,
       this.indexed,
+      this.inIndex,
       this.chainNext,
       this.chainPrev,
       this.kN,
@@ -345,20 +355,14 @@ export class BlockPool {
   }
 
   /** Puts block b under `parent` with key i of `keys` (storeBlocks: setBlockKey, setPrevBlock, addNextBlock). */
-  insert(parent: number, b: number, keys: BlockKeys, i: number): boolean {
-    const h1 = keys.h[2 * i]!;
-    const h2 = keys.h[2 * i + 1]!;
-    if (!this.exact.set(parent, h1, h2, b)) return false;
+  insert(parent: number, b: number, keys: BlockKeys, i: number): void {
     const n = keys.n[i]!;
     this.kN[b] = n;
     this.kLora[b] = keys.lora;
     this.kSalt[b] = keys.salt;
-    this.kH[2 * b] = h1;
-    this.kH[2 * b + 1] = h2;
     if (keys.single[i]) {
-      const ri = keys.runIdx[i]!;
-      this.kStream[b] = keys.runs[3 * ri]!;
-      this.kStart[b] = keys.runs[3 * ri + 1]! + keys.runOff[i]!;
+      this.kStream[b] = keys.stream(i);
+      this.kStart[b] = keys.start(i);
       this.kMulti[b] = null;
     } else this.kMulti[b] = keys.blockRuns(i);
     this.hasTokens[b] = n > 0 ? 1 : 0;
@@ -369,30 +373,35 @@ export class BlockPool {
     if (fc >= 0) this.prevSib[fc] = b;
     this.firstChild[parent] = b;
     const count = ++this.childCount[parent]!;
-    if (this.first) {
-      if (this.indexed[parent]) this.indexChild(parent, b);
-      else if (count > INDEX_AT) {
-        // Many children: index them all by first token, oldest first so that each chain lists the newest first.
-        this.indexed[parent] = 1;
-        let c = b;
-        while (this.nextSib[c]! >= 0) c = this.nextSib[c]!;
-        for (; c >= 0; c = this.prevSib[c]!) this.indexChild(parent, c);
-      }
+    if (this.indexed[parent]) this.index(parent, b);
+    else if (count > INDEX_AT) {
+      // Many children: put them all in the tables, oldest first so that each first-token chain lists the newest first.
+      this.indexed[parent] = 1;
+      let c = b;
+      while (this.nextSib[c]! >= 0) c = this.nextSib[c]!;
+      for (; c >= 0; c = this.prevSib[c]!) this.index(parent, c);
     }
-    return true;
   }
 
-  /** Adds child c to the first-token index of its parent. */
-  private indexChild(parent: number, c: number): void {
-    const multi = this.kMulti[c];
+  /** Adds child c to its parent's tables (skipped on a 64-bit hash collision: c is then only found by content). */
+  private index(parent: number, c: number): void {
     const t = this.scratch;
-    if (multi) hash2(t, 0, multi[0]!, multi[1]!, this.kLora[c]!, this.kSalt[c]!);
-    else hash2(t, 0, this.kStream[c]!, this.kStart[c]!, this.kLora[c]!, this.kSalt[c]!);
+    const multi = this.kMulti[c] ?? null;
+    contentHash(t, 0, multi, multi ? multi.length / 3 : 1, this.kStream[c]!, this.kStart[c]!, this.kN[c]!, this.kLora[c]!, this.kSalt[c]!);
+    if (!this.exact.set(parent, t[0]!, t[1]!, c)) {
+      this.collided = true;
+      return;
+    }
+    this.kH[2 * c] = t[0]!;
+    this.kH[2 * c + 1] = t[1]!;
+    this.inIndex[c] = 1;
+    const first = this.first;
+    if (!first) return;
+    firstTokenHash(t, 0, multi ? multi[0]! : this.kStream[c]!, multi ? multi[1]! : this.kStart[c]!, this.kLora[c]!, this.kSalt[c]!);
     const f1 = t[0]!;
     const f2 = t[1]!;
     this.kF[2 * c] = f1;
     this.kF[2 * c + 1] = f2;
-    const first = this.first!;
     const head = first.get(parent, f1, f2);
     this.chainPrev[c] = -1;
     this.chainNext[c] = head;
@@ -406,15 +415,18 @@ export class BlockPool {
   private unlink(b: number): void {
     const p = this.parent[b]!;
     if (p < 0) return;
-    this.exact.delete(p, this.kH[2 * b]!, this.kH[2 * b + 1]!);
-    if (this.indexed[p]) {
-      const first = this.first!;
-      const cp = this.chainPrev[b]!;
-      const cn = this.chainNext[b]!;
-      if (cp >= 0) this.chainNext[cp] = cn;
-      else if (cn >= 0) first.replace(p, this.kF[2 * b]!, this.kF[2 * b + 1]!, cn);
-      else first.delete(p, this.kF[2 * b]!, this.kF[2 * b + 1]!);
-      if (cn >= 0) this.chainPrev[cn] = cp;
+    if (this.inIndex[b]) {
+      this.inIndex[b] = 0;
+      this.exact.delete(p, this.kH[2 * b]!, this.kH[2 * b + 1]!);
+      const first = this.first;
+      if (first) {
+        const cp = this.chainPrev[b]!;
+        const cn = this.chainNext[b]!;
+        if (cp >= 0) this.chainNext[cp] = cn;
+        else if (cn >= 0) first.replace(p, this.kF[2 * b]!, this.kF[2 * b + 1]!, cn);
+        else first.delete(p, this.kF[2 * b]!, this.kF[2 * b + 1]!);
+        if (cn >= 0) this.chainPrev[cn] = cp;
+      }
     }
     const ps = this.prevSib[b]!;
     const ns = this.nextSib[b]!;
@@ -445,6 +457,34 @@ export class BlockPool {
     this.unlink(b);
   }
 
+  /** Whether stored block b holds exactly key i (tokens, LoRA, salt): BlockKey equality. */
+  private sameKey(b: number, keys: BlockKeys, i: number): boolean {
+    const n = keys.n[i]!;
+    if (this.kN[b] !== n || this.kLora[b] !== keys.lora || this.kSalt[b] !== keys.salt) return false;
+    const multi = this.kMulti[b] ?? null;
+    if (multi === null) return keys.single[i] === 1 && this.kStream[b] === keys.stream(i) && this.kStart[b] === keys.start(i);
+    return keys.single[i] === 0 && keys.commonPrefix(i, multi, 0, 0, n) === n;
+  }
+
+  /** The child of `searchRoot` holding exactly key i (mNextBlocks.find), -1 if none. */
+  findExact(searchRoot: number, keys: BlockKeys, i: number): number {
+    if (keys.n[i] === 0 || this.firstChild[searchRoot]! < 0) return -1;
+    if (this.indexed[searchRoot]) {
+      const t = this.scratch;
+      keys.hashKey(i, t, 0);
+      const m = this.exact.get(searchRoot, t[0]!, t[1]!);
+      if (m >= 0 && this.sameKey(m, keys, i)) return m;
+      // A child left out of the table on a hash collision is still found by content.
+      return this.collided ? this.scanExact(searchRoot, keys, i) : -1;
+    }
+    return this.scanExact(searchRoot, keys, i);
+  }
+
+  private scanExact(searchRoot: number, keys: BlockKeys, i: number): number {
+    for (let c = this.firstChild[searchRoot]!; c >= 0; c = this.nextSib[c]!) if (this.sameKey(c, keys, i)) return c;
+    return -1;
+  }
+
   /**
    * KVCacheBlock::findMatchingBlock under `searchRoot` for key i: the exact child, else (partial reuse on) the child
    * sharing the most leading tokens among those that may be taken (copyOnPartialReuse, or free leaves).
@@ -452,23 +492,22 @@ export class BlockPool {
    */
   findMatch(searchRoot: number, keys: BlockKeys, i: number, allowPartial: boolean): number {
     const n = keys.n[i]!;
-    if (n === 0 || this.firstChild[searchRoot]! < 0) return -1;
-    const m = this.exact.get(searchRoot, keys.h[2 * i]!, keys.h[2 * i + 1]!);
-    if (m >= 0 && this.sameKey(m, keys, i)) {
+    const m = this.findExact(searchRoot, keys, i);
+    if (m >= 0) {
       this.matchPartial = this.kN[m] !== this.cfg.tokensPerBlock;
       this.matchTokens = n;
       return m;
     }
-    if (!allowPartial) return -1;
+    if (!allowPartial || n === 0 || this.firstChild[searchRoot]! < 0) return -1;
     let best = 0;
     let bestBlock = -1;
     const copy = this.cfg.copyOnPartialReuse;
-    // Candidates share the first token: the parent's index chain, or (few children) the children themselves.
-    const viaIndex = this.indexed[searchRoot] === 1;
+    // Candidates share the first token: the parent's first-token chain, or (few children) the children themselves.
+    const viaIndex = this.indexed[searchRoot] === 1 && !this.collided;
     let c = this.firstChild[searchRoot]!;
     if (viaIndex) {
-      keys.firstHash(i);
-      c = this.first!.get(searchRoot, keys.f[2 * i]!, keys.f[2 * i + 1]!);
+      keys.hashFirst(i, this.scratch, 0);
+      c = this.first!.get(searchRoot, this.scratch[0]!, this.scratch[1]!);
     }
     for (; c >= 0; c = viaIndex ? this.chainNext[c]! : this.nextSib[c]!) {
       if (!copy && (this.refs[c]! > 0 || this.firstChild[c]! >= 0)) continue;
@@ -485,26 +524,9 @@ export class BlockPool {
     return bestBlock;
   }
 
-  private sameKey(b: number, keys: BlockKeys, i: number): boolean {
-    const n = keys.n[i]!;
-    return (
-      this.kN[b] === n &&
-      this.kLora[b] === keys.lora &&
-      this.kSalt[b] === keys.salt &&
-      keys.commonPrefix(i, this.kMulti[b] ?? null, this.kStream[b]!, this.kStart[b]!, this.kN[b]!) === n
-    );
-  }
-
-  /** Whether block b was stored with key i's hash: for a request's own block, stored or matched (verified) with that key. */
-  hasKeyHash(b: number, keys: BlockKeys, i: number): boolean {
-    return this.kH[2 * b] === keys.h[2 * i] && this.kH[2 * b + 1] === keys.h[2 * i + 1];
-  }
-
-  /** Exact child only (storeBlocks matches with partial reuse off). */
-  findExact(searchRoot: number, keys: BlockKeys, i: number): number {
-    if (keys.n[i] === 0 || this.firstChild[searchRoot]! < 0) return -1;
-    const m = this.exact.get(searchRoot, keys.h[2 * i]!, keys.h[2 * i + 1]!);
-    return m >= 0 && this.sameKey(m, keys, i) ? m : -1;
+  /** Tokens block b holds (its stored key's length). */
+  keyTokens(b: number): number {
+    return this.kN[b]!;
   }
 
   // ------------------------------------------------------------------ allocation (WindowBlockManager)

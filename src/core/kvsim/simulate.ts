@@ -243,8 +243,9 @@ export class Simulator {
     let needMatch = true;
     for (let i = 0; i < count; i++) {
       const b = slot.blocks[i]!;
-      // The request's own block, stored under this parent from this key (or matched to it), is what the lookup would find.
-      if (needMatch && pool.parent[b] === searchRoot && pool.hasKeyHash(b, keys, i)) {
+      // The request's own block under this parent holds this request's tokens from position i·T: it is key i exactly
+      // when it holds as many tokens (the lookup would find it).
+      if (needMatch && pool.parent[b] === searchRoot && pool.keyTokens(b) === keys.n[i]) {
         searchRoot = b;
         continue;
       }
@@ -259,7 +260,7 @@ export class Simulator {
         searchRoot = b;
         continue;
       }
-      if (!pool.insert(searchRoot, b, keys, i)) return;
+      pool.insert(searchRoot, b, keys, i);
       searchRoot = b;
     }
   }

@@ -49,6 +49,20 @@ test('a trace block becomes tokens_per_block-sized blocks keyed by its id, the r
   assert.deepEqual(second(96, true), { reused: 5, full: 17, saved: 512, partial: 1 });
 });
 
+test('a stored block holding a prompt tail and generated tokens shares only the prompt tail', () => {
+  // Request 1: id 5 covers 131 tokens; with 189 generated, its only block (512 tokens) stores 131 + 188 = 319 tokens:
+  // (5, 0..130) then generated ones. Request 2: id 5 covers 320 tokens, looked up over 319: a partial match of 131
+  // tokens (the rest of request 1's block is its generated text), never a 319-token match.
+  const t = read([
+    '{"timestamp": 0, "input_length": 131, "output_length": 189, "hash_ids": [5]}',
+    '{"timestamp": 1, "input_length": 320, "output_length": 1, "hash_ids": [5]}',
+    '{"timestamp": 2, "input_length": 131, "output_length": 1, "hash_ids": [5]}',
+  ]);
+  const s = simulate(mooncakeWorkload(t), cfg({ enablePartialReuse: true }));
+  // Request 3 (130 tokens looked up) shares 130 with request 2's stored 320-token prefix.
+  assert.deepEqual([s.partialReuses, s.prefillTokensSaved, s.reusedBlocks], [2, 131 + 130, 0]);
+});
+
 test('Mooncake lines are validated with their line numbers', () => {
   const bad = (line: string, block = 512) => {
     const r = readMooncake(['{"input_length": 10, "output_length": 1, "hash_ids": [1]}', line], block);

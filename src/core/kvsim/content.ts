@@ -190,10 +190,7 @@ export class BlockKeys {
   /** Block i as its first `n` tokens (the prompt's last key, which leaves out the last token). */
   truncate(i: number, n: number): void {
     this.n[i] = n;
-    if (this.single[i]) return;
-    const r = this.runs;
-    const ri = this.runIdx[i]!;
-    this.single[i] = r[3 * ri + 2]! - this.runOff[i]! >= n ? 1 : 0;
+    this.single[i] = this.runs[3 * this.runIdx[i]! + 2]! - this.runOff[i]! >= n ? 1 : 0;
   }
 
   /** Stream and start of block i's first token. */

@@ -124,7 +124,11 @@ export class Simulator {
     }
     // Capacity scheduler (GUARANTEED_NO_EVICT): a request starts when the free blocks cover all it will allocate
     // [KVCacheManager::getRemainingBlocksToCompletion]; running requests finish, oldest first, until they do.
-    while (this.live >= this.slots.length || pool.freePrimary < total) this.retireOldest();
+    while (this.live >= this.slots.length || pool.freePrimary < total) {
+      // With nothing running every block is free, and total ≤ the pool: this never runs dry.
+      if (this.live === 0) throw new Error('internal error: free blocks do not add up');
+      this.retireOldest();
+    }
     pool.refresh();
     const slot = this.slots[(this.head + this.live) % this.slots.length]!;
     this.live++;
@@ -162,10 +166,10 @@ export class Simulator {
     const decodeDur = applied.decodeDurationMs ?? NaN;
 
     // The prompt's last key covers tokens up to the second-to-last: the last one "can't be recovered" [addSequence].
+    // Block `tail` (always a context block) is looked up with its first L-1-tail·T tokens (none: an empty key).
     const tail = Math.floor((L - 1) / t);
-    const tailFull = keys.n[tail];
-    const hasTail = tail < numContext;
-    if (hasTail) keys.truncate(tail, L - 1 - tail * t);
+    const tailFull = keys.n[tail]!;
+    keys.truncate(tail, L - 1 - tail * t);
 
     // loadOrAllocateBlocks
     slot.count = 0;
@@ -190,9 +194,11 @@ export class Simulator {
           st.partialReuses++;
           if (pool.refs[m]! > 0 || !pool.isLeaf(m)) {
             // Somebody uses it or it has descendants: copy the matched tokens into a new block.
+            const origin = pool.origin[m]!;
             b = pool.getFreeBlock(pool.prio[m]!, pool.dur[m]!);
-            pool.origin[b] = pool.origin[m]!;
+            pool.origin[b] = origin;
             pool.hasTokens[b] = 1;
+            st.pinnedByOrigin[originIndex(origin, this.fileRanges)]!++;
           } else {
             // A free leaf: it leaves the tree and becomes this request's block.
             pool.detachLeaf(m);
@@ -222,7 +228,7 @@ export class Simulator {
 
     // storeContextBlocks: the full blocks of the prompt but its last token.
     this.store(slot, tail);
-    if (hasTail) keys.truncate(tail, tailFull!);
+    keys.truncate(tail, tailFull);
 
     // Generation: one block per tokensPerBlock generated tokens, at the decode priority [allocateBlock].
     const decodeOrigin = originIndex(ORIGIN_DECODE, this.fileRanges);
@@ -274,8 +280,7 @@ export class Simulator {
     const pool = this.pool;
     for (let i = slot.count - 1; i >= 0; i--) {
       const b = slot.blocks[i]!;
-      if (pool.refs[b]! > 0) pool.refs[b]!--;
-      if (pool.refs[b] === 0) pool.releaseBlock(b);
+      if (pool.refs[b]! > 0 && --pool.refs[b]! === 0) pool.releaseBlock(b);
     }
     slot.count = 0;
   }

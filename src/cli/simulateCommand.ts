@@ -141,6 +141,10 @@ function readText(path: string, what: string): string {
 
 class InputError extends Error {}
 
+/** Bounds that keep a run's time and memory reasonable: 10^8 requests take minutes; 65,536 running requests is far above max_batch_size. */
+const MAX_REQUESTS = 100_000_000;
+const MAX_CONCURRENCY = 65_536;
+
 /** Runs `recipe-lens simulate` with the arguments after the command name; returns the exit status. */
 export function simulateCommand(argv: string[], write: (s: string) => void, warn: (s: string) => void): number {
   try {
@@ -177,8 +181,10 @@ function run(argv: string[], write: (s: string) => void, warn: (s: string) => vo
   const gpu = v.gpu !== undefined ? gpuArg(v.gpu) : undefined;
   const traceBlockSize = v['trace-block-size'] !== undefined ? intArg('--trace-block-size', v['trace-block-size'], 1) : 512;
   const concurrency = v.concurrency !== undefined ? intArg('--concurrency', v.concurrency, 1) : 1;
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
   const seed = v.seed !== undefined ? intArg('--seed', v.seed, 0) : 1;
   const limit = v.requests !== undefined ? intArg('--requests', v.requests, 1) : undefined;
+  if (limit !== undefined && limit > MAX_REQUESTS) throw new UsageError(`--requests is at most ${MAX_REQUESTS.toLocaleString('en-US')}`);
   const sizesArg = v['pool-blocks'];
   const sizes =
     sizesArg === undefined || sizesArg.trim() === 'unbounded'

@@ -180,7 +180,9 @@ test('exit 2 on usage errors and unreadable or invalid input, with a message and
   );
   bad(['--options', file('x.yaml', 'name: x\ntrainer:\n  devices: 8\n')], /not a TensorRT-LLM options file/);
   bad(['--pool-blocks', '8', 'a.yaml', 'b.yaml'], /at most one RETENTION\.yaml/);
-  bad(['--pool-blocks', '9000000'], /pools above 8388608 blocks/);
+  bad(['--pool-blocks', '5000000'], /pools above 4194304 blocks/);
+  bad(['--pool-blocks', '8', '--concurrency', '100000'], /--concurrency is at most 65536/);
+  bad(['--pool-blocks', '8', '--requests', '1000000000'], /--requests is at most 100,000,000/);
   const help = run('--help');
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^usage: recipe-lens simulate/);

@@ -10,25 +10,25 @@ import { BlockPool, ORIGIN_DECODE, ORIGIN_DEFAULT, ORIGIN_OWN } from './pool.js'
 import { NO_RETENTION, perBlockRetention, type RetentionSpec } from './retention.js';
 import type { PolicyStats, SimOptions, SimRequest, Workload } from './types.js';
 
-/** Pools larger than this many blocks (primary + host) are refused: the simulator's arrays take about 120 bytes a block. */
-export const MAX_SIM_BLOCKS = 1 << 23;
+/** Pools larger than this many blocks (primary + host) are refused: the simulator takes about 260 bytes a block. */
+export const MAX_SIM_BLOCKS = 1 << 22;
 
 /** A running request: its blocks and everything its release needs. */
 class Slot {
   keys = new BlockKeys();
   runs = new RunList();
   count = 0;
-  blocks = new Int32Array(64);
+  blocks = new Int32Array(16);
   /** Per context block: the applied config's priority (-1 none), duration (NaN none) and range. */
-  prio = new Int16Array(64);
-  dur = new Float64Array(64);
-  range = new Int16Array(64);
+  prio = new Int16Array(16);
+  dur = new Float64Array(16);
+  range = new Int16Array(16);
   /** The same from the config hits are attributed to (the request's own or the file's, also under LRU). */
-  shadowPrio = new Int16Array(64);
-  shadowDur = new Float64Array(64);
-  shadow = new Int16Array(64);
-  origin = new Int16Array(64);
-  originGiven = new Uint8Array(64);
+  shadowPrio = new Int16Array(16);
+  shadowDur = new Float64Array(16);
+  shadow = new Int16Array(16);
+  origin = new Int16Array(16);
+  originGiven = new Uint8Array(16);
 
   ensure(n: number): void {
     if (n <= this.blocks.length) return;
@@ -54,7 +54,8 @@ export class Simulator {
   readonly pool: BlockPool;
   readonly opts: SimOptions;
   private readonly tpb: number;
-  private readonly slots: Slot[];
+  /** Ring of running requests, created as needed (at most one per pool block). */
+  private readonly slots: (Slot | undefined)[];
   private head = 0;
   private live = 0;
   private seq = 0;
@@ -72,7 +73,7 @@ export class Simulator {
     this.opts = opts;
     this.pool = new BlockPool(opts);
     this.tpb = opts.tokensPerBlock;
-    this.slots = Array.from({ length: Math.max(1, opts.concurrency) }, () => new Slot());
+    this.slots = new Array<Slot | undefined>(Math.max(1, Math.min(opts.concurrency, opts.primaryBlocks)));
     this.fileRanges = opts.retention?.ranges.length ?? 0;
     const origins = this.fileRanges + 3;
     this.stats = {
@@ -130,7 +131,8 @@ export class Simulator {
       this.retireOldest();
     }
     pool.refresh();
-    const slot = this.slots[(this.head + this.live) % this.slots.length]!;
+    const at = (this.head + this.live) % this.slots.length;
+    const slot = (this.slots[at] ??= new Slot());
     this.live++;
     this.admit(slot, req, L, out, usable, total);
     if (this.sampleEvery && index % this.sampleEvery === 0) this.sample(index);

@@ -32,7 +32,8 @@ export const SIMULATE_USAGE = `usage: recipe-lens simulate [--options OPTIONS.ya
 
   simulate            replay a workload through TensorRT-LLM's KV block reuse (radix tree, priorities, host tier):
                       hit rate = full prompt blocks reused / full prompt blocks requested, under plain LRU and,
-                      given RETENTION.yaml (a KvCacheRetentionConfig), under its priorities
+                      given RETENTION.yaml (a KvCacheRetentionConfig), under its priorities (a token trace's
+                      per-request "retention" objects apply under both)
   --options           TensorRT-LLM options file: the KV pool (blocks, tokens_per_block, host tier) from the memory
                       estimate with --model / --gpu, and its enable_partial_reuse, copy_on_partial_reuse,
                       onboard_blocks and secondary_offload_min_priority

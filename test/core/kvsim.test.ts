@@ -126,7 +126,8 @@ test('pool too small: pinned system-prompt blocks survive documents that flush t
 });
 
 test('mixed trace: chats sharing a system prompt and one-off documents; retention wins by the chats LRU loses', () => {
-  // Chats carry the pin-the-system-prompt config, documents none (null). In 14 blocks, one document leaves the
+  // The retention file pins the system prompt; chats take it (no "retention" key), documents opt out ("retention":
+  // null), so their first blocks are not pinned. LRU applies no file. In 14 blocks, one document leaves the
   // most recently released system prompt in place under LRU (it takes 10 of the 11 older blocks); two documents in
   // a row flush it. With the pin, documents only ever take priority-35 blocks, of which there are always 12.
   // Sequence: c d d c d c c d d c. Chats after the first: 4. LRU misses the system prompt after each "d d" (2 chats)
@@ -135,10 +136,10 @@ test('mixed trace: chats sharing a system prompt and one-off documents; retentio
   const order = 'cddcdccddc';
   let c = 0;
   let d = 0;
-  const lines = [...order].map((k) => (k === 'c' ? chat(c++, { retention: PIN_SYSTEM }) : doc(d++, { retention: null })));
+  const lines = [...order].map((k) => (k === 'c' ? chat(c++) : doc(d++, { retention: null })));
   const w = trace(lines);
-  const lru = run(w, { primaryBlocks: 14 });
-  const pinned = run(w, { primaryBlocks: 14, policy: 'retention' });
+  const lru = run(w, { primaryBlocks: 14, retention: spec(PIN_SYSTEM) });
+  const pinned = run(w, { primaryBlocks: 14, policy: 'retention', retention: spec(PIN_SYSTEM) });
   assert.equal(lru.promptBlocks, 5 * 3 + 5 * 10);
   assert.equal(lru.reusedBlocks, 4);
   assert.equal(pinned.reusedBlocks, 8);
@@ -151,19 +152,17 @@ test('duration_ms: an expired priority falls back to 35 and its blocks queue beh
   // arrives), so it expires at 10 + D. doc1 (t=10) takes 3, 4, 2. doc2 (t=5000): after refresh, an expired
   // system prompt is back at 35, at the end of that queue: [2, 4, 3, 0, 1]; doc2 takes 2, 4, 3. doc3 (t=5005) finds
   // [0, 1, 3, 4, 2] and takes 0, 1, 3: the system prompt is gone for chat2 (t=5010). Unexpired, it stays pinned.
-  const lines = (duration: number | null) => [
-    {
-      ...chat(1),
-      timestamp: 0,
-      retention: { token_range_retention_configs: [{ token_start: 0, token_end: 8, priority: 100, duration_ms: duration }] },
-    },
+  const lines = [
+    { ...chat(1), timestamp: 0 },
     { ...doc(1), tokens: seq(3000, 12), timestamp: 10, retention: null },
     { ...doc(2), tokens: seq(4000, 12), timestamp: 5000, retention: null },
     { ...doc(3), tokens: seq(5000, 12), timestamp: 5005, retention: null },
-    { ...chat(2), timestamp: 5010, retention: { token_range_retention_configs: [{ token_start: 0, token_end: 8, priority: 100 }] } },
+    { ...chat(2), timestamp: 5010 },
   ];
+  const pin = (duration: number | null) =>
+    spec({ token_range_retention_configs: [{ token_start: 0, token_end: 8, priority: 100, duration_ms: duration }] });
   const reused = (duration: number | null, policy: 'lru' | 'retention' = 'retention') =>
-    run(trace(lines(duration)), { primaryBlocks: 5, policy }).reusedBlocks;
+    run(trace(lines), { primaryBlocks: 5, policy, retention: pin(duration) }).reusedBlocks;
   assert.equal(reused(null), 2);
   assert.equal(reused(10_000), 2); // expires at 10 010, after chat2
   assert.equal(reused(1000), 0); // expired at 1010
@@ -176,15 +175,15 @@ test('decode_retention_priority: generated blocks a later turn sends back are ke
   // A 2-block filler then needs two blocks from the free queues: [3, 4] at 35, the reply block at X. With X = 10 the
   // reply is the lowest priority and goes first; with 35 or 90 blocks 3 and 4 go. turn2 sends prompt + reply + 3
   // tokens: 3 full hits when the reply survived, 2 when not.
-  const lines = (x: number) => {
-    const r = { token_range_retention_configs: [{ token_start: 0, token_end: null, priority: 90 }], decode_retention_priority: x };
-    return [
-      { tokens: seq(10, 8), output_tokens: seq(50, 5), retention: r },
-      { tokens: seq(700, 8), output_len: 1, retention: null },
-      { tokens: [...seq(10, 8), ...seq(50, 5), ...seq(60, 3)], output_len: 1, retention: r },
-    ];
-  };
-  const hits = (x: number, policy: 'lru' | 'retention' = 'retention') => run(trace(lines(x)), { primaryBlocks: 5, policy }).reusedBlocks;
+  const lines = [
+    { tokens: seq(10, 8), output_tokens: seq(50, 5) },
+    { tokens: seq(700, 8), output_len: 1, retention: null },
+    { tokens: [...seq(10, 8), ...seq(50, 5), ...seq(60, 3)], output_len: 1 },
+  ];
+  const file = (x: number) =>
+    spec({ token_range_retention_configs: [{ token_start: 0, token_end: null, priority: 90 }], decode_retention_priority: x });
+  const hits = (x: number, policy: 'lru' | 'retention' = 'retention') =>
+    run(trace(lines), { primaryBlocks: 5, policy, retention: file(x) }).reusedBlocks;
   assert.equal(hits(10), 2);
   assert.equal(hits(35), 3);
   assert.equal(hits(90), 3);
@@ -235,6 +234,7 @@ test('token traces: no "retention" uses the command line config, null none, an o
   // File config: tokens [0, 8) at 80, decode 40. Each request: 8 prompt tokens + 4 generated = 11 stored tokens,
   // 3 blocks (2 prompt, 1 with generated tokens). Priorities in the tree afterwards:
   //   line 1 (no key): 80, 80, decode 40;  line 2 (null): 35, 35, decode 35;  line 3 (own [0,4) at 60, decode 50): 60, 35, 50.
+  // Under LRU the file is not applied (line 1 at 35 too); line 3's own config still is.
   const file = spec({ token_range_retention_configs: [{ token_start: 0, token_end: 8, priority: 80 }], decode_retention_priority: 40 });
   const w = trace([
     { tokens: seq(0, 8), output_len: 4 },
@@ -267,7 +267,11 @@ test('token traces: no "retention" uses the command line config, null none, an o
   // Origins (file range 0, default, decode, per-request config): line 1's two pinned blocks; line 2's two and line 3's
   // second at the default; three decode blocks; line 3's first under its own config.
   assert.deepEqual(r.pinned, [2, 3, 3, 1]);
-  assert.deepEqual(census('lru').byPriority, [[35, 9]]);
+  assert.deepEqual(census('lru').byPriority, [
+    [35, 7],
+    [50, 1],
+    [60, 1],
+  ]);
   // Below the default, a released block goes before never-used blocks (the lowest priority queue is served first):
   // with decode at 20, line 2's first block evicts line 1's decode block though 990 blocks were never used.
   const low = census('retention', { ...file, decodePriority: 20 });

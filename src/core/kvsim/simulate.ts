@@ -151,11 +151,12 @@ export class Simulator {
     const keys = slot.keys;
     keys.build(runs, usable, t, req.loraId, req.cacheSalt);
 
-    // Retention per context block: the policy's config, and the file's config for attributing hits (also under LRU).
+    // Retention per context block. LRU leaves out the command line's config; a request's own config (a token trace's
+    // "retention" object) applies under both. Hits are attributed by the config retention would apply.
     const numContext = Math.ceil(L / t);
     const file = this.opts.retention;
     const own = req.retention === undefined ? file : req.retention;
-    const applied: RetentionSpec = this.opts.policy === 'lru' ? NO_RETENTION : (own ?? NO_RETENTION);
+    const applied: RetentionSpec = (this.opts.policy === 'lru' && req.retention === undefined ? null : own) ?? NO_RETENTION;
     perBlockRetention(applied, t, L, slot.prio, slot.dur, slot.range);
     perBlockRetention(own ?? NO_RETENTION, t, L, slot.shadowPrio, slot.shadowDur, slot.shadow);
     const isFile = own === file && own !== null;

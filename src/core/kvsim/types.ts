@@ -32,6 +32,11 @@ export interface Workload {
   requests(): Iterable<SimRequest>;
 }
 
+/**
+ * lru: the command line's retention config is not applied (a request's own config still is); with no per-request
+ * configs every block is at the default priority 35. retention: the command line's config applies to every request
+ * without its own.
+ */
 export type Policy = 'lru' | 'retention';
 
 export interface SimOptions extends PoolConfig {

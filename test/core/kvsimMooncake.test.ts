@@ -130,8 +130,18 @@ test(
     const unbounded = simulate(w, cfg());
     assert.deepEqual([unbounded.reusedBlocks, unbounded.promptBlocks, unbounded.evictions], [77_740, 117_888, 0]);
     assert.equal(unbounded.hitRate.toFixed(4), '0.6594');
-    const pinned = simulate(w, cfg({ policy: 'retention', retention: { ranges: [], decodePriority: 35, decodeDurationMs: null } }));
+    // A retention config changes what is evicted, not what an unbounded pool reuses. Its generated blocks, at
+    // priority 10, rank below never-used blocks (35): the next request's first allocation evicts each of them.
+    const pin = {
+      ranges: [{ tokenStart: 0, tokenEnd: 4096, priority: 90, durationMs: 60_000 }],
+      decodePriority: 10,
+      decodeDurationMs: null,
+    };
+    const pinned = simulate(w, cfg({ policy: 'retention', retention: pin }));
     assert.equal(pinned.reusedBlocks, 77_740);
+    const decodeBlocks = pinned.pinnedByOrigin[2]!; // origins: range 0, default, decode, per-request
+    assert.ok(decodeBlocks > 0);
+    assert.equal(pinned.evictions, decodeBlocks);
 
     const lines = text
       .split('\n')

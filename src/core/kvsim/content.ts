@@ -239,22 +239,28 @@ export class BlockKeys {
     return k;
   }
 
-  /** The clipped runs of block i as a fresh array (stream, start, length)×k, for a stored multi-run block. */
-  blockRuns(i: number): Float64Array {
+  /** Run count of the last `writeRuns`. */
+  written = 0;
+
+  /** Block i's clipped runs (stream, start, length)×k for a stored multi-run block, in `into` when it is large enough. */
+  writeRuns(i: number, into: Float64Array | undefined): Float64Array {
     const k = this.clipped(i); // may grow the scratch array: read it after
-    return this.scratch.slice(0, 3 * k);
+    const out = into && into.length >= 3 * k ? into : new Float64Array(3 * Math.max(k, 4));
+    out.set(this.scratch.subarray(0, 3 * k));
+    this.written = k;
+    return out;
   }
 
   /**
-   * Tokens block i shares from its start with stored content: one run (stream, start, n) when `multi` is null,
-   * else the run triples in `multi`. Equal content when the result equals both lengths.
+   * Tokens block i shares from its start with stored content: one run (stream, start, n) when `multiCount` is 0,
+   * else the first `multiCount` run triples of `multi`. Equal content when the result equals both lengths.
    */
-  commonPrefix(i: number, multi: Float64Array | null, stream: number, start: number, n: number): number {
+  commonPrefix(i: number, multi: Float64Array | undefined, multiCount: number, stream: number, start: number, n: number): number {
     const r = this.runs;
     let qj = this.runIdx[i]!;
     let qo = this.runOff[i]!;
     let qLeft = this.n[i]!;
-    if (multi === null) {
+    if (multiCount === 0 || multi === undefined) {
       // One stored run: the query's first run decides.
       if (r[3 * qj] !== stream || r[3 * qj + 1]! + qo !== start) return 0;
       return Math.min(r[3 * qj + 2]! - qo, qLeft, n);
@@ -262,8 +268,7 @@ export class BlockKeys {
     let matched = 0;
     let sj = 0;
     let so = 0;
-    const sCount = multi.length / 3;
-    while (qLeft > 0 && sj < sCount) {
+    while (qLeft > 0 && sj < multiCount) {
       const qs = r[3 * qj]!;
       const qst = r[3 * qj + 1]! + qo;
       const ql = Math.min(r[3 * qj + 2]! - qo, qLeft);

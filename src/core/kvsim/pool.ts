@@ -89,11 +89,13 @@ export class BlockPool {
   private readonly inIndex: Uint8Array;
   private readonly chainNext: Int32Array;
   private readonly chainPrev: Int32Array;
-  /** Stored key: token count, one run (stream, start) or several (kMulti), LoRA, salt, key and first-token hashes. */
+  /** Stored key: token count, one run (stream, start) or kRunCount > 0 runs in kRuns, LoRA, salt, key and first-token hashes. */
   private readonly kN: Int32Array;
   private readonly kStream: Float64Array;
   private readonly kStart: Float64Array;
-  private readonly kMulti: (Float64Array | null)[];
+  /** Run buffers of multi-run keys, kept with their block for reuse (bounded by the pool). */
+  private readonly kRuns: (Float64Array | undefined)[];
+  private readonly kRunCount: Int32Array;
   private readonly kLora: Float64Array;
   private readonly kSalt: Float64Array;
   private readonly kH: Int32Array;
@@ -147,7 +149,8 @@ export class BlockPool {
     this.kN = new Int32Array(n);
     this.kStream = new Float64Array(n);
     this.kStart = new Float64Array(n);
-    this.kMulti = new Array<Float64Array | null>(n).fill(null);
+    this.kRuns = new Array<Float64Array | undefined>(n).fill(undefined);
+    this.kRunCount = new Int32Array(n);
     this.kLora = new Float64Array(n);
     this.kSalt = new Float64Array(n);
     this.kH = new Int32Array(2 * n);
@@ -186,6 +189,7 @@ export class BlockPool {
       this.chainNext,
       this.chainPrev,
       this.kN,
+      this.kRunCount,
       this.kStream,
       this.kStart,
       this.kLora,
@@ -193,7 +197,7 @@ export class BlockPool {
       this.kH,
       this.kF,
     ];
-    // kMulti: one pointer per block (8 bytes); multi-run keys add their own arrays.
+    // kRuns: one pointer per block (8 bytes); multi-run keys add their own arrays.
     return arrays.reduce((s, a) => s + a.byteLength, 0) + 8 * this.n + this.exact.bytes + (this.first?.bytes ?? 0);
   }
 
@@ -363,8 +367,11 @@ export class BlockPool {
     if (keys.single[i]) {
       this.kStream[b] = keys.stream(i);
       this.kStart[b] = keys.start(i);
-      this.kMulti[b] = null;
-    } else this.kMulti[b] = keys.blockRuns(i);
+      this.kRunCount[b] = 0;
+    } else {
+      this.kRuns[b] = keys.writeRuns(i, this.kRuns[b]);
+      this.kRunCount[b] = keys.written;
+    }
     this.hasTokens[b] = n > 0 ? 1 : 0;
     this.parent[b] = parent;
     const fc = this.firstChild[parent]!;
@@ -386,8 +393,9 @@ export class BlockPool {
   /** Adds child c to its parent's tables (skipped on a 64-bit hash collision: c is then only found by content). */
   private index(parent: number, c: number): void {
     const t = this.scratch;
-    const multi = this.kMulti[c] ?? null;
-    contentHash(t, 0, multi, multi ? multi.length / 3 : 1, this.kStream[c]!, this.kStart[c]!, this.kN[c]!, this.kLora[c]!, this.kSalt[c]!);
+    const count = this.kRunCount[c]!;
+    const multi = count > 0 ? this.kRuns[c]! : null;
+    contentHash(t, 0, multi, count, this.kStream[c]!, this.kStart[c]!, this.kN[c]!, this.kLora[c]!, this.kSalt[c]!);
     if (!this.exact.set(parent, t[0]!, t[1]!, c)) {
       this.collided = true;
       return;
@@ -435,7 +443,6 @@ export class BlockPool {
     if (ns >= 0) this.prevSib[ns] = ps;
     if (--this.childCount[p]! === 0) this.indexed[p] = 0;
     this.parent[b] = -1;
-    this.kMulti[b] = null;
   }
 
   /** WindowBlockManager::freeChildren: the subtree of b (b included) leaves the tree; each block dropped from the tree is an eviction. */
@@ -461,9 +468,9 @@ export class BlockPool {
   private sameKey(b: number, keys: BlockKeys, i: number): boolean {
     const n = keys.n[i]!;
     if (this.kN[b] !== n || this.kLora[b] !== keys.lora || this.kSalt[b] !== keys.salt) return false;
-    const multi = this.kMulti[b] ?? null;
-    if (multi === null) return keys.single[i] === 1 && this.kStream[b] === keys.stream(i) && this.kStart[b] === keys.start(i);
-    return keys.single[i] === 0 && keys.commonPrefix(i, multi, 0, 0, n) === n;
+    const count = this.kRunCount[b]!;
+    if (count === 0) return keys.single[i] === 1 && this.kStream[b] === keys.stream(i) && this.kStart[b] === keys.start(i);
+    return keys.single[i] === 0 && keys.commonPrefix(i, this.kRuns[b], count, 0, 0, n) === n;
   }
 
   /** The child of `searchRoot` holding exactly key i (mNextBlocks.find), -1 if none. */
@@ -512,7 +519,7 @@ export class BlockPool {
     for (; c >= 0; c = viaIndex ? this.chainNext[c]! : this.nextSib[c]!) {
       if (!copy && (this.refs[c]! > 0 || this.firstChild[c]! >= 0)) continue;
       if (this.kLora[c] !== keys.lora || this.kSalt[c] !== keys.salt) continue;
-      const k = keys.commonPrefix(i, this.kMulti[c] ?? null, this.kStream[c]!, this.kStart[c]!, this.kN[c]!);
+      const k = keys.commonPrefix(i, this.kRuns[c], this.kRunCount[c]!, this.kStream[c]!, this.kStart[c]!, this.kN[c]!);
       if (k > best) {
         best = k;
         bestBlock = c;

@@ -158,7 +158,9 @@ export class Simulator {
     const own = req.retention === undefined ? file : req.retention;
     const applied: RetentionSpec = (this.opts.policy === 'lru' && req.retention === undefined ? null : own) ?? NO_RETENTION;
     perBlockRetention(applied, t, L, slot.prio, slot.dur, slot.range);
-    perBlockRetention(own ?? NO_RETENTION, t, L, slot.shadowPrio, slot.shadowDur, slot.shadow);
+    const shadowSpec = own ?? NO_RETENTION;
+    if (shadowSpec === applied) slot.shadow.set(slot.range.subarray(0, numContext));
+    else perBlockRetention(shadowSpec, t, L, slot.shadowPrio, slot.shadowDur, slot.shadow);
     const isFile = own === file && own !== null;
     for (let i = 0; i < numContext; i++) {
       const r = slot.shadow[i]!;

@@ -48,7 +48,7 @@ module.exports = tseslint.config(
     },
   },
   { files: ['src/core/**/*.ts'], rules: deny(VSCODE, HOSTS, WEBVIEW, PROTOCOL, NODE) },
-  { files: ['src/core/{plan,memory,rules,formats}/**/*.ts'], rules: deny(VSCODE, HOSTS, WEBVIEW, PROTOCOL, NODE, PANEL) },
+  { files: ['src/core/{plan,memory,rules,formats,kvsim,models}/**/*.ts'], rules: deny(VSCODE, HOSTS, WEBVIEW, PROTOCOL, NODE, PANEL) },
   { files: ['src/protocol.ts'], rules: deny(VSCODE, HOSTS, WEBVIEW) },
   { files: ['src/cli/**/*.ts', 'src/cli.ts', 'src/server/**/*.ts'], rules: deny(VSCODE, WEBVIEW) },
   { files: ['src/vscode/**/*.ts'], rules: deny(WEBVIEW) },

@@ -589,3 +589,5 @@ if (!QUICK) {
   writeFileSync(join(root, 'bench', 'RESULTS.md'), report);
   log('wrote bench/RESULTS.md');
 } else log('--quick: bench/RESULTS.md not written');
+// The KV reuse simulator's budgets: a separate script with its own table (bench/kvsim.mjs).
+execFileSync(process.execPath, [join(root, 'bench', 'kvsim.mjs'), ...(QUICK ? ['--quick'] : [])], { stdio: 'inherit' });

@@ -3,6 +3,7 @@
 import { gpuArg, intArg, modelArg, oneOf, parse, UsageError } from './cli/args.js';
 import { expandArg, readOrWarn } from './cli/files.js';
 import { planCommand } from './cli/planCommand.js';
+import { simulateCommand } from './cli/simulateCommand.js';
 import { toSarif, type FileReport } from './cli/sarif.js';
 import { analyze, type Analysis, type AnalysisSettings } from './core/analysis.js';
 import { layoutFromRecipe, layoutText } from './core/layout.js';
@@ -18,12 +19,14 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
                             [--world-size N] [--format text|json] FILE
        recipe-lens layout [--gpus N] [--as FORMAT] [--format text|json] FILE
        recipe-lens plan [--gpus N] [--gpu NAME] [--model PRESET] [--top K] [--apply K] [--format text|json] FILE
+       recipe-lens simulate [--options FILE] [--pool-blocks N[,N…]] [--workload NAME|TRACE.jsonl] … [RETENTION.yaml]
 
   check         validate NeMo / Megatron-Bridge / TensorRT-LLM YAML files (globs allowed), with the memory check
                 the editor runs (GPU from --gpu or a gpu= modeline, else H100; --no-memory turns it off)
   estimate      per-GPU memory of the most-loaded rank (training) or the KV cache pool (TensorRT-LLM)
   layout        Megatron's rank layout: the global ranks of every TP, CP, DP, PP and EP group, and CP's chunks
   plan          the parallel layouts that fit the GPUs, cheapest first; --apply K prints FILE with layout K written in
+  simulate      KV-cache reuse (hit rate, evictions) under LRU and a retention config (recipe-lens simulate --help)
   --format      text (default), json, or sarif (SARIF 2.1.0 for code scanning; check only)
   --gpu         GPU preset (h100, h200, b200, gb200, gb300, b300, a100-40gb, a100-80gb, l40s, h20, h100-nvl) or custom:<GiB>
   --model       model preset for files that carry no shape (llama3-8b, llama3-70b, mixtral-8x7b, deepseek-v3, …)
@@ -169,6 +172,7 @@ export function main(
     if (cmd === 'check') return check(parseCommand(rest, 'check'), write, warn);
     if (cmd === 'estimate') return estimate(parseCommand(rest, 'estimate'), write, warn);
     if (cmd === 'plan') return planCommand(rest, write, warn);
+    if (cmd === 'simulate') return simulateCommand(rest, write, warn);
     if (cmd === 'layout') return layout(parseCommand(rest, 'layout'), write, warn);
     throw new UsageError(`unknown command ${cmd}`);
   } catch (e) {

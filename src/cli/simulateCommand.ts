@@ -1,0 +1,272 @@
+// `recipe-lens simulate`: TensorRT-LLM's KV block reuse under LRU and under a retention config, on a trace or a
+// built-in workload, at one pool size or a sweep of them (src/core/kvsim).
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyze } from '../core/analysis.js';
+import { toData } from '../core/document.js';
+import { DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY, DEFAULT_TOKENS_PER_BLOCK } from '../core/memory/kvcache.js';
+import {
+  eventsJson,
+  eventsText,
+  MAX_SIM_BLOCKS,
+  openTrace,
+  parseWorkloadSpec,
+  retentionFromObject,
+  simulationJson,
+  simulationText,
+  sweep,
+  SYNTHETIC,
+  syntheticWorkload,
+  workloadBlocks,
+  type RetentionSpec,
+  type SimConfig,
+  type Workload,
+} from '../core/kvsim/index.js';
+import { gpuArg, intArg, modelArg, UsageError } from './args.js';
+
+export const SIMULATE_USAGE = `usage: recipe-lens simulate [--options OPTIONS.yaml] [--model M] [--gpu G] [--pool-blocks N[,N…]]
+                           [--tokens-per-block T] [--host-blocks H] [--trace-block-size B]
+                           [--workload NAME|TRACE.jsonl] [--requests N] [--concurrency C] [--seed S]
+                           [--format text|json] [RETENTION.yaml]
+
+  simulate            replay a workload through TensorRT-LLM's KV block reuse (radix tree, priorities, host tier):
+                      hit rate = full prompt blocks reused / full prompt blocks requested, under plain LRU and,
+                      given RETENTION.yaml (a KvCacheRetentionConfig), under its priorities (a token trace's
+                      per-request "retention" objects apply under both)
+  --options           TensorRT-LLM options file: the KV pool (blocks, tokens_per_block, host tier) from the memory
+                      estimate with --model / --gpu, and its enable_partial_reuse, copy_on_partial_reuse,
+                      onboard_blocks and secondary_offload_min_priority
+  --pool-blocks       GPU pool size in blocks, a comma-separated list for a sweep, or "unbounded"
+  --tokens-per-block  block size (default: the options file's, else ${DEFAULT_TOKENS_PER_BLOCK})
+  --host-blocks       host (secondary) tier in blocks (default: the options file's host_cache_size, else 0)
+  --trace-block-size  tokens per hash id in a Mooncake trace (default 512)
+  --workload          a .jsonl trace (Mooncake {"hash_ids"}, token trace {"tokens"}, or TensorRT-LLM KV cache
+                      events), or ${Object.keys(SYNTHETIC).join(' | ')}[:key=value,…] (default mix)
+  --requests          requests to generate (synthetic, default 10000) or to read from the trace (default all)
+  --concurrency       requests holding their blocks at once (default 1: each finishes before the next starts)
+  --seed              seed of the synthetic workloads (default 1)
+  --format            text (default) or json
+
+synthetic workloads and their parameters (defaults):
+${Object.entries(SYNTHETIC)
+  .map(
+    ([n, w]) =>
+      `  ${n.padEnd(10)} ${w.help}\n${' '.repeat(13)}${Object.entries(w.params)
+        .map(([k, p]) => `${k}=${p.default}`)
+        .join(', ')}`,
+  )
+  .join('\n')}
+
+exit status: 0 simulated, 2 usage error or unreadable / invalid input`;
+
+export interface PoolFromOptions {
+  poolBlocks: number;
+  tokensPerBlock: number;
+  hostBlocks: number;
+  enableBlockReuse: boolean;
+  enablePartialReuse: boolean;
+  copyOnPartialReuse: boolean;
+  onboardBlocks: boolean;
+  secondaryOffloadMinPriority: number;
+  /** Which server role the pool is of (disaggregated files: the context servers, where prompts are reused). */
+  role: string;
+}
+
+/**
+ * The KV pool and reuse settings of a TensorRT-LLM options file, from the memory estimate (parseFile + estimateDoc)
+ * and kv_cache_config. The one place that reads the options file for the simulator.
+ */
+export function poolFromOptions(text: string, opts: { model?: string; gpu?: string }): PoolFromOptions | { error: string } {
+  const a = analyze(text, { model: opts.model, gpu: opts.gpu, memoryWarnings: false });
+  const recipe = a.main?.recipe;
+  const e = a.main?.estimate;
+  if (recipe?.kind !== 'serving') return { error: 'not a TensorRT-LLM options file (kv_cache_config, tensor_parallel_size, …)' };
+  if (e?.kind !== 'serving') return { error: e?.kind === 'none' ? e.reason : 'no KV pool estimate' };
+  const role = e.roles.find((r) => r.role === 'context_servers') ?? e.roles[0]!;
+  const v = recipe.roles.find((r) => r.role === role.role)?.values ?? {};
+  const bool = (x: unknown, d: boolean) => (typeof x === 'boolean' ? x : d);
+  return {
+    poolBlocks: role.kv.poolBlocks,
+    tokensPerBlock: role.kv.tokensPerBlock,
+    hostBlocks: role.kv.host.blocks,
+    // Defaults of KvCacheConfig (tensorrt_llm/llmapi/llm_args.py): reuse, partial reuse, copy on partial reuse, onboarding on.
+    enableBlockReuse: bool(v.enableBlockReuse, true),
+    enablePartialReuse: bool(v.enablePartialReuse, true),
+    copyOnPartialReuse: bool(v.copyOnPartialReuse, true),
+    onboardBlocks: bool(v.onboardBlocks, true),
+    secondaryOffloadMinPriority:
+      typeof v.secondaryOffloadMinPriority === 'number' ? v.secondaryOffloadMinPriority : DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY,
+    role: role.role || 'server',
+  };
+}
+
+/** The values of a KvCacheRetentionConfig YAML file (its one analysis). The one place that reads the retention file for the simulator. */
+export function retentionFromYaml(text: string): RetentionSpec | { error: string } {
+  const a = analyze(text, { forcedFormat: 'kv-retention', memoryWarnings: false });
+  const doc = a.docs[0]?.doc ?? a.parsed.docs[0];
+  if (!doc?.root) return { error: 'empty file' };
+  const problem = doc.problems.find((p) => p.severity === 'error');
+  if (problem) return { error: problem.message };
+  const r = retentionFromObject(toData(doc));
+  return 'error' in r ? r : r.spec;
+}
+
+const OPTIONS = {
+  options: { type: 'string' },
+  model: { type: 'string' },
+  gpu: { type: 'string' },
+  'pool-blocks': { type: 'string' },
+  'tokens-per-block': { type: 'string' },
+  'host-blocks': { type: 'string' },
+  'trace-block-size': { type: 'string' },
+  workload: { type: 'string' },
+  requests: { type: 'string' },
+  concurrency: { type: 'string' },
+  seed: { type: 'string' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+class InputError extends Error {}
+
+/** Bounds that keep a run's time and memory reasonable: 10^8 requests take minutes; 65,536 running requests is far above max_batch_size. */
+const MAX_REQUESTS = 100_000_000;
+const MAX_CONCURRENCY = 65_536;
+
+/** Runs `recipe-lens simulate` with the arguments after the command name; returns the exit status. */
+export function simulateCommand(argv: string[], write: (s: string) => void, warn: (s: string) => void): number {
+  try {
+    return run(argv, write, warn);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      warn(`recipe-lens: ${e.message}\n${SIMULATE_USAGE}`);
+      return 2;
+    }
+    if (e instanceof InputError) {
+      warn(`recipe-lens: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+function run(argv: string[], write: (s: string) => void, warn: (s: string) => void): number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    write(SIMULATE_USAGE);
+    return 0;
+  }
+  if (parsed.positionals.length > 1) throw new UsageError('simulate takes at most one RETENTION.yaml');
+  const format = v.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`unknown --format ${format} (text or json)`);
+  const model = v.model !== undefined ? modelArg(v.model) : undefined;
+  const gpu = v.gpu !== undefined ? gpuArg(v.gpu) : undefined;
+  const traceBlockSize = v['trace-block-size'] !== undefined ? intArg('trace-block-size', v['trace-block-size'], 1)! : 512;
+  const concurrency = v.concurrency !== undefined ? intArg('concurrency', v.concurrency, 1)! : 1;
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
+  const seed = v.seed !== undefined ? intArg('seed', v.seed, 0)! : 1;
+  const limit = v.requests !== undefined ? intArg('requests', v.requests, 1)! : undefined;
+  if (limit !== undefined && limit > MAX_REQUESTS) throw new UsageError(`--requests is at most ${MAX_REQUESTS.toLocaleString('en-US')}`);
+  const sizesArg = v['pool-blocks'];
+  const sizes =
+    sizesArg === undefined || sizesArg.trim() === 'unbounded'
+      ? undefined
+      : sizesArg.split(',').map((s) => intArg('pool-blocks', s.trim(), 1)!);
+  if (sizes && sizes.length > 256) throw new UsageError('--pool-blocks lists at most 256 sizes');
+  const unbounded = sizesArg?.trim() === 'unbounded';
+
+  // The workload: a trace file, or a built-in one.
+  const wl = v.workload ?? 'mix';
+  let workload: Workload;
+  let requests: number;
+  if (/\.jsonl?$/i.test(wl)) {
+    const opened = openTrace(readText(wl, 'trace'), basename(wl), { traceBlockSize, limit });
+    if ('error' in opened) throw new InputError(`${wl}: ${opened.error}`);
+    if (opened.kind === 'events') {
+      write(format === 'json' ? JSON.stringify(eventsJson(opened.replay), null, 2) : eventsText(opened.replay));
+      return 0;
+    }
+    workload = opened.workload;
+    requests = opened.requests;
+  } else {
+    const spec = parseWorkloadSpec(wl);
+    if ('error' in spec) throw new UsageError(spec.error);
+    requests = limit ?? 10_000;
+    workload = syntheticWorkload(spec, requests, seed);
+  }
+
+  // The pool: flags win over the options file.
+  let fromFile: PoolFromOptions | undefined;
+  if (v.options !== undefined) {
+    const r = poolFromOptions(readText(v.options, 'options file'), { model, gpu });
+    if ('error' in r) throw new InputError(`no KV pool from ${v.options}: ${r.error}`);
+    fromFile = r;
+    if (!r.enableBlockReuse)
+      warn(`recipe-lens: ${v.options} sets enable_block_reuse: false (nothing is reused there); simulating with reuse on`);
+  } else if (!sizes && !unbounded) throw new UsageError('give the pool: --pool-blocks N[,N…] or --options OPTIONS.yaml');
+  const tokensPerBlock =
+    v['tokens-per-block'] !== undefined
+      ? intArg('tokens-per-block', v['tokens-per-block'], 1)!
+      : (fromFile?.tokensPerBlock ?? DEFAULT_TOKENS_PER_BLOCK);
+  const hostBlocks = v['host-blocks'] !== undefined ? intArg('host-blocks', v['host-blocks'], 0)! : (fromFile?.hostBlocks ?? 0);
+
+  let retention: RetentionSpec | null = null;
+  const retentionPath = parsed.positionals[0];
+  if (retentionPath !== undefined) {
+    const r = retentionFromYaml(readText(retentionPath, 'retention file'));
+    if ('error' in r) throw new InputError(`${retentionPath}: ${r.error}`);
+    retention = r;
+  }
+
+  let poolSizes = sizes ?? (fromFile && !unbounded ? [fromFile.poolBlocks] : undefined);
+  if (!poolSizes) {
+    const all = workloadBlocks(workload, tokensPerBlock);
+    if (all + hostBlocks > MAX_SIM_BLOCKS)
+      throw new InputError(`an unbounded pool for this workload is ${all} blocks; pools above ${MAX_SIM_BLOCKS} blocks are not simulated`);
+    poolSizes = [Math.max(1, all)];
+  }
+  for (const s of poolSizes)
+    if (s + hostBlocks > MAX_SIM_BLOCKS)
+      throw new InputError(`pools above ${MAX_SIM_BLOCKS} blocks (GPU + host) are not simulated (${s + hostBlocks})`);
+
+  const cfg: SimConfig = {
+    primaryBlocks: 0,
+    secondaryBlocks: hostBlocks,
+    tokensPerBlock,
+    enablePartialReuse: fromFile?.enablePartialReuse ?? true,
+    copyOnPartialReuse: fromFile?.copyOnPartialReuse ?? true,
+    onboardBlocks: fromFile?.onboardBlocks ?? true,
+    secondaryOffloadMinPriority: fromFile?.secondaryOffloadMinPriority ?? DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY,
+    retention,
+    concurrency,
+  };
+  // Progress on stderr once a run has taken more than two seconds.
+  const started = Date.now();
+  let index = 0;
+  const sizesRun = poolSizes;
+  const onProgress = (done: number) => {
+    if (Date.now() - started > 2000)
+      warn(
+        `recipe-lens simulate: pool ${sizesRun[index]} blocks: ${done.toLocaleString('en-US')} of ${requests.toLocaleString('en-US')} requests`,
+      );
+  };
+  const points = sweep(workload, poolSizes, { ...cfg, onProgress }, () => index++);
+  const info = { workload: workload.name, tokensPerBlock, hostBlocks, requests: points[0]?.lru.requests ?? 0 };
+  write(format === 'json' ? JSON.stringify(simulationJson(points, info), null, 2) : simulationText(points, info));
+  return 0;
+}

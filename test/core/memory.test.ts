@@ -51,15 +51,16 @@ test('more CP or TP never raises activations', () => {
   for (const tp of [1, 2, 4]) assert.ok(act({ tp: tp * 2, etp: tp * 2, worldSize: 64 }) <= act({ tp, etp: tp, worldSize: 64 }), `TP ${tp}`);
 });
 
-test('full recompute < selective < none (eager attention); selective = none with flash', () => {
+test('full recompute < selective < none; with flash, core_attn recompute drops only the softmax statistics', () => {
   const none = { granularity: null, method: null, numLayers: null, modules: [] };
   const selective = { granularity: 'selective' as const, method: null, numLayers: null, modules: ['core_attn'] };
   const full = { granularity: 'full' as const, method: 'uniform' as const, numLayers: 1, modules: [] };
   for (const attention of ['eager', 'flash'] as const) {
     const [a, b, c] = [full, selective, none].map((recompute) => act({ recompute, attention }));
     assert.ok(a! < b!, `${attention}: full ${a} < selective ${b}`);
-    if (attention === 'eager') assert.ok(b! < c!, `eager: selective ${b} < none ${c}`);
-    else assert.equal(b, c);
+    assert.ok(b! < c!, `${attention}: selective ${b} < none ${c}`);
+    // 32 layers × the fp32 log-sum-exp 4·a·s·b/t (s = 65536/CP 2, TP 4): Bridge's Moonlight study measured −0.01% for core_attn.
+    if (attention === 'flash') assert.equal(c! - b!, 32 * ((4 * 32 * 32768) / 4));
   }
 });
 
@@ -70,7 +71,7 @@ test('full recompute keeps one input per chunk and rematerialises one chunk in b
   const layersLine = (e: typeof one) => e.breakdown.find((l) => l.label.startsWith('transformer layers'))!.bytes;
   assert.equal(layersLine(one), 32 * layerInput);
   assert.equal(layersLine(four), 8 * layerInput);
-  const remat = (e: typeof one) => e.breakdown.find((l) => l.label.startsWith('recompute'))!.bytes;
+  const remat = (e: typeof one) => e.transients.find((l) => l.label.startsWith('recompute'))!.bytes;
   assert.equal(remat(four), 4 * remat(one));
 });
 
@@ -124,13 +125,19 @@ test('HF profile reproduces the measured per-layer inventory (hf-activations.md,
   );
 });
 
-test('pipeline: the first stage holds PP micro-batches; interleaving adds (PP−1)/(PP·VPP)', () => {
+test('pipeline: the first stage holds PP micro-batches; interleaving adds (PP−1)/(PP·VPP) on rank 0', () => {
   const pp = est({ pp: 2, worldSize: 64 });
   const layers = (e: typeof pp, st: number) => e.stages[st]!.activations;
   assert.equal(pp.stages.length, 2);
   assert.ok(layers(pp, 0) > layers(pp, 1));
+  // PP 4, VPP 2, 16 micro-batches: rank 0 warms up (4−0−1)·2 + (2−1)·4 = 10 chunk passes, + 1 = 11 chunks of 4 layers = 5.5 micro-batches.
   const inter = est({ pp: 4, vpp: 2, worldSize: 128 });
-  assert.match(inter.breakdown.find((l) => l.label.startsWith('transformer layers'))!.label, /× 5.5 micro-batches in flight/);
+  assert.equal(inter.stages[0]!.inFlight.passes, 11);
+  assert.equal(inter.stages[0]!.inFlight.microbatches, 5.5);
+  assert.match(
+    inter.stages[0] && inter.breakdown.find((l) => l.label.startsWith('transformer layers'))!.label,
+    /= \d+(\.\d+)? micro-batches/,
+  );
 });
 
 test('estimates of real files: launcher Llama 3 8B fits an H100, and the fit verdict follows the GPU', () => {

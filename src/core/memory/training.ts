@@ -14,7 +14,7 @@ import {
   type KindActivations,
 } from './activations.js';
 import { derived, type TrainingConfig } from './config.js';
-import { deviceBytes, GIB, reservedFraction, trainingOverheads } from './overheads.js';
+import { GIB, reservedFraction, trainingOverheads } from './overheads.js';
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
@@ -238,7 +238,10 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       bwdParts.push({
         bytes: bwdLayer,
         label: 'backward working buffers (one layer)',
-        formula: 'gradients of the FC1 output and input; MoE dispatch buffers',
+        formula:
+          kinds.moe || kinds['moe-mlp']
+            ? 'gradients of the expert FC1 output and input, and the dispatch buffers'
+            : 'gradients of the FC1 output and input: 2·s·b·(g·ffn/t + h)',
       });
     let stored = layers;
     const embedding = ch.embedding ? emb.stored : 0;
@@ -430,8 +433,10 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       : [];
     const allocated = st.weights + st.gradients + st.optimizer + activations + transient + wsBytes;
     const ov = trainingOverheads(c, allocated);
-    const reserved = allocated * (1 + reservedFraction(c));
-    const device = deviceBytes(allocated, c);
+    const overhead = wsBytes + ov.reduce((a, o) => a + o.bytes, 0);
+    // device = the sum of the lines (perGpu.total adds up exactly); reserved = allocated + fragmentation.
+    const device = st.weights + st.gradients + st.optimizer + activations + transient + overhead;
+    const reserved = allocated + ov.filter((o) => o.level === 'reserved').reduce((a, o) => a + o.bytes, 0);
     stages.push({
       stage: rank,
       layers: p.layers,
@@ -440,7 +445,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       optimizer: st.optimizer,
       activations,
       transient,
-      overhead: device - (st.weights + st.gradients + st.optimizer + activations + transient),
+      overhead,
       total: device,
       allocated,
       reserved,
@@ -527,8 +532,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     'CUDA context 0.5 GiB and NCCL buffers ' + (c.ep > 1 ? '3 GiB' : '1 GiB') + ' outside the allocator',
     'pytorch#86509; nccl#864, #1685',
   );
-  const kindsOfWorst = p.kinds;
-  const termsKind = LAYER_KINDS.find((k) => kindsOfWorst[k] > 0) ?? 'dense';
+  // The inventory shown is the rank's most common layer kind.
+  const termsKind = LAYER_KINDS.reduce((a, k) => (p.kinds[k] > p.kinds[a] ? k : a), 'dense' as LayerKind);
   return {
     model: { name: m.name, paramsPerGpu: p.dense + p.experts, paddedVocab: V },
     gpu: { name: gpu.name, bytes: gpu.bytes },

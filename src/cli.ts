@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { gpuArg, intArg, modelArg, UsageError, walkArgs } from './cli/argv.js';
 import { expandArg } from './cli/files.js';
+import { compareCommand } from './cli/compareCommand.js';
 import { planCommand } from './cli/planCommand.js';
 import { toSarif, type FileReport } from './cli/sarif.js';
 import { parseFile } from './core/document.js';
@@ -191,6 +192,7 @@ export function main(
     if (cmd === 'check') return check(parseArgs(rest, 'check'), write, warn);
     if (cmd === 'estimate') return estimate(parseArgs(rest, 'estimate'), write, warn);
     if (cmd === 'plan') return planCommand(rest, write, warn);
+    if (cmd === 'compare') return compareCommand(rest, write, warn);
     if (cmd === 'layout') return layout(parseArgs(rest, 'layout'), write, warn);
     throw new UsageError(`unknown command ${cmd}`);
   } catch (e) {

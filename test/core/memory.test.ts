@@ -64,15 +64,17 @@ test('full recompute < selective < none; with flash, core_attn recompute drops o
   }
 });
 
-test('full recompute keeps one input per chunk and rematerialises one chunk in backward', () => {
+test('full recompute keeps one input per group and rematerialises one group in backward', () => {
   const one = est({ recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] } });
   const four = est({ recompute: { granularity: 'full', method: 'uniform', numLayers: 4, modules: [] } });
   const layerInput = (2 * (65536 / 2) * 4096) / 4; // 2·s·b·h/t with SP, s = seq/CP
   const layersLine = (e: typeof one) => e.breakdown.find((l) => l.label.startsWith('transformer layers'))!.bytes;
   assert.equal(layersLine(one), 32 * layerInput);
   assert.equal(layersLine(four), 8 * layerInput);
+  // The backward of a group holds its n rematerialised layers plus one layer's backward working set.
+  const two = est({ recompute: { granularity: 'full', method: 'uniform', numLayers: 2, modules: [] } });
   const remat = (e: typeof one) => e.transients.find((l) => l.label.startsWith('recompute'))!.bytes;
-  assert.equal(remat(four), 4 * remat(one));
+  assert.equal(remat(four) - remat(two), 2 * (remat(two) - remat(one)));
 });
 
 test('CPU offload of n layers keeps L − n layers on the GPU', () => {

@@ -71,7 +71,7 @@ interface Ctx {
 const fmt = (x: number) => String(+x.toFixed(4));
 
 /** Self-attention with its input norm: GQA (TE LayerNormLinear + fused / flash attention) or MLA. */
-function attentionBlock(x: Ctx): { stored: number; fwd: number } {
+function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
   const sbh = s * b * h;
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
@@ -101,7 +101,7 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number } {
     a += add('attention output (proj input)', (e * s * b * heads * q.vHeadDim) / t, `${e}·s·b·a·v_head_dim/t`);
     if (lin !== e) a += add('proj input, quantized copy', (lin * s * b * heads * q.vHeadDim) / t, `${fmt(lin)}·s·b·a·v_head_dim/t`);
     if (!mods.has('core_attn')) a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
-    return { stored: a, fwd: 0 };
+    return { stored: a, fwd: 0, bwd: (e * s * b * heads * (2 * qk + q.vHeadDim)) / t };
   }
   const qd = (m.heads * m.headDim) / h;
   const kv = (m.kvHeads * m.headDim) / h;
@@ -131,7 +131,10 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number } {
   // Context parallelism (TE p2p ring): K and V of every step are kept until the attention call returns.
   let fwd = 0;
   if (c.cp > 1 && c.profile === 'megatron') fwd = 2 * s * c.cp * b * Math.ceil(m.kvHeads / t) * m.headDim * e;
-  return { stored: a, fwd };
+  // Backward working set: unfused attention holds the gradients of the probabilities and of the scores (a·s² each);
+  // flash attention the gradients of Q, K and V.
+  const bwd = c.attention === 'flash' || c.profile !== 'megatron' ? (e * sbh * (qd + 2 * kv)) / t : (2 * e * m.heads * s * s * b) / t;
+  return { stored: a, fwd, bwd };
 }
 
 /** Dense MLP (TE LayerNormMLP): LN2 input and output, FC1 output (both halves when gated), FC2 input. */
@@ -279,6 +282,7 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
     const a = attentionBlock(x);
     stored += a.stored;
     fwd = Math.max(fwd, a.fwd);
+    bwd = Math.max(bwd, a.bwd);
   }
   if (kind === 'dense' || kind === 'mlp') {
     const d = mlpBlock(x, m.ffn, 'MLP', true, x.mods.has('mlp'));

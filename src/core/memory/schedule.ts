@@ -133,7 +133,7 @@ export function pipelineLayout(m: ModelShape, c: TrainingConfig): PipelineLayout
   }
 
   let vpp = c.vpp && c.vpp > 1 && pp > 1 ? c.vpp : 1;
-  if (pp * vpp > 100_000) {
+  if (pp * vpp > 16_384) {
     assumptions.push(`VPP ${vpp} ignored: ${pp * vpp} model chunks`);
     vpp = 1;
   }
@@ -244,58 +244,79 @@ export interface SchedulePeak {
  */
 export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], bwd: number[]): SchedulePeak {
   const vpp = Math.max(1, s.vpp);
-  const group = vpp > 1 ? Math.max(1, Math.min(s.groupSize, s.microbatches)) : 1;
+  if (vpp === 1) {
+    // 1F1B: the last warm-up forward (or the first backward) meets min(PP − r, M) passes in flight.
+    const { warmup, allWarmup } = warmupPasses({ ...s, vpp: 1 });
+    const passes = s.pp <= 1 ? 1 : Math.max(1, Math.min(s.pp - s.rank, s.microbatches));
+    const held = passes * (stored[0] ?? 0);
+    const f = fwd[0] ?? 0;
+    const b = bwd[0] ?? 0;
+    return {
+      bytes: held + Math.max(f, b),
+      held,
+      transient: Math.max(f, b),
+      passes,
+      perChunk: [passes],
+      at: { phase: b > f ? 'backward' : 'forward', chunk: 0 },
+      warmup,
+      allWarmup,
+    };
+  }
+  const group = Math.max(1, Math.min(s.groupSize, s.microbatches));
   let m = Math.max(1, s.microbatches);
   const w0 = warmupPasses({ ...s, microbatches: Number.MAX_SAFE_INTEGER / (vpp + 1), groupSize: group }).warmup;
-  const minM = group * (Math.ceil((w0 + 1) / (group * vpp)) + 4);
+  const minM = group * (Math.ceil((w0 + 1) / (group * vpp)) + 3);
   if (m > minM + 2 * group) m -= group * Math.floor((m - minM) / group);
   const { total, warmup, allWarmup } = warmupPasses({ ...s, vpp, microbatches: m, groupSize: group });
   const fChunk = (i: number) => forwardChunk(i, m, vpp, group);
   const bChunk = (j: number) => vpp - 1 - forwardChunk(j, m, vpp, group); // backward order: get_model_chunk_id(forward=False)
-  const counts = new Array<number>(vpp).fill(0);
-  let held = 0;
-  let best: SchedulePeak = {
-    bytes: -1,
-    held: 0,
-    transient: 0,
-    passes: 0,
-    perChunk: [...counts],
-    at: { phase: 'forward', chunk: 0 },
+  // One walk for the peak (held + transient), a second up to that event for the chunks in flight there.
+  const coScheduled = s.overlapMoeComm && vpp > 1;
+  const walk = (stopAt: number) => {
+    const counts = new Array<number>(vpp).fill(0);
+    let held = 0;
+    let passes = 0;
+    let event = 0;
+    let best = { bytes: -1, held: 0, transient: 0, passes: 0, event: -1, phase: 'forward' as 'forward' | 'backward', chunk: 0 };
+    const consider = (transient: number, phase: 'forward' | 'backward', chunk: number) => {
+      if (held + transient > best.bytes) best = { bytes: held + transient, held, transient, passes, event, phase, chunk };
+      return event++ === stopAt;
+    };
+    const forward = (i: number) => {
+      const v = fChunk(i);
+      counts[v]!++;
+      passes++;
+      held += stored[v] ?? 0;
+      return consider(fwd[v] ?? 0, 'forward', v);
+    };
+    const backward = (j: number) => {
+      const v = bChunk(j);
+      if (consider(bwd[v] ?? 0, 'backward', v)) return true;
+      counts[v]!--;
+      passes--;
+      held -= stored[v] ?? 0;
+      return false;
+    };
+    run: {
+      for (let i = 0; i < warmup; i++) if (forward(i)) break run;
+      // With overlap_moe_expert_parallel_comm the steady-state forward and backward are co-scheduled layer by layer
+      // (combined_1f1b.py); the backward's release is taken first, so the extra warm-up pass is the only added one.
+      for (let j = 0; j < total - warmup; j++)
+        if (coScheduled ? backward(j) || forward(warmup + j) : forward(warmup + j) || backward(j)) break run;
+      for (let j = total - warmup; j < total; j++) if (backward(j)) break run;
+    }
+    return { best, counts };
+  };
+  const { best } = walk(-1);
+  const { counts } = walk(best.event);
+  return {
+    bytes: best.bytes,
+    held: best.held,
+    transient: best.transient,
+    passes: best.passes,
+    perChunk: counts,
+    at: { phase: best.phase, chunk: best.chunk },
     warmup,
     allWarmup,
   };
-  let passes = 0;
-  const consider = (transient: number, phase: 'forward' | 'backward', chunk: number) => {
-    if (held + transient > best.bytes)
-      best = { bytes: held + transient, held, transient, passes, perChunk: [...counts], at: { phase, chunk }, warmup, allWarmup };
-  };
-  const forward = (i: number) => {
-    const v = fChunk(i);
-    counts[v]!++;
-    passes++;
-    held += stored[v] ?? 0;
-    consider(fwd[v] ?? 0, 'forward', v);
-  };
-  const backward = (j: number) => {
-    const v = bChunk(j);
-    consider(bwd[v] ?? 0, 'backward', v);
-    counts[v]!--;
-    passes--;
-    held -= stored[v] ?? 0;
-  };
-  for (let i = 0; i < warmup; i++) forward(i);
-  // With overlap_moe_expert_parallel_comm the steady-state forward and backward are co-scheduled layer by layer
-  // (combined_1f1b.py); the backward's release is taken first, so the extra warm-up pass is the only added one.
-  const coScheduled = s.overlapMoeComm && vpp > 1;
-  for (let j = 0; j < total - warmup; j++) {
-    if (coScheduled) {
-      backward(j);
-      forward(warmup + j);
-    } else {
-      forward(warmup + j);
-      backward(j);
-    }
-  }
-  for (let j = total - warmup; j < total; j++) backward(j);
-  return best;
 }

@@ -202,19 +202,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         layers = k * ckpt + sumKinds(countKinds(m, ch.first + k, ch.count - k), (x) => x.stored);
         note = `full/block ${k}: ${k} layer inputs + ${ch.count - k} full layers per chunk`;
         bwdParts.push({
-          bytes: maxKinds(countKinds(m, ch.first, k), (x) => x.stored),
+          bytes: maxKinds(countKinds(m, ch.first, k), (x) => x.stored + x.bwd),
           label: 'recompute: layers rematerialised in backward',
-          formula: 'one layer of full activations (block method)',
+          formula: 'one layer of full activations and its backward working set (block method)',
         });
       } else {
         // One checkpointed input per group of n layers (recompute.py, method uniform).
         const groups = Math.ceil(ch.count / n);
         layers = groups * ckpt;
         note = `full/uniform ${n}: ${groups} group inputs per chunk`;
+        // Backward of a recomputed group: its rematerialised activations plus the working set of the layer in backward.
         bwdParts.push({
-          bytes: Math.min(n, ch.count) * maxKinds(kinds, (x) => x.stored),
+          bytes: Math.min(n, ch.count) * maxKinds(kinds, (x) => x.stored) + maxKinds(kinds, (x) => x.bwd),
           label: 'recompute: layers rematerialised in backward',
-          formula: `${Math.min(n, ch.count)} layer${Math.min(n, ch.count) === 1 ? '' : 's'} of full activations (one recompute group)`,
+          formula: `${Math.min(n, ch.count)} layer${Math.min(n, ch.count) === 1 ? '' : 's'} of full activations (one recompute group) + one layer's backward working set`,
         });
       }
     } else {
@@ -293,13 +294,28 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     );
 
   const wsBytes = hf ? 0 : CUBLAS_WORKSPACE_BYTES * (m.experts > 0 ? 5 : 1);
-  const stages: StageEstimate[] = [];
-  const lines: BreakdownLine[][] = [];
-  const transientLists: Part[][] = [];
-  for (const p of params) {
+  // Chunks with the same layer mix and parts hold the same activations (ranks of a long pipeline repeat).
+  const chunkCache = new Map<string, ChunkActivations>();
+  const chunkOf = (ch: Chunk): ChunkActivations => {
+    const k = countKinds(m, ch.first, ch.count);
+    const n = Math.max(1, c.recompute.numLayers ?? 1);
+    const head = countKinds(m, ch.first, Math.min(n, ch.count));
+    const off = c.pp === 1 ? Math.min(c.offloadLayers, ch.count) : 0;
+    const kinds = (x: KindCounts) => LAYER_KINDS.map((kind) => x[kind]).join(',');
+    const key = `${kinds(k)}|${kinds(head)}|${kinds(countKinds(m, ch.first + off, ch.count - off))}|${ch.count}|${+ch.embedding}|${+ch.loss}|${ch.mtp}`;
+    let v = chunkCache.get(key);
+    if (!v) chunkCache.set(key, (v = chunkActivations(ch)));
+    return v;
+  };
+
+  /** One rank's levels; with `detail`, also its breakdown lines and transient candidates (built for the worst rank only). */
+  const rankPass = (p: (typeof params)[number], detail: boolean) => {
+    const line = (arr: BreakdownLine[], f: () => BreakdownLine) => {
+      if (detail) arr.push(f());
+    };
     const rank = p.stage;
     const st = stateBytes(p, c, denseShard, expertShard);
-    const chunks = layout.chunks[rank]!.map(chunkActivations);
+    const chunks = layout.chunks[rank]!.map(chunkOf);
     const peak = schedulePeak(
       { pp: layout.pp, vpp, rank, microbatches: M, groupSize: group, overlapMoeComm: c.overlapMoeComm === true },
       chunks.map((x) => x.stored),
@@ -321,27 +337,27 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         : vpp > 1
           ? `${peak.passes} chunk passes in flight (= ${+mbEquivalent.toFixed(3)} micro-batches; warm-up ${peak.warmup}${peak.allWarmup ? ', all forwards first' : ''})`
           : `${peak.passes} micro-batch${peak.passes === 1 ? '' : 'es'} in flight`;
-    act.push({
+    line(act, () => ({
       label: `transformer layers (${p.layers} layers × ${schedText}${note ? `; ${note}` : ''})`,
       category: 'activations',
       bytes: per((x) => x.layers),
       formula: layerFormula(m, c, kindAct, s, b, p.kinds),
       source: hf ? 'hf-activations.md (measured inventory)' : 'memory.md §2.4 inventory; Megatron-Core layer modules; schedules.py',
       level: 'allocated',
-    });
+    }));
     const embBytes = per((x) => x.embedding);
     if (embBytes)
-      act.push({
+      line(act, () => ({
         label: 'embedding (token ids' + (hf ? ', rotary cos/sin)' : ')'),
         category: 'activations',
         bytes: embBytes,
         formula: emb.terms.map((t) => t.formula).join(' + '),
         source: hf ? 'hf-activations.md' : 'Megatron theoretical_memory_usage.py',
         level: 'allocated',
-      });
+      }));
     const lossBytes = per((x) => x.loss);
     if (lossBytes)
-      act.push({
+      line(act, () => ({
         label: hf
           ? 'final norm, lm_head input, log_softmax, labels'
           : 'output layer and loss (final norm and output-layer inputs, saved softmax)',
@@ -353,51 +369,51 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
           .join(' + '),
         source: hf ? 'hf-activations.md' : 'Megatron-Core tensor_parallel/cross_entropy.py',
         level: 'allocated',
-      });
+      }));
     const mtpBytes = per((x) => x.mtp);
     if (mtpBytes)
-      act.push({
+      line(act, () => ({
         label: `multi-token prediction (${m.mtpLayers} layer${m.mtpLayers === 1 ? '' : 's'})`,
         category: 'activations',
         bytes: mtpBytes,
         formula: mtp!.terms[0]!.formula,
         source: 'Megatron-Core multi_token_prediction.py',
         level: 'allocated',
-      });
+      }));
     // PP 1 with overlap_moe_expert_parallel_comm: the next micro-batch's forward runs beside this one's backward, layer by layer.
     if (layout.pp === 1 && c.overlapMoeComm) {
       const extra = maxKinds(p.kinds, (x) => x.stored);
       activations += extra;
-      act.push({
+      line(act, () => ({
         label: 'co-scheduled next micro-batch (one layer)',
         category: 'activations',
         bytes: extra,
         formula: 'one layer of the next micro-batch beside the backward (combined_1f1b.py)',
         source: 'Megatron-Core combined_1f1b.py',
         level: 'allocated',
-      });
+      }));
     }
     const trans: BreakdownLine[] = [];
     let transient = peak.transient;
     if (peak.transient > 0)
-      trans.push({
+      line(trans, () => ({
         label: `${runningPart.label} — ${peak.at.phase} of ${vpp > 1 ? `chunk ${peak.at.chunk}` : 'the stage'}`,
         category: 'transient',
         bytes: peak.transient,
         formula: runningPart.formula,
         source: 'memory.md §2.5, §7; Megatron-Core cross_entropy.py, token_dispatcher.py',
         level: 'allocated',
-      });
+      }));
     if (st.fsdpUnits) {
       transient += st.fsdpUnits;
-      trans.push({
+      line(trans, () => ({
         label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered layer parameters and unsharded gradient`,
         category: 'transient',
         bytes: st.fsdpUnits,
         formula: '2 layers of compute-dtype parameters + 1 layer of gradients',
         source: 'PyTorch FSDP2 fully_shard; Megatron-Core megatron_fsdp.md',
         level: 'allocated',
-      });
+      }));
     }
     if (c.cudaGraph && !hf) {
       // Static input and output of every captured layer, per micro-batch in flight (TE make_graphed_callables keeps one set per micro-batch).
@@ -405,14 +421,14 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       const graphs = c.cudaGraph.impl === 'full_iteration' ? 0 : 2 * hidden * layerPasses;
       if (graphs) {
         transient += graphs;
-        trans.push({
+        line(trans, () => ({
           label: 'CUDA graphs: static input/output buffers',
           category: 'transient',
           bytes: graphs,
           formula: '2 · 2·sbh per captured layer and micro-batch in flight',
           source: 'TransformerEngine make_graphed_callables; Megatron cuda_graph.md',
           level: 'allocated',
-        });
+        }));
       }
       assume(
         'CUDA graphs keep a static input and output per captured layer and micro-batch in flight',
@@ -437,7 +453,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     // device = the sum of the lines (perGpu.total adds up exactly); reserved = allocated + fragmentation.
     const device = st.weights + st.gradients + st.optimizer + activations + transient + overhead;
     const reserved = allocated + ov.filter((o) => o.level === 'reserved').reduce((a, o) => a + o.bytes, 0);
-    stages.push({
+    const stage: StageEstimate = {
       stage: rank,
       layers: p.layers,
       weights: st.weights,
@@ -458,11 +474,11 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         allWarmup: peak.allWarmup,
         at: peak.at,
       },
-    });
-    transientLists.push(chunks.flatMap((x) => x.candidates));
+    };
+    if (!detail) return { stage, lines: [] as BreakdownLine[], transients: [] as Part[] };
     const bpp = st.bytesPerParam;
     const fsdpDiv = c.fsdp ? ` / ${denseShard} (FSDP)` : '';
-    lines.push([
+    const lines: BreakdownLine[] = [
       {
         label: `weights (${fmtCount(p.dense + p.experts)} parameters${c.peft ? `, ${fmtCount(p.trainable.dense + p.trainable.experts)} trainable` : ''})`,
         category: 'weights',
@@ -519,14 +535,17 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         source: o.source,
         level: o.level,
       })),
-    ]);
-  }
+    ];
+    return { stage, lines, transients: chunks.flatMap((x) => x.candidates) };
+  };
+  const stages = params.map((p) => rankPass(p, false).stage);
   let worst = 0;
   stages.forEach((st, i) => {
     if (st.device > stages[worst]!.device) worst = i;
   });
   const w = stages[worst]!;
   const p = params[worst]!;
+  const detail = rankPass(p, true);
   assume(`allocator fragmentation ${reservedFraction(c) * 100}% of allocated`, 'reserved − allocated budget (overheads.ts)');
   assume(
     'CUDA context 0.5 GiB and NCCL buffers ' + (c.ep > 1 ? '3 GiB' : '1 GiB') + ' outside the allocator',
@@ -552,8 +571,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     },
     stage: worst,
     stages,
-    breakdown: lines[worst]!,
-    transients: transientLists[worst]!,
+    breakdown: detail.lines,
+    transients: detail.transients,
     layerTerms: hf ? hfLayer(m, c, b, s).terms : megatronKind(m, c, b, s, termsKind).terms,
     pipeline: {
       how: layout.how,

@@ -300,6 +300,9 @@ test('allocated ⊂ reserved ⊂ device: fragmentation on allocated, context and
   }
   const moe = estimateTraining(MODEL_PRESETS['mixtral-8x7b']!, cfg({ ep: 8, worldSize: 8 }), H100).stages[0]!;
   assert.ok(Math.abs(moe.device - moe.reserved - 3.5 * GIB) < 1);
+  // One GPU creates no NCCL communicator: only the CUDA context lies outside the allocator.
+  const one = estimateTraining(llama8b, cfg({ worldSize: 1, globalBatch: 8 }), H100).stages[0]!;
+  assert.ok(Math.abs(one.device - one.reserved - 0.5 * GIB) < 1);
 });
 
 // ---------------------------------------------------------------------------------------------------------------

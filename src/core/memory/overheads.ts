@@ -38,13 +38,19 @@ export function reservedFraction(c: Pick<TrainingConfig, 'expandableSegments'>):
   return c.expandableSegments ? FRAGMENTATION_EXPANDABLE : FRAGMENTATION;
 }
 
+/** NCCL communicator buffers: none on a single GPU (no communicator is created), else the budget above. */
+export function ncclBytes(c: Pick<TrainingConfig, 'ep' | 'worldSize'>): number {
+  if (c.worldSize === 1) return 0;
+  return c.ep > 1 ? NCCL_EP_BYTES : NCCL_DENSE_BYTES;
+}
+
 /** Memory outside the caching allocator: CUDA context and NCCL communicator buffers. */
-export function outsideAllocatorBytes(c: Pick<TrainingConfig, 'ep'>): number {
-  return CUDA_CONTEXT_BYTES + (c.ep > 1 ? NCCL_EP_BYTES : NCCL_DENSE_BYTES);
+export function outsideAllocatorBytes(c: Pick<TrainingConfig, 'ep' | 'worldSize'>): number {
+  return CUDA_CONTEXT_BYTES + ncclBytes(c);
 }
 
 /** device = allocated · (1 + fragmentation) + context + NCCL: the smallest device figure a given allocated figure can have. */
-export function deviceBytes(allocated: number, c: Pick<TrainingConfig, 'expandableSegments' | 'ep'>): number {
+export function deviceBytes(allocated: number, c: Pick<TrainingConfig, 'expandableSegments' | 'ep' | 'worldSize'>): number {
   return allocated * (1 + reservedFraction(c)) + outsideAllocatorBytes(c);
 }
 
@@ -67,12 +73,16 @@ export function trainingOverheads(c: TrainingConfig, allocated: number): Overhea
       source: 'pytorch#86509 (0.29–0.67 GB measured, lazy loading)',
       level: 'device',
     },
-    {
-      label: c.ep > 1 ? 'NCCL buffers (with EP all-to-all)' : 'NCCL buffers',
-      bytes: c.ep > 1 ? NCCL_EP_BYTES : NCCL_DENSE_BYTES,
-      formula: c.ep > 1 ? '3 GiB' : '1 GiB',
-      source: 'NCCL_BUFFSIZE 4 MiB per channel and peer; nccl#864, #1685',
-      level: 'device',
-    },
+    ...(ncclBytes(c)
+      ? [
+          {
+            label: c.ep > 1 ? 'NCCL buffers (with EP all-to-all)' : 'NCCL buffers',
+            bytes: ncclBytes(c),
+            formula: c.ep > 1 ? '3 GiB' : '1 GiB',
+            source: 'NCCL_BUFFSIZE 4 MiB per channel and peer; nccl#864, #1685',
+            level: 'device' as const,
+          },
+        ]
+      : []),
   ];
 }

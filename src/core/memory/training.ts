@@ -548,7 +548,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const detail = rankPass(p, true);
   assume(`allocator fragmentation ${reservedFraction(c) * 100}% of allocated`, 'reserved − allocated budget (overheads.ts)');
   assume(
-    'CUDA context 0.5 GiB and NCCL buffers ' + (c.ep > 1 ? '3 GiB' : '1 GiB') + ' outside the allocator',
+    `CUDA context 0.5 GiB${c.worldSize === 1 ? '' : ` and NCCL buffers ${c.ep > 1 ? '3 GiB' : '1 GiB'}`} outside the allocator`,
     'pytorch#86509; nccl#864, #1685',
   );
   // The inventory shown is the rank's most common layer kind.

@@ -280,3 +280,22 @@ test('MoE layers per stage are counted, not looped: DeepSeek-V3 (3 dense layers 
   const huge = stageParams({ ...llama8b, layers: 1_812_170_850 }, base);
   assert.equal(huge[0]!.layers, 1_812_170_850);
 });
+
+test('the estimate JSON and text show allocated, reserved and device for every stage and name the most-loaded rank', async () => {
+  const { estimateJson } = await import('../../src/core/memory/estimate.js');
+  const { estimateText } = await import('../../src/core/memory/report.js');
+  const text = readFileSync(join(EXAMPLES, 'llama3_8b_128k.yaml'), 'utf8');
+  const e = estimateDoc(parseFile(text).docs[0]!, {}, { gpu: 'h100' });
+  assert.equal(e.kind, 'training');
+  if (e.kind !== 'training') return;
+  const j = estimateJson(e) as {
+    stages: Record<string, number>[];
+    mostLoadedRank: { stage: number; allocated: number; reserved: number; device: number };
+  };
+  assert.deepEqual(Object.keys(j.stages[0]!).slice(0, 5), ['stage', 'layers', 'allocated', 'reserved', 'device']);
+  for (const s of j.stages) assert.ok(s.allocated! < s.reserved! && s.reserved! < s.device! && s.device === s.total);
+  assert.equal(j.mostLoadedRank.device, Math.max(...j.stages.map((s) => s.device!)));
+  const t = estimateText(e);
+  assert.match(t, /most-loaded rank \(PP stage 0\): allocated \d+\.\d\d GiB, reserved \d+\.\d\d GiB, device \d+\.\d\d GiB/);
+  assert.match(t, /^ +0 +16 +\d+\.\d\d GiB +\d+\.\d\d GiB +\d+\.\d\d GiB +2 micro-batches {2}← most loaded$/m);
+});

@@ -140,9 +140,11 @@ export function pipelineLayout(m: ModelShape, c: TrainingConfig): PipelineLayout
   const layers = m.hybridPattern ? hybridLayers(m.hybridPattern).length || L : L;
 
   // 3. Uneven first / last stage (num_layers_in_first/last_pipeline_stage, formerly decoder_first/last_pipeline_num_layers).
+  const valid = (x: number | undefined) => x === undefined || (Number.isSafeInteger(x) && x >= 0 && x <= layers);
   const first = c.layersInFirstStage;
   const last = c.layersInLastStage;
-  if ((first !== undefined || last !== undefined) && pp > 1) {
+  if (!valid(first) || !valid(last)) assumptions.push(`uneven pipeline split ignored: first ${first}, last ${last} layers`);
+  else if ((first !== undefined || last !== undefined) && pp > 1) {
     const fixed = (first !== undefined ? 1 : 0) + (last !== undefined ? 1 : 0);
     const middle = layers - (first ?? 0) - (last ?? 0);
     const middleRanks = pp - fixed;

@@ -1,6 +1,7 @@
 // recipe-lens: the command-line front end over the same core the extension uses. Every command reads its file,
 // computes the one analysis (src/core/analysis.ts) and prints a view of it.
 import { gpuArg, intArg, modelArg, oneOf, parse, UsageError } from './cli/args.js';
+import { compareCommand } from './cli/compareCommand.js';
 import { expandArg, readOrWarn } from './cli/files.js';
 import { planCommand } from './cli/planCommand.js';
 import { simulateCommand } from './cli/simulateCommand.js';
@@ -19,6 +20,7 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
                             [--world-size N] [--format text|json] FILE
        recipe-lens layout [--gpus N] [--as FORMAT] [--format text|json] FILE
        recipe-lens plan [--gpus N] [--gpu NAME] [--model PRESET] [--top K] [--apply K] [--format text|json] FILE
+       recipe-lens compare [--gpu NAME] [--model PRESET] [--format text|json] LOG RECIPE
        recipe-lens simulate [--options FILE] [--pool-blocks N[,N…]] [--workload NAME|TRACE.jsonl] … [RETENTION.yaml]
 
   check         validate NeMo / Megatron-Bridge / TensorRT-LLM YAML files (globs allowed), with the memory check
@@ -27,6 +29,7 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
   layout        Megatron's rank layout: the global ranks of every TP, CP, DP, PP and EP group, and CP's chunks
   plan          the parallel layouts that fit the GPUs, cheapest first; --apply K prints FILE with layout K written in
   simulate      KV-cache reuse (hit rate, evictions) under LRU and a retention config (recipe-lens simulate --help)
+  compare       a training log's measured memory per rank against the estimate (recipe-lens compare --help)
   --format      text (default), json, or sarif (SARIF 2.1.0 for code scanning; check only)
   --gpu         GPU preset (h100, h200, b200, gb200, gb300, b300, a100-40gb, a100-80gb, l40s, h20, h100-nvl) or custom:<GiB>
   --model       model preset for files that carry no shape (llama3-8b, llama3-70b, mixtral-8x7b, deepseek-v3, …)
@@ -173,6 +176,7 @@ export function main(
     if (cmd === 'estimate') return estimate(parseCommand(rest, 'estimate'), write, warn);
     if (cmd === 'plan') return planCommand(rest, write, warn);
     if (cmd === 'simulate') return simulateCommand(rest, write, warn);
+    if (cmd === 'compare') return compareCommand(rest, write, warn);
     if (cmd === 'layout') return layout(parseCommand(rest, 'layout'), write, warn);
     throw new UsageError(`unknown command ${cmd}`);
   } catch (e) {

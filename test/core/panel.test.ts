@@ -176,17 +176,17 @@ test('memory (llama3_8b_128k): most-loaded stage against the H100, breakdown, pe
   assert.equal(m.kind, 'training');
   assert.equal(m.caption, 'most-loaded rank: PP stage 0 of 2');
   assert.equal(m.verdict, 'fits');
-  assert.equal(m.verdictText, 'fits: stage 0 needs 26.86 GiB of 79.18 GiB (33.9%)');
-  assert.equal(m.bar.text, '26.86 / 79.18 GiB');
+  assert.equal(m.verdictText, 'fits: stage 0 needs 28.35 GiB of 79.18 GiB (35.8%)');
+  assert.equal(m.bar.text, '28.35 / 79.18 GiB');
   assert.deepEqual(
     m.bar.segments.map((s) => [s.category, s.text]),
     [
-      ['weights', '1.87 GiB (7.0%)'],
-      ['gradients', '3.74 GiB (13.9%)'],
-      ['optimizer', '1.40 GiB (5.2%)'],
-      ['activations', '17.02 GiB (63.3%)'],
-      ['transient', '0.13 GiB (0.5%)'],
-      ['overhead', '2.71 GiB (10.1%)'],
+      ['weights', '1.87 GiB (6.6%)'],
+      ['gradients', '3.74 GiB (13.2%)'],
+      ['optimizer', '1.40 GiB (4.9%)'],
+      ['activations', '17.02 GiB (60.0%)'],
+      ['transient', '0.34 GiB (1.2%)'],
+      ['overhead', '3.97 GiB (14.0%)'],
     ],
   );
   // Segments are laid end to end on a scale of the capacity (the estimate fits, so the capacity line is at 100%).
@@ -199,16 +199,16 @@ test('memory (llama3_8b_128k): most-loaded stage against the H100, breakdown, pe
     label: 'transformer layers (16 layers × 2 micro-batches in flight)',
     category: 'activations',
     gib: '17.02 GiB',
-    pct: '63.3%',
+    pct: '60.0%',
     formula: 'per layer 0.53 GiB (dense) at s = 16384, b = 1',
-    source: 'memory.md §2.4 inventory; Korthikanti et al. 2022 Table 2',
+    source: 'memory.md §2.4 inventory; Megatron-Core layer modules; schedules.py',
   });
-  assert.deepEqual(m.total, { gib: '26.86 GiB', pct: '100%' });
+  assert.deepEqual(m.total, { gib: '28.35 GiB', pct: '100%' });
   assert.deepEqual(
     m.stages.map((s) => [s.label, s.text, s.peak ?? false]),
     [
-      ['stage 0 (16 layers)', '26.86 / 79.18 GiB', true],
-      ['stage 1 (16 layers)', '22.11 / 79.18 GiB', false],
+      ['stage 0 (16 layers)', '28.35 / 79.18 GiB', true],
+      ['stage 1 (16 layers)', '21.91 / 79.18 GiB', false],
     ],
   );
   assert.equal(m.gpu.id, 'h100');
@@ -219,11 +219,11 @@ test('memory (llama3_8b_128k): most-loaded stage against the H100, breakdown, pe
 test('memory: the GPU picker re-estimates (H200 and a custom size), the file stays the same', () => {
   const m = panel(LLAMA_128K, { gpu: 'h200' }).sections.memory!;
   assert.equal(m.gpu.id, 'h200');
-  assert.equal(m.bar.text, '26.86 / 139.80 GiB');
-  assert.equal(m.verdictText, 'fits: stage 0 needs 26.86 GiB of 139.80 GiB (19.2%)');
+  assert.equal(m.bar.text, '28.35 / 139.80 GiB');
+  assert.equal(m.verdictText, 'fits: stage 0 needs 28.35 GiB of 139.80 GiB (20.3%)');
   const small = panel(LLAMA_128K, { gpu: 'custom:24' }).sections.memory!;
   assert.equal(small.verdict, 'does-not-fit');
-  assert.equal(small.bar.capacityX, 89.344); // 24 GiB of 26.86: the bar runs past the capacity line
+  assert.equal(small.bar.capacityX, 84.67); // 24 GiB of 28.35: the bar runs past the capacity line
   assert.equal(small.gpuOptions[small.gpuOptions.length - 1]!.value, 'custom:24');
 });
 
@@ -356,7 +356,7 @@ test('layout (corpus launcher recipe, MoE): Mixtral 8x7B with EP 8 on 64 GPUs', 
   assert.equal(l.cp, null);
   const m = panel(readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8')).sections;
   assert.equal(m.layout!.caption, 'TP 1 × CP 2 × DP 64 × PP 1 = 128 GPUs on 16 nodes of 8 · order tp-cp-ep-dp-pp');
-  assert.equal(m.memory!.verdictText, 'tight: each GPU needs 71.43 GiB of 79.18 GiB (90.2%)');
+  assert.equal(m.memory!.verdictText, 'tight: each GPU needs 73.68 GiB of 79.18 GiB (93.1%)');
 });
 
 test('layout: a Megatron-Bridge override without a world size asks for one, then draws the chosen one', () => {
@@ -381,10 +381,10 @@ test('quantization (llama3_8b_128k): BF16 facts and the file re-estimated under 
   assert.deepEqual(
     q.comparison.map((r) => [r.label, r.cells[0], r.cells[3], r.current]),
     [
-      ['BF16 (file)', '26.86 GiB', '—', true],
-      ['FP8 delayed', '26.21 GiB', '−0.66 GiB', false],
-      ['MXFP8', '26.37 GiB', '−0.50 GiB', false],
-      ['NVFP4', '24.56 GiB', '−2.30 GiB', false],
+      ['BF16 (file)', '28.35 GiB', '—', true],
+      ['FP8 delayed', '27.66 GiB', '−0.69 GiB', false],
+      ['MXFP8', '27.83 GiB', '−0.52 GiB', false],
+      ['NVFP4', '25.93 GiB', '−2.41 GiB', false],
     ],
   );
 });
@@ -514,7 +514,7 @@ test('what-if: CP 3 breaks R1 and R3, offload with PP 2 breaks R11; Apply is ref
 test('what-if: CP 16 previews halved activations and explains that 64 GPUs no longer divide', () => {
   const out = panel(LLAMA_128K, { whatIf: { cp: 16 } });
   const w = out.sections.whatIf!;
-  assert.equal(w.preview!.verdictText, 'fits: 17.19 GiB of 79.18 GiB (−9.67 GiB against the file)');
+  assert.equal(w.preview!.verdictText, 'fits: 18.03 GiB of 79.18 GiB (−10.32 GiB against the file)');
   assert.deepEqual(
     w.preview!.deltas.find((d) => d.label === 'activations'),
     { label: 'activations', from: '17.02', to: '8.51', delta: '−8.51' },
@@ -614,7 +614,7 @@ test("layouts (llama3_8b_128k): idle until asked; the file's layout as the refer
   assert.equal(p.caption, 'llama3-8b · seq 131,072 · global batch 512 · 64 × NVIDIA H100 80GB HBM3 (SXM)');
   assert.deepEqual(p.reference!.layout, ['4', '2', '–', '8', '1', '1', '1']);
   assert.equal(p.reference!.levers, 'no recompute · no offload · BF16');
-  assert.equal(p.reference!.memory, '26.86 GiB of 79.18 GiB (34%)');
+  assert.equal(p.reference!.memory, '28.35 GiB of 79.18 GiB (36%)');
   assert.match(p.legend, /relative costs that rank the layouts, not a throughput/);
   assert.match(p.hardware, /^Constants: NVIDIA H100 datasheet \(BF16 1,979 TFLOP\/s sparse, NVLink 900 GB\/s, PCIe Gen5 128 GB\/s\)/);
 });
@@ -630,12 +630,12 @@ test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the r
   assert.ok(ex.kind === 'training');
   const h100 = findGpu('h100')!;
   const direct = plan(ex.shape, ex.config, h100, { gpus: 64, top: PLAN_TOP });
-  assert.equal(direct.valid, 204);
+  assert.equal(direct.valid, 247);
   assert.equal(p.rows.length, 8);
   assert.equal(PLAN_TOP, 8);
   assert.equal(
     p.summary,
-    '2,802 combinations pass the launch rules; 2,255 searched (618 memory estimates), 204 fit within 90% of the GPU; the 8 cheapest, lowest total first:',
+    '2,802 combinations pass the launch rules; 2,244 searched (819 memory estimates), 247 fit within 90% of the GPU; the 8 cheapest, lowest total first:',
   );
   assert.deepEqual(
     p.rows.map((r) => r.layout.join(' ')),
@@ -668,7 +668,7 @@ test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the r
     ].map((x) => `${(100 * x).toFixed(1)}%`),
   );
   assert.deepEqual(p.reference!.costs, ['0.2%', '0.0%', '3.7%', '0.0%', '0.0%', '0.2%', '0.0%', '0.0%', '4.1%']);
-  assert.equal(p.reference!.memory, out.sections.memory!.bar.text.replace(/^([\d.]+) \/ ([\d.]+) GiB$/, '$1 GiB of $2 GiB (34%)'));
+  assert.equal(p.reference!.memory, out.sections.memory!.bar.text.replace(/^([\d.]+) \/ ([\d.]+) GiB$/, '$1 GiB of $2 GiB (36%)'));
   assert.deepEqual(
     p.costHead.map((c) => c.label),
     ['bubble', 'recompute', 'TP', 'CP', 'EP', 'PP', 'DP', 'offload', 'total'],
@@ -677,7 +677,7 @@ test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the r
   const r1 = p.rows[0]!;
   assert.deepEqual(r1.layout, ['1', '1', '–', '32', '1', '2', '1']);
   assert.equal(r1.levers, 'no recompute · offload 8 layers · BF16');
-  assert.equal(r1.memory, '68.19 GiB of 79.18 GiB (86%)');
+  assert.equal(r1.memory, '69.77 GiB of 79.18 GiB (88%)');
   assert.equal(r1.bar.verdict, 'fits');
   assert.deepEqual(r1.values, { tp: 1, pp: 1, cp: 32, sp: false, offloadLayers: 8 });
   assert.equal(r1.canApply, true);

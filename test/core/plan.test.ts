@@ -292,7 +292,8 @@ test('layouts(): exactly the (TP, PP, CP, EP, DP) that pass the predicates, TP �
 });
 
 test('the memory order the pruning relies on holds in the memory model', () => {
-  // needsAtLeast between recompute/offload variants; more micro-batch, coarser interleaving and (from 2 up) less EP never need less.
+  // needsAtLeast between recompute/offload variants; more micro-batch, interleaving against none and (from 2 up) less EP
+  // never need less. Two VPPs are not ordered: the first ranks hold less with the finer one, the last ranks more.
   for (const [m, base] of [
     [llama8b, cfg({ seq: 65536, tp: 2, pp: 1, cp: 4, etp: 2, sp: true, worldSize: 16 })],
     [llama8b, cfg({ seq: 65536, tp: 1, pp: 4, cp: 4, worldSize: 16 })],
@@ -305,9 +306,11 @@ test('the memory order the pruning relies on holds in the memory model', () => {
       for (const mbs of [1, 2])
         for (const vpp of vppChoices(m, base.pp)) {
           const at = (v: (typeof vs)[number], b = mbs, p = vpp) => total(withRecompute({ ...base, microBatch: b, vpp: p }, v));
+          // The planner takes the order without the flash shortcut: selective (core_attn) recompute still drops the
+          // flash softmax statistics (4·a·s·b/t per layer), so it needs a little less than no recompute.
           for (const a of vs)
             for (const b of vs)
-              if (needsAtLeast(a, b, attention === 'flash'))
+              if (needsAtLeast(a, b, false))
                 assert.ok(
                   at(a) >= at(b) - 1,
                   `${m.name} ${attention}: ${a.recompute}/${a.offloadLayers} ≥ ${b.recompute}/${b.offloadLayers}`,
@@ -315,8 +318,6 @@ test('the memory order the pruning relies on holds in the memory model', () => {
           for (const a of vs) {
             assert.ok(at(a, 2 * mbs) >= at(a), `${m.name}: micro-batch ${2 * mbs} ≥ ${mbs}`);
             if (vpp) assert.ok(at(a) >= at(a, mbs, null), `${m.name}: VPP ${vpp} ≥ none`);
-            for (const v2 of vppChoices(m, base.pp))
-              if (vpp && v2 && v2 > vpp) assert.ok(at(a) >= at(a, mbs, v2), `${m.name}: VPP ${vpp} ≥ VPP ${v2}`);
             if (base.ep >= 2 && m.experts % (2 * base.ep) === 0)
               assert.ok(
                 at(a) >= total(withRecompute({ ...base, ep: 2 * base.ep, microBatch: mbs, vpp }, a)),

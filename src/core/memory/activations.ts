@@ -1,6 +1,11 @@
-// Activation memory held for backward, per layer and per pipeline stage, for the most-loaded rank.
-// Units: bytes. s is the local sequence (s / CP: CP splits every activation, Megatron context_parallel docs).
-import type { TrainingConfig } from './config.js';
+// Activation memory held for backward, per layer kind and per micro-batch, and the transient buffers of one running
+// layer. Units: bytes. s is the local sequence (s / CP: CP splits every activation, Megatron context_parallel docs); with
+// sequence parallelism the norm/residual regions hold s/TP tokens (Korthikanti et al. 2022 §4.2.2).
+// Megatron profile: what Megatron-Core with Transformer Engine saves (NVIDIA/Megatron-LM@d98e8a64: transformer_layer.py,
+// attention.py, multi_latent_attention.py, moe/{router,token_dispatcher,experts,moe_utils,shared_experts}.py,
+// ssm/mamba_mixer.py; memory.md §2.4 re-derivation of Korthikanti Table 2). HF profile: hf-activations.md (measured).
+import { LORA_DEFAULT_TARGETS, type TrainingConfig } from './config.js';
+import { lastLayerKind, mambaInner, type LayerKind } from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
 import type { ModelShape } from './types.js';
 
@@ -9,6 +14,14 @@ export interface ActivationTerm {
   bytes: number;
   /** Formula in words, with its source. */
   formula: string;
+}
+
+/** One layer kind, one micro-batch: bytes saved for backward, and transient bytes while its forward / backward runs. */
+export interface KindActivations {
+  stored: number;
+  fwd: number;
+  bwd: number;
+  terms: ActivationTerm[];
 }
 
 export interface LayerActivations {
@@ -22,8 +35,8 @@ export function savedInputBytes(c: TrainingConfig): number {
   if (c.params === 'fp32') return 4;
   if (c.fp4) {
     const q = PRECISIONS[c.fp4].savedInputBytes;
-    // NVFP4 keeps ~15% of linear layers in BF16 (NVFP4 paper); averaged over the layers.
-    return c.fp4 === 'nvfp4' ? (1 - NVFP4_BF16_LAYER_FRACTION) * q + NVFP4_BF16_LAYER_FRACTION * 2 : q;
+    // NVFP4 keeps ~15% of linear layers in BF16 (NVFP4 paper) unless first_last_layers_bf16 says which; averaged over the layers.
+    return c.fp4 === 'nvfp4' && !c.bf16Layers ? (1 - NVFP4_BF16_LAYER_FRACTION) * q + NVFP4_BF16_LAYER_FRACTION * 2 : q;
   }
   if (c.fp8) return PRECISIONS[`fp8-${c.fp8}`].savedInputBytes;
   return 2;
@@ -31,78 +44,271 @@ export function savedInputBytes(c: TrainingConfig): number {
 
 const actBytes = (c: TrainingConfig) => (c.params === 'fp32' ? 4 : 2);
 
-/** Per-layer inventory of what Megatron-Core with Transformer Engine saves (memory.md §2.4, Korthikanti 2022 Table 2 re-derived). */
-export function megatronLayer(m: ModelShape, c: TrainingConfig, b: number, s: number): LayerActivations {
-  const t = c.tp;
-  const h = m.hidden;
-  const sbh = s * b * h;
-  const rep = c.sp ? 1 / t : 1; // SP shards the norm/dropout regions over TP (Korthikanti §4.2.2)
-  const e = actBytes(c);
-  const lin = savedInputBytes(c);
-  const q = (m.heads * m.headDim) / h;
-  const kv = (m.kvHeads * m.headDim) / h;
-  const mods = c.recompute.granularity === 'selective' ? new Set(c.recompute.modules) : new Set<string>();
-  const terms: ActivationTerm[] = [];
-  const add = (label: string, bytes: number, formula: string) => {
-    if (bytes > 0) terms.push({ label, bytes, formula });
-    return bytes;
-  };
-  let attn = 0;
-  attn += add('LN1 input (residual)', e * sbh * rep, `${e}·sbh${c.sp ? '/t' : ''} — norm backward (TE LayerNormLinear)`);
-  attn += add('QKV GEMM input (LN1 output)', lin * sbh * rep, `${lin}·sbh${c.sp ? '/t' : ''} — saved for the weight gradient`);
-  // TE makes V contiguous (its view into the fused QKV output matches no supported layout), so the fused output is freed.
-  attn += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`);
-  attn += add('Q, K after RoPE', (e * sbh * (q + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`);
-  if (c.attention === 'flash') {
-    attn += add('attention output O (flash saves it; proj input)', (e * sbh * q) / t, `${e}·sbh·a·d/(h·t)`);
-    if (lin !== e) attn += add('proj input, quantized copy', (lin * sbh * q) / t, `${lin}·sbh·a·d/(h·t)`);
-    attn += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
-  } else if (!mods.has('core_attn')) {
-    // Unfused attention: the score matrix is materialised (Korthikanti Table 2: 5as²b with dropout).
-    const s2 = (m.heads * s * s * b) / t;
-    attn += add('softmax output', e * s2, `${e}·a·s²·b/t`);
-    if (c.attentionDropout > 0) attn += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
-    attn += add('V repeated to all heads + context', (2 * e * sbh * q) / t, `2·${e}·sbh·a·d/(h·t)`);
-  } else {
-    attn += add('attention output (core attention recomputed)', (e * sbh * q) / t, `${e}·sbh·a·d/(h·t) — selective recompute of core_attn`);
-  }
-  if (c.hiddenDropout > 0) attn += add('dropout masks (2 per layer)', 2 * sbh * rep, '2·1 byte·sbh — hidden_dropout > 0');
+/** Tokens a rank's experts process per micro-batch, relative to its local tokens: top-k copies, all-gathered over ETP (token_dispatcher.py), capped by a capacity factor. */
+export function expertTokenFactor(m: ModelShape, c: TrainingConfig): number {
+  const cf = c.moe?.capacityFactor;
+  // Dropless routing is taken as balanced: every rank receives k·T tokens (moe_router_force_load_balancing); a capacity
+  // factor f caps each expert at f·T·k/E tokens, and moe_pad_expert_input_to_capacity pads every expert to that cap.
+  const capacity = cf ? (c.moe?.padToCapacity ? cf : Math.min(1, cf)) : 1;
+  return m.topK * c.etp * capacity;
+}
 
-  const mlpBlock = (ffn: number, tokens: number, split: number, label: string) => {
-    const width = ffn / h;
-    let x = 0;
-    x += add(
-      `${label} FC1 output`,
-      (e * (m.gatedMlp ? 2 : 1) * width * sbh * tokens) / split,
-      `${e}·${m.gatedMlp ? 2 : 1}·ffn·s·b/${split === 1 ? '1' : 'split'} — activation-function input`,
+interface Ctx {
+  m: ModelShape;
+  c: TrainingConfig;
+  s: number;
+  b: number;
+  t: number;
+  h: number;
+  /** Tokens of the norm / residual regions on this rank: s·b/TP with SP. */
+  rep: number;
+  e: number;
+  lin: number;
+  mods: Set<string>;
+  add: (label: string, bytes: number, formula: string) => number;
+}
+
+const fmt = (x: number) => String(+x.toFixed(4));
+
+/** Self-attention with its input norm: GQA (TE LayerNormLinear + fused / flash attention) or MLA. */
+function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
+  const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
+  const sbh = s * b * h;
+  const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  let a = 0;
+  a += add('LN1 input (residual)', e * sbh * rep, `${e}·sbh${sp} — norm backward`);
+  if (m.mla) {
+    const q = m.mla;
+    const heads = m.heads;
+    // MLA: the input norm is a separate TENorm (no fused LN-linear), so `layernorm` recompute discards its output.
+    if (!mods.has('layernorm')) a += add('LN1 output (q/kv down-projection input)', lin * sbh * rep, `${fmt(lin)}·sbh${sp}`);
+    const sbRep = s * b * rep;
+    if (q.qLoraRank)
+      a += add('q latent (norm input + q up-projection input)', (e + lin) * sbRep * q.qLoraRank, `(${e}+${fmt(lin)})·s·b·q_lora_rank${sp}`);
+    a += add(
+      'kv latent (down-projection output + normed kv up-projection input)',
+      e * sbRep * (q.kvLoraRank + q.qkRopeHeadDim) + lin * sbRep * q.kvLoraRank,
+      `${e}·s·b·(kv_lora_rank + qk_rope_head_dim)${sp} + ${fmt(lin)}·s·b·kv_lora_rank${sp}`,
     );
-    x += add(
-      `${label} FC2 input (activation output)`,
-      (lin * width * sbh * tokens) / split,
-      `${lin}·ffn·s·b — saved for the weight gradient`,
-    );
-    return x;
-  };
-  let dense = add('LN2 input (residual)', e * sbh * rep, `${e}·sbh${c.sp ? '/t' : ''}`);
-  let moe = dense;
-  if (mods.has('mlp')) {
-    // Selective recompute of the MLP keeps only its input.
-  } else {
-    dense += add('FC1 input (LN2 output)', lin * sbh * rep, `${lin}·sbh${c.sp ? '/t' : ''}`);
-    dense += mlpBlock(m.ffn, 1, t, 'MLP');
+    const qk = q.qkNopeHeadDim + q.qkRopeHeadDim;
+    if (!mods.has('mla_up_proj'))
+      // query, key (RoPE applied, concatenated) and the contiguous value the core attention saves; mla_up_proj discards them (CheckpointWithoutOutput).
+      a += add(
+        'Q, K, V after up-projection and RoPE',
+        (e * s * b * heads * (2 * qk + q.vHeadDim)) / t,
+        `${e}·s·b·a·(2·${qk} + ${q.vHeadDim})/t`,
+      );
+    a += add('attention output (proj input)', (e * s * b * heads * q.vHeadDim) / t, `${e}·s·b·a·v_head_dim/t`);
+    if (lin !== e) a += add('proj input, quantized copy', (lin * s * b * heads * q.vHeadDim) / t, `${fmt(lin)}·s·b·a·v_head_dim/t`);
+    if (!mods.has('core_attn')) a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
+    return { stored: a, fwd: 0, bwd: (e * s * b * heads * (2 * qk + q.vHeadDim)) / t };
   }
-  if (m.experts > 0) {
-    if (!mods.has('moe')) {
-      const r = rep;
-      moe += add('router input + fp32 routing probs', lin * sbh * r + 4 * s * b * m.experts * r, 'LN2 output + 4·s·b·E');
-      moe += add('dispatched tokens (expert FC1 input)', lin * m.topK * sbh * r, `${lin}·k·sbh — top-k copies after all-to-all`);
-      if (!mods.has('moe_act')) moe += mlpBlock(m.moeFfn, m.topK * r, c.etp, 'experts');
-      else moe += add('experts FC1 output', (e * (m.gatedMlp ? 2 : 1) * m.topK * r * sbh * (m.moeFfn / h)) / c.etp, 'moe_act recomputed');
-      moe += add('expert outputs kept for the weighted combine', e * m.topK * sbh * r, `${e}·k·sbh`);
-      if (m.sharedExpertFfn > 0) moe += mlpBlock(m.sharedExpertFfn, 1, t, 'shared expert');
+  const qd = (m.heads * m.headDim) / h;
+  const kv = (m.kvHeads * m.headDim) / h;
+  a += add('QKV GEMM input (LN1 output)', lin * sbh * rep, `${fmt(lin)}·sbh${sp} — saved for the weight gradient (TE LayerNormLinear)`);
+  if (c.attention === 'flash' || c.profile !== 'megatron') {
+    // TE makes V contiguous (its view into the fused QKV output matches no supported layout), so the fused output is freed.
+    a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`);
+    a += add('Q, K after RoPE', (e * sbh * (qd + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`);
+    a += add('attention output O (flash saves it; proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`);
+    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`);
+    // core_attn recompute under flash attention drops only the statistics (Bridge activation-recompute study: −0.01%).
+    if (!mods.has('core_attn'))
+      a += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
+  } else {
+    a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`);
+    a += add('Q, K after RoPE', (e * sbh * (qd + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`);
+    if (!mods.has('core_attn')) {
+      // Unfused attention: the score matrix is materialised (Korthikanti Table 2: 5as²b with dropout).
+      const s2 = (m.heads * s * s * b) / t;
+      a += add('softmax output', e * s2, `${e}·a·s²·b/t`);
+      if (c.attentionDropout > 0) a += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
+      a += add('V repeated to all heads + context', (2 * e * sbh * qd) / t, `2·${e}·sbh·a·d/(h·t)`);
+    } else
+      a += add('attention output (core attention recomputed)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t) — selective recompute of core_attn`);
+  }
+  if (c.hiddenDropout > 0) a += add('dropout masks (2 per layer)', 2 * sbh * rep, '2·1 byte·sbh — hidden_dropout > 0');
+  // Context parallelism (TE p2p ring): K and V of every step are kept until the attention call returns.
+  let fwd = 0;
+  if (c.cp > 1 && c.profile === 'megatron') fwd = 2 * s * c.cp * b * Math.ceil(m.kvHeads / t) * m.headDim * e;
+  // Backward working set: unfused attention holds the gradients of the probabilities and of the scores (a·s² each);
+  // flash attention the gradients of Q, K and V.
+  const bwd = c.attention === 'flash' || c.profile !== 'megatron' ? (e * sbh * (qd + 2 * kv)) / t : (2 * e * m.heads * s * s * b) / t;
+  return { stored: a, fwd, bwd };
+}
+
+/** Dense MLP (TE LayerNormMLP): LN2 input and output, FC1 output (both halves when gated), FC2 input. */
+function mlpBlock(x: Ctx, ffn: number, label: string, withNorm: boolean, recompute: boolean): { stored: number; bwd: number } {
+  const { m, c, s, b, t, h, rep, e, lin, add } = x;
+  const sbh = s * b * h;
+  const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  let d = 0;
+  if (withNorm) d += add(`${label}: LN2 input (residual)`, e * sbh * rep, `${e}·sbh${sp}`);
+  const g = m.gatedMlp ? 2 : 1;
+  // Backward working set of the block: gradients of FC1 output and FC1 input (one layer at a time).
+  const bwd = e * s * b * ((g * ffn) / t + h);
+  const inner = (withNorm ? lin * sbh * rep : 0) + (e * g * ffn * s * b) / t + (lin * ffn * s * b) / t;
+  // `mlp` recompute: only the checkpoint input stays; the block's saved tensors are rebuilt in backward (transformer_layer.py).
+  if (recompute) return { stored: d, bwd: bwd + inner };
+  if (withNorm) d += add(`${label}: FC1 input (LN2 output)`, lin * sbh * rep, `${fmt(lin)}·sbh${sp}`);
+  d += add(`${label}: FC1 output`, (e * g * ffn * s * b) / t, `${e}·${g}·ffn·s·b/t — activation-function input`);
+  d += add(`${label}: FC2 input (activation output)`, (lin * ffn * s * b) / t, `${fmt(lin)}·ffn·s·b/t — saved for the weight gradient`);
+  return { stored: d, bwd };
+}
+
+/** MoE block: pre-MLP norm, router, token dispatch, grouped experts, shared experts (Megatron moe/*). */
+function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
+  const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
+  const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  const T = s * b * rep; // tokens on this rank before dispatch
+  const E = m.experts;
+  const k = m.topK;
+  const Te = T * expertTokenFactor(m, c); // token-expert pairs this rank's experts process
+  const ffnE = m.moeFfn / c.etp;
+  const g = m.gatedMlp ? 2 : 1;
+  let d = add('MoE: pre-MLP norm input (residual)', e * T * h, `${e}·s·b·h${sp}`);
+  if (mods.has('moe')) {
+    // Whole-MoE recompute keeps the checkpoint input (the norm output) and rebuilds the layer in backward (transformer_layer.py).
+    d += add('MoE: checkpointed input (norm output)', e * T * h, `${e}·s·b·h${sp} — recompute_modules moe`);
+  } else {
+    // The norm is a separate TENorm in MoE layers; its output is the router's saved input (RouterGatingLinearFunction).
+    if (!mods.has('layernorm')) d += add('MoE: norm output (router and dispatch input)', e * T * h, `${e}·s·b·h${sp}`);
+    const rb = c.moe?.routerDtype === 'fp64' ? 8 : c.moe?.routerDtype === 'fp32' ? 4 : e;
+    d += add(
+      'router: logits, scores, routing map, top-k indices',
+      T * E * (2 * rb + 1) + 8 * T * k,
+      `s·b·E·(2·${rb} + 1)${sp} + 8·s·b·k${sp} — moe_router_dtype ${c.moe?.routerDtype ?? 'activation dtype'}`,
+    );
+    const idx = c.moe?.permuteFusion ? 4 : 8;
+    d += add(
+      'permutation indices (permute / unpermute)',
+      idx * (T * k + Te),
+      `${idx}·(s·b·k${sp} + tokens after dispatch) — moe_utils permute`,
+    );
+    d += add('experts: FC1 input (dispatched tokens)', lin * Te * h, `${fmt(lin)}·k·ETP·s·b·h${sp}`);
+    d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`);
+    d += add('experts: routing probabilities (fp32)', 4 * Te, `4·k·ETP·s·b${sp}`);
+    if (!mods.has('moe_act'))
+      d += add(
+        'experts: FC2 input (activation output)',
+        lin * Te * ffnE,
+        `${fmt(lin)}·k·ETP·s·b·moe_ffn/ETP${sp} — moe_act recompute drops it`,
+      );
+    if (m.sharedExpertFfn > 0 && !mods.has('shared_experts')) {
+      const sffn = m.sharedExpertFfn;
+      d += add('shared experts: FC1 output', (e * g * sffn * s * b) / t, `${e}·${g}·shared_ffn·s·b/t`);
+      d += add('shared experts: FC2 input', (lin * sffn * s * b) / t, `${fmt(lin)}·shared_ffn·s·b/t`);
     }
   }
-  return { dense: attn + dense, moe: attn + moe, terms };
+  // Dispatch buffers of the running layer (forward; their gradients in backward): alltoall keeps the permuted send buffer
+  // and the received tokens before they are sorted by local expert; allgather the tokens gathered over TP×EP; flex
+  // (DeepEP / HybridEP) writes the received tokens in place.
+  const dispatcher = c.moe?.dispatcher ?? 'allgather';
+  const buffers =
+    dispatcher === 'alltoall' ? 2 * e * Te * h : dispatcher === 'allgather' ? e * T * c.ep * c.etp * h + e * Te * h : e * Te * h;
+  const expertBwd = e * Te * (g * ffnE + h);
+  // Whole-MoE recompute rebuilds the block's saved tensors during its backward.
+  const remat = mods.has('moe')
+    ? moeBlock({ ...x, mods: new Set([...mods].filter((z) => z !== 'moe')), add: (_l, bytes) => bytes }).stored - d
+    : 0;
+  return { stored: d, fwd: buffers, bwd: buffers + expertBwd + Math.max(0, remat) };
+}
+
+/** Mamba-2 mixer (Megatron mamba_mixer.py with mamba_ssm's chunked scan, ssd_combined.py save_for_backward). */
+function mambaBlock(x: Ctx): number {
+  const { m, c, s, b, t, h, rep, e, lin, add } = x;
+  const mb = m.mamba;
+  const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  let d = add('Mamba: norm input (residual)', e * s * b * h * rep, `${e}·sbh${sp}`);
+  d += add('Mamba: in_proj input (norm output)', lin * s * b * h * rep, `${fmt(lin)}·sbh${sp}`);
+  if (!mb) return d;
+  const inner = mambaInner(m);
+  const bc = 2 * mb.groups * mb.stateDim;
+  const sb = (s * b) / t;
+  d += add('Mamba: in_proj output (z, xBC, dt)', e * sb * (2 * inner + bc + mb.numHeads), `${e}·s·b·(2·d_inner + 2·g·N + heads)/t`);
+  d += add('Mamba: conv1d output (x, B, C for the scan)', e * sb * (inner + bc), `${e}·s·b·(d_inner + 2·g·N)/t`);
+  d += add('Mamba: scan output and dA cumsum (fp32)', e * sb * inner + 4 * sb * mb.numHeads, `${e}·s·b·d_inner/t + 4·s·b·heads/t`);
+  d += add('Mamba: out_proj input (gated norm output)', lin * sb * inner, `${fmt(lin)}·s·b·d_inner/t`);
+  return d;
+}
+
+/** LoRA on a layer: with SP, column-parallel adapters (linear_qkv, linear_fc1) keep their gathered input (Bridge peft/utils.py ParallelLinearAdapter). */
+function loraBlock(x: Ctx, kind: LayerKind): number {
+  const { c, s, b, h, e, add } = x;
+  const p = c.peft;
+  if (!p || !c.sp || c.tp <= 1 || p.inputRegather) return 0;
+  const targets = new Set(p.targets.length ? p.targets : LORA_DEFAULT_TARGETS);
+  const eligible =
+    (targets.has('linear_qkv') && (kind === 'dense' || kind === 'moe' || kind === 'attention') ? 1 : 0) +
+    (targets.has('linear_fc1') && (kind === 'dense' || kind === 'mlp') ? 1 : 0);
+  return eligible
+    ? add(
+        'LoRA-A inputs, gathered over TP (sequence parallel)',
+        eligible * e * s * b * h,
+        `${eligible}·${e}·s·b·h — set sequence_parallel_input_regather`,
+      )
+    : 0;
+}
+
+function context(m: ModelShape, c: TrainingConfig, b: number, s: number, terms: ActivationTerm[] | null): Ctx {
+  const hf = c.profile === 'hf';
+  return {
+    m,
+    c,
+    s,
+    b,
+    t: hf ? 1 : c.tp,
+    h: m.hidden,
+    rep: c.sp && !hf ? 1 / c.tp : 1,
+    e: actBytes(c),
+    lin: savedInputBytes(c),
+    mods: c.recompute.granularity === 'selective' ? new Set(c.recompute.modules) : new Set<string>(),
+    add: (label, bytes, formula) => {
+      if (bytes > 0 && terms) terms.push({ label, bytes, formula });
+      return bytes;
+    },
+  };
+}
+
+/** One decoder layer of a kind, Megatron-Core + TE, one micro-batch. */
+export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: number, kind: LayerKind, withTerms = true): KindActivations {
+  const terms: ActivationTerm[] = [];
+  const x = context(m, c, b, s, withTerms ? terms : null);
+  let stored = 0;
+  let fwd = 0;
+  let bwd = 0;
+  const hasAttn = kind === 'dense' || kind === 'moe' || kind === 'attention';
+  if (hasAttn) {
+    const a = attentionBlock(x);
+    stored += a.stored;
+    fwd = Math.max(fwd, a.fwd);
+    bwd = Math.max(bwd, a.bwd);
+  }
+  if (kind === 'dense' || kind === 'mlp') {
+    const d = mlpBlock(x, m.ffn, 'MLP', true, x.mods.has('mlp'));
+    stored += d.stored;
+    bwd = Math.max(bwd, d.bwd);
+  }
+  if (kind === 'moe' || kind === 'moe-mlp') {
+    const d = moeBlock(x);
+    stored += d.stored;
+    fwd = Math.max(fwd, d.fwd);
+    bwd = Math.max(bwd, d.bwd);
+  }
+  if (kind === 'mamba') stored += mambaBlock(x);
+  stored += loraBlock(x, kind);
+  return { stored, fwd, bwd, terms };
+}
+
+/** Per-layer inventory of what Megatron-Core with Transformer Engine saves: a dense and an MoE layer (memory.md §2.4, Korthikanti 2022 Table 2 re-derived). */
+export function megatronLayer(m: ModelShape, c: TrainingConfig, b: number, s: number): LayerActivations {
+  const dense = megatronKind(m, c, b, s, m.hybridPattern ? 'attention' : 'dense');
+  const moe = m.experts > 0 ? megatronKind(m, c, b, s, m.hybridPattern ? 'moe-mlp' : 'moe') : dense;
+  return {
+    dense: dense.stored,
+    moe: moe.stored,
+    terms: m.experts > 0 && !m.hybridPattern && m.denseLayersBeforeMoe === 0 ? moe.terms : dense.terms,
+  };
 }
 
 /** Hugging Face transformers Llama layer, measured with autograd hooks (hf-activations.md, "modern" PyTorch). */
@@ -131,4 +337,125 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
 export function checkpointInput(m: ModelShape, c: TrainingConfig, b: number, s: number): number {
   const rep = c.profile === 'megatron' && c.sp ? 1 / c.tp : 1;
   return actBytes(c) * s * b * m.hidden * rep;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Non-layer terms
+
+export interface EdgeActivations {
+  /** Bytes saved per micro-batch. */
+  stored: number;
+  /** Transient bytes while the forward / backward of this part runs. */
+  fwd: number;
+  bwd: number;
+  terms: ActivationTerm[];
+}
+
+/** The input embedding's saved tensors: int64 token ids (8·s·b), position ids with learned positions, the dropout mask. */
+export function embeddingActivations(m: ModelShape, c: TrainingConfig, b: number, s: number): EdgeActivations {
+  const terms: ActivationTerm[] = [];
+  const add = (label: string, bytes: number, formula: string) => {
+    if (bytes > 0) terms.push({ label, bytes, formula });
+    return bytes;
+  };
+  let stored = 0;
+  if (c.profile === 'hf') {
+    stored += add('embedding: int64 token ids', 8 * s * b, '8·s·b — hf-activations.md');
+    // Rotary cos and sin, computed once per forward and shared by all layers (1×s×d each, bf16).
+    stored += add('rotary cos + sin', 4 * s * m.headDim, '4·s·d — hf-activations.md');
+  } else {
+    stored += add('embedding: int64 token ids', 8 * s * b, '8·s·b — Megatron theoretical_memory_usage.py');
+    if (m.positionEmbedding === 'learned_absolute') stored += add('embedding: int64 position ids', 8 * s * b, '8·s·b');
+    if (c.hiddenDropout > 0) stored += add('embedding dropout mask', s * b * m.hidden * (c.sp ? 1 / c.tp : 1), 'sbh (1 byte)');
+  }
+  return { stored, fwd: 0, bwd: 0, terms };
+}
+
+/**
+ * Final norm, output layer and loss on the last stage, per micro-batch. Megatron's vocab-parallel cross entropy
+ * (tensor_parallel/cross_entropy.py, fusions/fused_cross_entropy.py) upcasts the V/t logits to fp32 (4 B) next to the bf16
+ * output (2 B): 6·s·b·V/t at the forward peak; it saves the fp32 softmax (4 B), whose gradient is computed in place and cast
+ * back to bf16 (2 B): 6 again in backward. TE's parallel_cross_entropy (cross_entropy_fusion_impl 'te') saves the bf16
+ * logits and writes the gradient into them: 2·s·b·V/t. Hugging Face: hf-activations.md's non-layer terms.
+ */
+export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: number, V: number): EdgeActivations {
+  const terms: ActivationTerm[] = [];
+  const add = (label: string, bytes: number, formula: string) => {
+    if (bytes > 0) terms.push({ label, bytes, formula });
+    return bytes;
+  };
+  const h = m.hidden;
+  const sbh = s * b * h;
+  const sb = s * b;
+  if (c.profile === 'hf') {
+    let stored = 0;
+    stored += add('final RMSNorm: fp32 input, normalized bf16, rstd', 6 * sbh + 4 * sb, '6·sbh + 4·sb — hf-activations.md');
+    stored += add('lm_head input', 2 * sbh, '2·sbh — hf-activations.md');
+    stored += add('fp32 log_softmax of the logits', 4 * sb * V, '4·s·b·V — hf-activations.md');
+    // Shifted labels: pad + slice keeps the padded storage when b = 1 (already contiguous).
+    stored += add(
+      'int64 shifted labels',
+      b === 1 ? 8 * b * (s + 1) : 8 * sb,
+      b === 1 ? '8·b·(s+1) (b = 1) — hf-activations.md' : '8·s·b — hf-activations.md',
+    );
+    stored += add('cross-entropy total_weight', 4, '4 B — hf-activations.md');
+    if (c.recompute.granularity === 'full' && c.attention === 'eager')
+      stored += add('causal mask held by the checkpoints (bf16)', 2 * s * s, '2·s² — hf-activations.md');
+    // Forward peak: the bf16 logits (returned to the caller) and their fp32 upcast next to the saved log_softmax.
+    const fwd = 6 * sb * V;
+    return {
+      stored,
+      fwd,
+      bwd: fwd,
+      terms: [
+        ...terms,
+        { label: 'logits bf16 + fp32 upcast (transient)', bytes: fwd, formula: '(2 + 4)·s·b·V — HF ForCausalLMLoss logits.float()' },
+      ],
+    };
+  }
+  const t = c.tp;
+  const rep = c.sp ? 1 / t : 1;
+  const sp = c.sp ? '/t' : '';
+  let stored = 0;
+  stored += add('final norm input', 2 * sbh * rep, `2·sbh${sp}`);
+  stored += add('output-layer input (final norm output)', 2 * sbh * rep, `2·sbh${sp} — ColumnParallelLinear saves the local shard`);
+  const te = c.crossEntropyFusion === 'te';
+  const logits = (sb * V) / t;
+  stored += add(
+    te ? 'bf16 logits (TE cross entropy writes the gradient into them)' : 'fp32 softmax saved by the vocab-parallel cross entropy',
+    (te ? 2 : 4) * logits,
+    te ? '2·s·b·V/t — TE parallel_cross_entropy' : '4·s·b·V/t — cross_entropy.py save_for_backward(exp_logits)',
+  );
+  stored += add('target mask and masked targets', 9 * sb, '(8 + 1)·s·b — cross_entropy.py');
+  const transient = te ? 0 : 2 * logits;
+  if (transient)
+    terms.push({
+      label: 'bf16 logits next to their fp32 copy (forward), bf16 logits gradient (backward)',
+      bytes: transient,
+      formula: '2·s·b·V/t on top of the 4 saved: 6·s·b·V/t at the peak',
+    });
+  return { stored, fwd: transient, bwd: transient, terms };
+}
+
+/** One multi-token-prediction layer: its norms and eh_proj input, a decoder layer, its final norm, output-layer input and loss. */
+export function mtpActivations(m: ModelShape, c: TrainingConfig, b: number, s: number, V: number): EdgeActivations {
+  const layer = megatronKind(m, c, b, s, lastLayerKind(m), false);
+  const loss = lossActivations(m, c, b, s, V);
+  const rep = c.sp ? 1 / c.tp : 1;
+  const e = actBytes(c);
+  const extra = e * s * b * m.hidden * rep * 2 + savedInputBytes(c) * 2 * s * b * m.hidden * rep + 8 * s * b;
+  const stored = layer.stored + loss.stored + extra;
+  return {
+    stored,
+    fwd: Math.max(layer.fwd, loss.fwd),
+    bwd: Math.max(layer.bwd, loss.bwd),
+    terms: [
+      {
+        label: 'MTP layer (enorm/hnorm inputs, eh_proj input, decoder layer, loss)',
+        bytes: stored,
+        formula:
+          'per-layer inventory + 2·2·sbh + 2·2·sbh (eh_proj input) + final norm, output layer and cross entropy — multi_token_prediction.py',
+      },
+    ],
+  };
 }

@@ -34,7 +34,79 @@ export interface TrainingConfig {
   attentionDropout: number;
   profile: Profile;
   attention: Attention;
+
+  // Optional settings: absent means the documented Megatron-Core / PyTorch default.
+
+  /** microbatch_group_size_per_vp_stage (Megatron ModelParallelConfig); default PP. */
+  microbatchGroupSize?: number;
+  /** num_layers_in_first_pipeline_stage (Megatron-LM --decoder-first-pipeline-num-layers); default: even split. */
+  layersInFirstStage?: number;
+  /** num_layers_in_last_pipeline_stage (--decoder-last-pipeline-num-layers); default: even split. */
+  layersInLastStage?: number;
+  /** account_for_embedding_in_pipeline_split: the embedding takes one layer's slot on the first stage; default false. */
+  embeddingInPipelineSplit?: boolean;
+  /** account_for_loss_in_pipeline_split: the loss takes one layer's slot on the last stage; default false. */
+  lossInPipelineSplit?: boolean;
+  /** pipeline_model_parallel_layout, e.g. "Ettt|(tt|)*29,m|L"; default none. */
+  pipelineLayout?: string;
+  /** overlap_moe_expert_parallel_comm: one more warm-up micro-batch (interleaved) / co-scheduled 1F1B (PP 1); default false. */
+  overlapMoeComm?: boolean;
+  /** cross_entropy_loss_fusion + cross_entropy_fusion_impl: 'none' (Megatron default), 'native', 'te'. */
+  crossEntropyFusion?: 'none' | 'native' | 'te';
+  /** PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (launcher env_vars); default false. */
+  expandableSegments?: boolean;
+  /** MoE token dispatch and routing; defaults in MoeSettings. */
+  moe?: MoeSettings;
+  /** first_last_layers_bf16 with num_layers_at_start/end_in_bf16 under FP8/FP4; default none (all layers quantized). */
+  bf16Layers?: { start: number; end: number };
+  /**
+   * Fully sharded data parallelism: 'megatron-fsdp' (use_megatron_fsdp, data_parallel_sharding_strategy optim_grads_params)
+   * or 'fsdp2' (PyTorch fully_shard: NeMo-RL dtensor_cfg, NeMo Automodel, torchtitan). Default null: DDP (+ distributed optimizer).
+   */
+  fsdp?: 'megatron-fsdp' | 'fsdp2' | null;
+  /** LoRA: the base model is frozen; default null (full training). */
+  peft?: LoraSettings | null;
+  /**
+   * use_precision_aware_optimizer with main_params_dtype / exp_avg_dtype / exp_avg_sq_dtype (Megatron OptimizerConfig);
+   * default fp32 for all three (12 B per parameter, sharded with the distributed optimizer).
+   */
+  optimizerDtypes?: { mainParams?: StateDtype; expAvg?: StateDtype; expAvgSq?: StateDtype };
+  /** CUDA graphs (cuda_graph_impl, cuda_graph_scope); default null (eager). */
+  cudaGraph?: { impl: 'local' | 'transformer_engine' | 'full_iteration'; scope: string[] } | null;
 }
+
+export type StateDtype = 'fp32' | 'bf16' | 'fp16' | 'fp8';
+export const STATE_BYTES: Record<StateDtype, number> = { fp32: 4, bf16: 2, fp16: 2, fp8: 1 };
+
+/** MoE runtime settings (Megatron TransformerConfig moe_*). */
+export interface MoeSettings {
+  /** moe_token_dispatcher_type; default 'allgather' (Megatron), Bridge recipes use 'alltoall' or 'flex'. */
+  dispatcher?: 'alltoall' | 'allgather' | 'flex';
+  /** moe_expert_capacity_factor; default null (dropless). */
+  capacityFactor?: number | null;
+  /** moe_pad_expert_input_to_capacity; default false. */
+  padToCapacity?: boolean;
+  /** moe_router_dtype; default null (the activation dtype). */
+  routerDtype?: 'fp32' | 'fp64' | null;
+  /** moe_permute_fusion (TE fused permute: int32 row-id maps instead of int64 indices); default false. */
+  permuteFusion?: boolean;
+}
+
+/** LoRA (Megatron-Bridge peft/lora.py; NeMo 2 llm.peft.LoRA). */
+export interface LoraSettings {
+  /** Adapter rank `dim`; Bridge default 32. */
+  rank: number;
+  /** target_modules; Bridge default linear_qkv, linear_proj, linear_fc1, linear_fc2. */
+  targets: string[];
+  /** sequence_parallel_input_regather (Bridge); default false. */
+  inputRegather?: boolean;
+}
+
+/** Recompute modules Megatron-Core accepts (TransformerConfig.recompute_modules). */
+export const RECOMPUTE_MODULES = ['core_attn', 'mlp', 'moe_act', 'layernorm', 'mla_up_proj', 'moe', 'shared_experts'] as const;
+
+/** Bridge's LoRA default targets (peft/lora.py). */
+export const LORA_DEFAULT_TARGETS = ['linear_qkv', 'linear_proj', 'linear_fc1', 'linear_fc2'];
 
 /** Derived sizes: data-parallel size and micro-batches per step. */
 export function derived(c: TrainingConfig): { dp: number | undefined; microbatches: number | undefined } {

@@ -13,8 +13,14 @@ export function memoryHoverMarkdown(e: Extract<DocEstimate, { kind: 'training' }
   const lines: string[] = [];
   const stage = t.stages.length > 1 ? `, PP stage ${t.stage}` : '';
   lines.push(
-    `**Per-GPU memory** (most-loaded rank${stage}): **${g(p.total)} GiB** of ${g(e.gpu.bytes)} GiB ${e.gpu.name} — ${VERDICT[t.fit.verdict]}`,
+    `**Per-GPU memory** (most-loaded rank${stage}): **${g(p.device)} GiB** of ${g(e.gpu.bytes)} GiB ${e.gpu.name} — ${VERDICT[t.fit.verdict]}`,
   );
+  lines.push('', `allocated ${g(p.allocated)} · reserved ${g(p.reserved)} · device ${g(p.device)} GiB`);
+  if (t.stages.length > 1)
+    lines.push(
+      '',
+      `stages (allocated / reserved / device GiB): ${t.stages.map((s) => `${s.stage === t.stage ? '**' : ''}${s.stage}: ${g(s.allocated)} / ${g(s.reserved)} / ${g(s.device)}${s.stage === t.stage ? '**' : ''}`).join(' · ')}`,
+    );
   lines.push('');
   lines.push('| | GiB |', '|---|---:|');
   lines.push(

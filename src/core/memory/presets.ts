@@ -235,6 +235,47 @@ export const MODEL_PRESETS: Record<string, ModelPreset> = {
       'HF Qwen/Qwen3-235B-A22B config.json (every layer MoE: decoder_sparse_step 1, mlp_only_layers []); NeMo qwen3.py Qwen3Config235B_A22B',
     publishedParams: 235e9, // "235B total, 22B activated" (Qwen3-235B-A22B model card)
   },
+  'qwen3-30b-a3b': {
+    ...QWEN3,
+    name: 'qwen3-30b-a3b',
+    layers: 48,
+    hidden: 2048,
+    ffn: 6144,
+    heads: 32,
+    kvHeads: 4,
+    experts: 128,
+    topK: 8,
+    moeFfn: 768,
+    sharedExpertFfn: 0,
+    denseLayersBeforeMoe: 0,
+    source:
+      'HF Qwen/Qwen3-30B-A3B config.json (every layer MoE, 128 experts top-8, moe_intermediate_size 768); NeMo qwen3.py Qwen3Config30B_A3B',
+    publishedParams: 30.5e9, // "Number of Parameters: 30.5B; Non-Embedding: 29.9B" (Qwen3-30B-A3B model card)
+  },
+  'moonlight-16b-a3b': {
+    name: 'moonlight-16b-a3b',
+    layers: 27,
+    hidden: 2048,
+    ffn: 11264,
+    heads: 16,
+    kvHeads: 16,
+    headDim: 192,
+    vocab: 163840,
+    tiedEmbeddings: false,
+    gatedMlp: true,
+    norm: 'rmsnorm',
+    experts: 64,
+    topK: 6,
+    moeFfn: 1408,
+    sharedExpertFfn: 2816,
+    sharedExperts: 2,
+    denseLayersBeforeMoe: 1,
+    mla: { kvLoraRank: 512, qkRopeHeadDim: 64, qkNopeHeadDim: 128, vHeadDim: 128 },
+    routerBias: true,
+    source:
+      'HF moonshotai/Moonlight-16B-A3B config.json (DeepseekV3 architecture: MLA without q LoRA, 64 experts top-6, 2 shared experts, first_k_dense_replace 1, e_score_correction_bias)',
+    publishedParams: 16e9, // "Moonlight-16B-A3B: 16B total, 3B activated" (Moonlight README model table)
+  },
   'gpt-oss-20b': {
     ...GPT_OSS,
     name: 'gpt-oss-20b',
@@ -292,6 +333,10 @@ const ALIASES: Record<string, string> = {
   qwen3config32b: 'qwen3-32b',
   qwen3235ba22b: 'qwen3-235b-a22b',
   qwen3config235ba22b: 'qwen3-235b-a22b',
+  qwen330ba3b: 'qwen3-30b-a3b',
+  qwen3config30ba3b: 'qwen3-30b-a3b',
+  moonlight16ba3b: 'moonlight-16b-a3b',
+  moonlight16b: 'moonlight-16b-a3b',
   gptoss20b: 'gpt-oss-20b',
   gptossconfig20b: 'gpt-oss-20b',
   gptoss120b: 'gpt-oss-120b',
@@ -338,79 +383,5 @@ function findPresetUncached(nameOrAlias: string): string | undefined {
   return PRESET_KEYS.get(key);
 }
 
-export interface ParamCount {
-  total: number;
-  /** Input embedding, plus the output layer when untied. */
-  embedding: number;
-  /** Output layer alone (0 when tied). */
-  outputLayer: number;
-  /** All layers: q/k/v/o (or MLA) projections, their biases, attention sinks. */
-  attention: number;
-  /** Dense MLPs (all layers of a dense model; the leading dense layers of an MoE model). */
-  denseMlp: number;
-  /** Routed experts of all MoE layers (weights and expert biases). */
-  routedExperts: number;
-  sharedExperts: number;
-  /** Router weights (h · E) and router biases. */
-  router: number;
-  /** Layer norms, q/k norms, MLA latent norms and the final norm. */
-  norms: number;
-  denseLayers: number;
-  moeLayers: number;
-  /** One layer of each kind. */
-  perLayer: { attention: number; norms: number; denseMlp: number; moe: number };
-}
-
-/** Exact parameter count of a decoder-only transformer as Hugging Face stores it (unpadded vocabulary). */
-export function countParams(s: ModelShape): ParamCount {
-  const h = s.hidden;
-  // RMSNorm has a weight; LayerNorm a weight and a bias [MLM-TMU `norm_sz`].
-  const normSize = s.norm === 'rmsnorm' ? h : 2 * h;
-  // Gated MLP (SwiGLU/GEGLU) has gate, up and down matrices; plain MLP up and down [MLM-TMU `glu` 3/2].
-  const mats = s.gatedMlp ? 3 : 2;
-  const attention = attentionParams(s);
-  const layerNorms = 2 * normSize + (s.qkNorm ? 2 * s.headDim : 0) + (s.mla ? (s.mla.qLoraRank ?? 0) + s.mla.kvLoraRank : 0);
-  const denseMlp = mats * h * s.ffn;
-  const expertBias = s.expertBias ? (mats - 1) * s.moeFfn + h : 0; // gpt-oss gate_up_proj_bias [2·ffn] + down_proj_bias [h]
-  const routed = s.experts * (mats * h * s.moeFfn + expertBias);
-  const shared = s.sharedExpertFfn > 0 ? mats * h * s.sharedExpertFfn : 0;
-  const router = s.experts > 0 ? s.experts * h + (s.routerBias ? s.experts : 0) : 0; // router h·E [MLM-TMU]
-  const moeLayers = s.experts > 0 ? s.layers - s.denseLayersBeforeMoe : 0;
-  const denseLayers = s.layers - moeLayers;
-  const outputLayer = s.tiedEmbeddings ? 0 : s.vocab * h;
-  const embedding = s.vocab * h + outputLayer;
-  const norms = s.layers * layerNorms + normSize; // + final norm
-  const total = embedding + s.layers * attention + norms + denseLayers * denseMlp + moeLayers * (routed + shared + router);
-  return {
-    total,
-    embedding,
-    outputLayer,
-    attention: s.layers * attention,
-    denseMlp: denseLayers * denseMlp,
-    routedExperts: moeLayers * routed,
-    sharedExperts: moeLayers * shared,
-    router: moeLayers * router,
-    norms,
-    denseLayers,
-    moeLayers,
-    perLayer: { attention, norms: layerNorms, denseMlp, moe: routed + shared + router },
-  };
-}
-
-/** Attention weights of one layer (norms excluded). */
-function attentionParams(s: ModelShape): number {
-  const h = s.hidden;
-  if (s.mla) {
-    const m = s.mla;
-    const qHead = m.qkNopeHeadDim + m.qkRopeHeadDim;
-    // MLA: q (LoRA down/up or one projection), kv_a_proj_with_mqa, kv_b_proj, o_proj (DeepSeek-V2 paper §2.1; HF modeling_deepseek).
-    const q = m.qLoraRank ? h * m.qLoraRank + m.qLoraRank * s.heads * qHead : h * s.heads * qHead;
-    return q + h * (m.kvLoraRank + m.qkRopeHeadDim) + m.kvLoraRank * s.heads * (m.qkNopeHeadDim + m.vHeadDim) + s.heads * m.vHeadDim * h;
-  }
-  const q = s.heads * s.headDim;
-  const kv = s.kvHeads * s.headDim;
-  // GQA: Q and O are h × heads·d, K and V are h × kvHeads·d [MLM-TMU `attn` with num_query_groups].
-  const weights = 2 * h * q + 2 * h * kv;
-  const bias = s.attentionBias ? q + 2 * kv + (s.attentionBias === 'all' ? h : 0) : 0;
-  return weights + bias + (s.attentionSinks ? s.heads : 0);
-}
+// Parameter counts live in params.ts (the one inventory); re-exported for the callers that look them up by preset.
+export { countParams, type ParamCount } from './params.js';

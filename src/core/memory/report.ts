@@ -17,15 +17,22 @@ export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string 
   );
   out.push(`GPU ${e.gpu.name}: ${gib(e.gpu.bytes)}`);
   out.push('');
+  const g = t.perGpu;
   out.push(
-    `most-loaded rank${t.stages.length > 1 ? ` (PP stage ${t.stage})` : ''}: ${gib(t.perGpu.total)} — ${t.fit.verdict} (${(t.fit.fraction * 100).toFixed(1)}% of the GPU)`,
+    `most-loaded rank${t.stages.length > 1 ? ` (PP stage ${t.stage})` : ''}: allocated ${gib(g.allocated)}, reserved ${gib(g.reserved)}, device ${gib(g.device)} — ${t.fit.verdict} (${(t.fit.fraction * 100).toFixed(1)}% of the GPU)`,
   );
+  out.push('  (allocated = torch.cuda.max_memory_allocated; reserved = max_memory_reserved; device = reserved + CUDA context + NCCL)');
   const w = Math.max(...t.breakdown.map((l) => l.label.length));
   for (const l of t.breakdown)
-    out.push(`  ${l.label.padEnd(w)}  ${gib(l.bytes).padStart(11)}  ${pct(l.bytes, t.perGpu.total).padStart(6)}  ${l.formula}`);
+    out.push(
+      `  ${l.label.padEnd(w)}  ${gib(l.bytes).padStart(11)}  ${pct(l.bytes, t.perGpu.total).padStart(6)}  ${l.level.padEnd(9)}  ${l.formula}`,
+    );
   if (t.stages.length > 1) {
-    out.push('', 'per pipeline stage:');
-    for (const s of t.stages) out.push(`  stage ${s.stage}: ${gib(s.total)} (${s.layers} layers; activations ${gib(s.activations)})`);
+    out.push('', `per pipeline stage (${t.pipeline.how}):`, '  stage  layers   allocated    reserved      device  in flight');
+    for (const s of t.stages)
+      out.push(
+        `  ${String(s.stage).padStart(5)}  ${String(s.layers).padStart(6)}  ${gib(s.allocated).padStart(10)}  ${gib(s.reserved).padStart(10)}  ${gib(s.device).padStart(10)}  ${t.pipeline.vpp > 1 ? `${s.inFlight.passes} chunk passes (${s.inFlight.microbatches} micro-batches)` : `${s.inFlight.passes} micro-batch${s.inFlight.passes === 1 ? '' : 'es'}`}${s.stage === t.stage ? '  ← most loaded' : ''}`,
+      );
   }
   if (t.assumptions.length) {
     out.push('', 'assumptions:');

@@ -1,12 +1,28 @@
-// The training-memory estimate for the most-loaded rank: weights, gradients, optimizer, activations,
-// transient peaks and runtime overheads, for every pipeline stage.
-import { checkpointInput, hfLayer, megatronLayer, type ActivationTerm } from './activations.js';
+// The training-memory estimate for every pipeline rank at the three levels PyTorch reports (allocated, reserved,
+// device), the most-loaded rank, and the fit verdict on the worst one. Weights/gradients/optimizer: weights.ts; the
+// activations each chunk keeps per micro-batch: activations.ts; the forward passes each rank keeps in flight:
+// schedule.ts (Megatron-Core schedules.py); levels and runtime overheads: overheads.ts.
+import {
+  checkpointInput,
+  embeddingActivations,
+  hfLayer,
+  lossActivations,
+  megatronKind,
+  megatronLayer,
+  mtpActivations,
+  type ActivationTerm,
+  type KindActivations,
+} from './activations.js';
 import { derived, type TrainingConfig } from './config.js';
-import { GIB, trainingOverheads } from './overheads.js';
+import { GIB, reservedFraction, trainingOverheads } from './overheads.js';
+import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
+import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
-import { paddedVocab, shardGroups, stageParams, stateBytes } from './weights.js';
+import { modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
+/** Which PyTorch level a line belongs to: allocated (max_memory_allocated), reserved (max_memory_reserved), device. */
+export type Level = 'allocated' | 'reserved' | 'device';
 
 export interface BreakdownLine {
   label: string;
@@ -14,6 +30,7 @@ export interface BreakdownLine {
   bytes: number;
   formula: string;
   source: string;
+  level: Level;
 }
 
 export interface StageEstimate {
@@ -22,10 +39,22 @@ export interface StageEstimate {
   weights: number;
   gradients: number;
   optimizer: number;
+  /** Activations held by the forward passes in flight at this rank's peak. */
   activations: number;
+  /** Transient buffers of the pass running at the peak (loss logits, dispatch buffers, recompute), FSDP units, graphs. */
   transient: number;
+  /** Workspaces, fragmentation, CUDA context, NCCL: device − (the five above). */
   overhead: number;
+  /** = device: what the fit verdict uses. */
   total: number;
+  /** torch.cuda.max_memory_allocated() at the peak. */
+  allocated: number;
+  /** torch.cuda.max_memory_reserved(): allocated plus the caching allocator's fragmentation. */
+  reserved: number;
+  /** reserved plus CUDA context and NCCL buffers (nvidia-smi). */
+  device: number;
+  /** Forward passes (chunk × micro-batch) in flight at the peak, and what was running. */
+  inFlight: { passes: number; microbatches: number; perChunk: number[]; warmup: number; allWarmup: boolean; at: SchedulePeak['at'] };
 }
 
 export interface TrainingEstimate {
@@ -49,13 +78,26 @@ export interface TrainingEstimate {
     transient: number;
     overhead: number;
     total: number;
+    allocated: number;
+    reserved: number;
+    device: number;
   };
-  /** The most-loaded stage. */
+  /** The most-loaded pipeline rank (by device bytes). */
   stage: number;
   stages: StageEstimate[];
+  /** The most-loaded rank's lines; they sum to its device bytes. */
   breakdown: BreakdownLine[];
-  /** Per-layer activation inventory (one micro-batch, one dense layer) behind the activation line. */
+  /** Transient candidates of the most-loaded rank (the one at its peak is in the breakdown). */
+  transients: { label: string; bytes: number; formula: string }[];
+  /** Per-layer activation inventory (one micro-batch, one layer) behind the activation line. */
   layerTerms: ActivationTerm[];
+  /** Pipeline chunks: layers per virtual stage of every rank. */
+  pipeline: {
+    how: string;
+    vpp: number;
+    microbatches: number | null;
+    chunks: { rank: number; vstage: number; first: number; layers: number }[][];
+  };
   fit: { verdict: 'fits' | 'tight' | 'does-not-fit'; fraction: number };
   assumptions: Assumption[];
 }
@@ -68,145 +110,351 @@ export function fitVerdict(total: number, capacity: number): TrainingEstimate['f
   return { verdict: fraction <= TIGHT_FRACTION ? 'fits' : fraction <= 1 ? 'tight' : 'does-not-fit', fraction };
 }
 
+/** TE's cuBLAS workspace: 32 MiB on Hopper and later, 4 more for the grouped-GEMM streams (TransformerEngine pytorch gemm get_cublas_workspace_size_bytes, num_cublas_streams = 4). */
+export const CUBLAS_WORKSPACE_BYTES = 32 * 2 ** 20;
+
+interface Part {
+  bytes: number;
+  label: string;
+  formula: string;
+}
+const maxPart = (parts: Part[]): Part => parts.reduce((a, p) => (p.bytes > a.bytes ? p : a), { bytes: 0, label: '', formula: '' });
+
+interface ChunkActivations {
+  /** Saved bytes per micro-batch, by component. */
+  layers: number;
+  embedding: number;
+  loss: number;
+  mtp: number;
+  stored: number;
+  fwd: Part;
+  bwd: Part;
+  note: string;
+  candidates: Part[];
+}
+
 export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec, inherited: Assumption[] = []): TrainingEstimate {
   const assumptions = [...inherited];
+  const assume = (what: string, source: string) => {
+    if (!assumptions.some((a) => a.what === what)) assumptions.push({ what, source, provenance: 'default' });
+  };
   const { dp, microbatches } = derived(c);
   const b = c.microBatch;
   const s = c.seq / c.cp;
-  // Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) for routed experts (Megatron intra_dp_cp_group; Bridge).
+  const hf = c.profile === 'hf';
   const dpEff = dp ?? 1;
-  if (dp === undefined && c.distributedOptimizer)
-    assumptions.push({
-      what: 'data-parallel size 1 for the optimizer shard',
-      source: 'the file gives no world size (set recipeLens.worldSize or --gpus)',
-      provenance: 'default',
-    });
+  if (dp === undefined && (c.distributedOptimizer || c.fsdp))
+    assume('data-parallel size 1 for the optimizer shard', 'the file gives no world size (set recipeLens.worldSize or --gpus)');
   const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp);
-  const params = stageParams(m, c);
-  const V = paddedVocab(m.vocab, c.tp);
+  const layout: PipelineLayout = pipelineLayout(m, c);
+  for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');
+  const params = stageParams(m, c, 128, layout);
+  const V = modelVocab(m, c);
+  if (hf && (c.tp > 1 || c.sp))
+    assume('activations not sharded by TP/SP', 'hf profile: Hugging Face layers as measured (hf-activations.md)');
+  if (m.experts > 0 && !hf) {
+    assume(
+      'MoE routing balanced: every rank receives top-k × its tokens (× ETP)',
+      c.moe?.capacityFactor
+        ? `capacity factor ${c.moe.capacityFactor} caps the tokens per expert`
+        : 'dropless routing; set a capacity factor to bound the busiest rank',
+    );
+    if (!c.moe?.dispatcher) assume('moe_token_dispatcher_type = allgather', 'Megatron-Core default');
+  }
+  if (!hf && !c.crossEntropyFusion)
+    assume('unfused vocab-parallel cross entropy (6·s·b·V/t bytes at the peak)', 'Megatron-Core default cross_entropy_loss_fusion = False');
 
-  // Activations per micro-batch of one layer.
-  const layer = c.profile === 'hf' ? hfLayer(m, c, b, s) : megatronLayer(m, c, b, s);
-  if (c.profile === 'hf' && (c.tp > 1 || c.sp))
-    assumptions.push({
-      what: 'activations not sharded by TP/SP',
-      source: 'hf profile: Hugging Face layers as measured (hf-activations.md)',
-      provenance: 'default',
-    });
+  // Per-kind layer inventories (one micro-batch).
+  const kindCache = new Map<LayerKind, KindActivations>();
+  const kindAct = (k: LayerKind): KindActivations => {
+    let v = kindCache.get(k);
+    if (!v) {
+      if (hf) {
+        const l = hfLayer(m, c, b, s);
+        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms };
+      } else v = megatronKind(m, c, b, s, k);
+      kindCache.set(k, v);
+    }
+    return v;
+  };
+  const sumKinds = (k: KindCounts, f: (x: KindActivations) => number) =>
+    LAYER_KINDS.reduce((a, kind) => a + (k[kind] ? k[kind] * f(kindAct(kind)) : 0), 0);
+  const maxKinds = (k: KindCounts, f: (x: KindActivations) => number) =>
+    LAYER_KINDS.reduce((a, kind) => Math.max(a, k[kind] ? f(kindAct(kind)) : 0), 0);
   const ckpt = checkpointInput(m, c, b, s);
   const full = c.recompute.granularity === 'full';
-  // Micro-batches in flight on the first stage: PP with 1F1B, ×(1 + (PP−1)/(PP·VPP)) interleaved (Korthikanti §3; Megatron theoretical_memory_usage.py).
-  const interleave = c.vpp && c.vpp > 1 ? 1 + (c.pp - 1) / (c.pp * c.vpp) : 1;
-  let inflightFirst = c.pp * interleave;
-  if (microbatches !== undefined && microbatches < c.pp) inflightFirst = microbatches * interleave;
-  if (microbatches === undefined && c.pp > 1)
-    assumptions.push({
-      what: `${c.pp} micro-batches in flight on the first stage`,
-      source: 'the number of micro-batches is unknown (global batch or world size missing); assumed ≥ PP',
-      provenance: 'default',
-    });
+  const emb = embeddingActivations(m, c, b, s);
+  const loss = lossActivations(m, c, b, s, V);
+  const mtp = (m.mtpLayers ?? 0) > 0 && !hf ? mtpActivations(m, c, b, s, V) : null;
 
-  const stages: StageEstimate[] = [];
-  const lines: BreakdownLine[][] = [];
-  for (const p of params) {
-    const st = stateBytes(p, c, denseShard, expertShard);
-    const inflight = c.pp === 1 ? 1 : p.stage === 0 ? inflightFirst : Math.max(1, (c.pp - p.stage) * interleave);
-    const perMb = (n: number, moe: number) => (n - moe) * layer.dense + moe * layer.moe;
-    let stored: number;
-    let remat = 0;
-    let recomputeNote = '';
-    if (full) {
+  const chunkActivations = (ch: Chunk): ChunkActivations => {
+    const kinds = countKinds(m, ch.first, ch.count);
+    let layers: number;
+    let note = '';
+    const candidates: Part[] = [];
+    const fwdParts: Part[] = [];
+    const bwdParts: Part[] = [];
+    if (full && ch.count > 0) {
       const n = Math.max(1, c.recompute.numLayers ?? 1);
       if (c.recompute.method === 'block') {
-        const k = Math.min(n, p.layers);
-        // First k layers of the stage keep only their input; the rest keep everything (Megatron recompute_method=block).
-        stored = k * ckpt + perMb(p.layers - k, Math.max(0, p.moeLayers - k));
-        remat = layer.moe > layer.dense && p.moeLayers ? layer.moe : layer.dense;
-        recomputeNote = `full/block ${k}: ${k} layer inputs + ${p.layers - k} full layers`;
+        // The first n layers of each chunk keep only their input; the rest keep everything (recompute.py, method block).
+        const k = Math.min(n, ch.count);
+        layers = k * ckpt + sumKinds(countKinds(m, ch.first + k, ch.count - k), (x) => x.stored);
+        note = `full/block ${k}: ${k} layer inputs + ${ch.count - k} full layers per chunk`;
+        bwdParts.push({
+          bytes: maxKinds(countKinds(m, ch.first, k), (x) => x.stored + x.bwd),
+          label: 'recompute: layers rematerialised in backward',
+          formula: 'one layer of full activations and its backward working set (block method)',
+        });
       } else {
-        const chunks = Math.ceil(p.layers / n);
-        stored = chunks * ckpt; // one checkpointed input per chunk of n layers (recompute_method=uniform)
-        remat = Math.min(n, p.layers) * Math.max(layer.dense, p.moeLayers ? layer.moe : 0);
-        recomputeNote = `full/uniform ${n}: ${chunks} chunk inputs`;
+        // One checkpointed input per group of n layers (recompute.py, method uniform).
+        const groups = Math.ceil(ch.count / n);
+        layers = groups * ckpt;
+        note = `full/uniform ${n}: ${groups} group inputs per chunk`;
+        // Backward of a recomputed group: its rematerialised activations plus the working set of the layer in backward.
+        bwdParts.push({
+          bytes: Math.min(n, ch.count) * maxKinds(kinds, (x) => x.stored) + maxKinds(kinds, (x) => x.bwd),
+          label: 'recompute: layers rematerialised in backward',
+          formula: `${Math.min(n, ch.count)} layer${Math.min(n, ch.count) === 1 ? '' : 's'} of full activations (one recompute group) + one layer's backward working set`,
+        });
       }
     } else {
-      const off = c.pp === 1 ? Math.min(c.offloadLayers, p.layers) : 0;
-      // CPU offload keeps (L − n) layers on the GPU (TransformerEngine CPU offloading docs).
-      stored = perMb(p.layers - off, Math.max(0, p.moeLayers - off));
-      if (off) recomputeNote = `${off} layers offloaded to CPU`;
+      // CPU offload keeps (L − n) layers on the GPU (TransformerEngine CPU offloading docs); PP 1 only (Megatron refuses PP > 1).
+      const off = c.pp === 1 ? Math.min(c.offloadLayers, ch.count) : 0;
+      layers = sumKinds(countKinds(m, ch.first + off, ch.count - off), (x) => x.stored);
+      if (off) note = `${off} layers offloaded to CPU`;
     }
-    let activations = stored * inflight;
-    const act: BreakdownLine[] = [
-      {
-        label: `transformer layers (${p.layers} layers × ${+inflight.toFixed(3)} micro-batch${inflight === 1 ? '' : 'es'} in flight${recomputeNote ? `; ${recomputeNote}` : ''})`,
-        category: 'activations',
-        bytes: activations,
-        formula: `per layer ${fmtGiB(layer.dense)} (dense)${p.moeLayers ? ` / ${fmtGiB(layer.moe)} (MoE)` : ''} at s = ${s}, b = ${b}`,
-        source: c.profile === 'hf' ? 'hf-activations.md (measured inventory)' : 'memory.md §2.4 inventory; Korthikanti et al. 2022 Table 2',
-      },
-    ];
-    if (p.stage === 0) {
-      const ids = 8 * s * b * inflight; // int64 token ids kept by the embedding backward (Megatron: 8·s·b·PP)
-      const drop = c.hiddenDropout > 0 ? s * b * m.hidden * (c.sp ? 1 / c.tp : 1) * inflight : 0;
-      activations += ids + drop;
-      act.push({
-        label: 'embedding (token ids, dropout mask)',
-        category: 'activations',
-        bytes: ids + drop,
-        formula: '8·s·b (+ sbh mask with dropout) per micro-batch',
-        source: 'Megatron theoretical_memory_usage.py',
+    const fwdLayer = maxKinds(kinds, (x) => x.fwd);
+    const bwdLayer = maxKinds(kinds, (x) => x.bwd);
+    if (fwdLayer)
+      fwdParts.push({
+        bytes: fwdLayer,
+        label:
+          m.experts > 0 && (kinds.moe || kinds['moe-mlp'])
+            ? 'MoE dispatch buffers / CP K,V ring (one layer)'
+            : 'CP ring: K/V receive buffers (one layer)',
+        formula: 'token_dispatcher.py buffers; TE context_parallel p2p keeps every step',
+      });
+    if (bwdLayer)
+      bwdParts.push({
+        bytes: bwdLayer,
+        label: 'backward working buffers (one layer)',
+        formula:
+          kinds.moe || kinds['moe-mlp']
+            ? 'gradients of the expert FC1 output and input, and the dispatch buffers'
+            : 'gradients of the FC1 output and input: 2·s·b·(g·ffn/t + h)',
+      });
+    let stored = layers;
+    const embedding = ch.embedding ? emb.stored : 0;
+    stored += embedding;
+    const lossBytes = ch.loss ? loss.stored : 0;
+    stored += lossBytes;
+    if (ch.loss && loss.fwd) {
+      fwdParts.push({
+        bytes: loss.fwd,
+        label: 'logits: bf16 output next to its fp32 upcast',
+        formula: hf ? '(2 + 4)·s·b·V — HF ForCausalLMLoss' : '2·s·b·V/t (+ the 4 saved = 6·s·b·V/t) — cross_entropy.py',
+      });
+      bwdParts.push({
+        bytes: loss.bwd,
+        label: 'logits gradient (bf16 cast of the in-place fp32 gradient)',
+        formula: hf ? '(2 + 4)·s·b·V' : '2·s·b·V/t (+ the 4 saved) — cross_entropy.py backward',
       });
     }
-    let transient = 0;
+    const mtpBytes = ch.mtp && mtp ? ch.mtp * mtp.stored : 0;
+    stored += mtpBytes;
+    if (ch.mtp && mtp) {
+      fwdParts.push({ bytes: mtp.fwd, label: 'MTP layer transients', formula: 'loss logits and dispatch buffers of an MTP layer' });
+      bwdParts.push({
+        bytes: mtp.bwd,
+        label: 'MTP layer transients (backward)',
+        formula: 'loss logits and dispatch buffers of an MTP layer',
+      });
+    }
+    candidates.push(...fwdParts, ...bwdParts);
+    return { layers, embedding, loss: lossBytes, mtp: mtpBytes, stored, fwd: maxPart(fwdParts), bwd: maxPart(bwdParts), note, candidates };
+  };
+
+  // Micro-batches per step: known from the global batch and DP; unknown → a steady state (more than any warm-up).
+  const vpp = layout.vpp;
+  const group = c.microbatchGroupSize ?? layout.pp;
+  let M = microbatches;
+  if (M === undefined) {
+    M = Math.max(1, 2 * ((layout.pp - 1) * 2 + (vpp - 1) * group + 2));
+    if (layout.pp > 1)
+      assume(
+        'more micro-batches per step than any rank keeps in flight',
+        'the number of micro-batches is unknown (global batch or world size missing)',
+      );
+  }
+  if (vpp > 1 && microbatches !== undefined && group > microbatches)
+    assume(
+      `micro-batch group ${group} > ${microbatches} micro-batches (Megatron refuses it)`,
+      'schedules.py microbatch_group_size_per_vp_stage check',
+    );
+
+  const wsBytes = hf ? 0 : CUBLAS_WORKSPACE_BYTES * (m.experts > 0 ? 5 : 1);
+  // Chunks with the same layer mix and parts hold the same activations (ranks of a long pipeline repeat).
+  const chunkCache = new Map<string, ChunkActivations>();
+  const chunkOf = (ch: Chunk): ChunkActivations => {
+    const k = countKinds(m, ch.first, ch.count);
+    const n = Math.max(1, c.recompute.numLayers ?? 1);
+    const head = countKinds(m, ch.first, Math.min(n, ch.count));
+    const off = c.pp === 1 ? Math.min(c.offloadLayers, ch.count) : 0;
+    const kinds = (x: KindCounts) => LAYER_KINDS.map((kind) => x[kind]).join(',');
+    const key = `${kinds(k)}|${kinds(head)}|${kinds(countKinds(m, ch.first + off, ch.count - off))}|${ch.count}|${+ch.embedding}|${+ch.loss}|${ch.mtp}`;
+    let v = chunkCache.get(key);
+    if (!v) chunkCache.set(key, (v = chunkActivations(ch)));
+    return v;
+  };
+
+  /** One rank's levels; with `detail`, also its breakdown lines and transient candidates (built for the worst rank only). */
+  const rankPass = (p: (typeof params)[number], detail: boolean) => {
+    const line = (arr: BreakdownLine[], f: () => BreakdownLine) => {
+      if (detail) arr.push(f());
+    };
+    const rank = p.stage;
+    const st = stateBytes(p, c, denseShard, expertShard);
+    const chunks = layout.chunks[rank]!.map(chunkOf);
+    const peak = schedulePeak(
+      { pp: layout.pp, vpp, rank, microbatches: M, groupSize: group, overlapMoeComm: c.overlapMoeComm === true },
+      chunks.map((x) => x.stored),
+      chunks.map((x) => x.fwd.bytes),
+      chunks.map((x) => x.bwd.bytes),
+    );
+    const at = chunks[peak.at.chunk]!;
+    const runningPart = peak.at.phase === 'forward' ? at.fwd : at.bwd;
+    const per = (f: (x: ChunkActivations) => number) => chunks.reduce((a, x, v) => a + (peak.perChunk[v] ?? 0) * f(x), 0);
+    let activations = peak.held;
+    const act: BreakdownLine[] = [];
+    const chunkLayers = layout.chunks[rank]!.map((x) => x.count);
+    const layerPasses = peak.perChunk.reduce((a, n, v) => a + n * chunkLayers[v]!, 0);
+    const mbEquivalent = p.layers > 0 ? layerPasses / p.layers : peak.passes;
+    const note = chunks.find((x) => x.note)?.note;
+    const schedText =
+      layout.pp === 1
+        ? '1 micro-batch in flight'
+        : vpp > 1
+          ? `${peak.passes} chunk passes in flight (= ${+mbEquivalent.toFixed(3)} micro-batches; warm-up ${peak.warmup}${peak.allWarmup ? ', all forwards first' : ''})`
+          : `${peak.passes} micro-batch${peak.passes === 1 ? '' : 'es'} in flight`;
+    line(act, () => ({
+      label: `transformer layers (${p.layers} layers × ${schedText}${note ? `; ${note}` : ''})`,
+      category: 'activations',
+      bytes: per((x) => x.layers),
+      formula: layerFormula(m, c, kindAct, s, b, p.kinds),
+      source: hf ? 'hf-activations.md (measured inventory)' : 'memory.md §2.4 inventory; Megatron-Core layer modules; schedules.py',
+      level: 'allocated',
+    }));
+    const embBytes = per((x) => x.embedding);
+    if (embBytes)
+      line(act, () => ({
+        label: 'embedding (token ids' + (hf ? ', rotary cos/sin)' : ')'),
+        category: 'activations',
+        bytes: embBytes,
+        formula: emb.terms.map((t) => t.formula).join(' + '),
+        source: hf ? 'hf-activations.md' : 'Megatron theoretical_memory_usage.py',
+        level: 'allocated',
+      }));
+    const lossBytes = per((x) => x.loss);
+    if (lossBytes)
+      line(act, () => ({
+        label: hf
+          ? 'final norm, lm_head input, log_softmax, labels'
+          : 'output layer and loss (final norm and output-layer inputs, saved softmax)',
+        category: 'activations',
+        bytes: lossBytes,
+        formula: loss.terms
+          .filter((t) => !/transient|next to/.test(t.label))
+          .map((t) => t.formula.split(' — ')[0])
+          .join(' + '),
+        source: hf ? 'hf-activations.md' : 'Megatron-Core tensor_parallel/cross_entropy.py',
+        level: 'allocated',
+      }));
+    const mtpBytes = per((x) => x.mtp);
+    if (mtpBytes)
+      line(act, () => ({
+        label: `multi-token prediction (${m.mtpLayers} layer${m.mtpLayers === 1 ? '' : 's'})`,
+        category: 'activations',
+        bytes: mtpBytes,
+        formula: mtp!.terms[0]!.formula,
+        source: 'Megatron-Core multi_token_prediction.py',
+        level: 'allocated',
+      }));
+    // PP 1 with overlap_moe_expert_parallel_comm: the next micro-batch's forward runs beside this one's backward, layer by layer.
+    if (layout.pp === 1 && c.overlapMoeComm) {
+      const extra = maxKinds(p.kinds, (x) => x.stored);
+      activations += extra;
+      line(act, () => ({
+        label: 'co-scheduled next micro-batch (one layer)',
+        category: 'activations',
+        bytes: extra,
+        formula: 'one layer of the next micro-batch beside the backward (combined_1f1b.py)',
+        source: 'Megatron-Core combined_1f1b.py',
+        level: 'allocated',
+      }));
+    }
     const trans: BreakdownLine[] = [];
-    if (p.stage === c.pp - 1) {
-      const logits = (4 * s * b * V) / c.tp; // fp32 softmax of the vocab-parallel cross entropy
-      const head = 2 * s * b * m.hidden * (c.sp ? 1 / c.tp : 1) * 2; // final norm input + output-layer input
-      activations += logits + head;
-      act.push({
-        label: 'output layer and loss (fp32 logits)',
-        category: 'activations',
-        bytes: logits + head,
-        formula: '4·s·b·V/t + 2·2·sbh',
-        source: 'Megatron theoretical_memory_usage.py (4·sbh·(1 + V/h)/t)',
-      });
-      const grad = (4 * s * b * V) / c.tp;
-      transient += grad;
-      trans.push({
-        label: 'logits gradient (fp32)',
+    let transient = peak.transient;
+    if (peak.transient > 0)
+      line(trans, () => ({
+        label: `${runningPart.label} — ${peak.at.phase} of ${vpp > 1 ? `chunk ${peak.at.chunk}` : 'the stage'}`,
         category: 'transient',
-        bytes: grad,
-        formula: '4·s·b·V/t during the loss backward',
-        source: 'memory.md §7',
-      });
-    }
-    if (remat) {
-      transient += remat;
-      trans.push({
-        label: 'recompute: layers rematerialised in backward',
+        bytes: peak.transient,
+        formula: runningPart.formula,
+        source: 'memory.md §2.5, §7; Megatron-Core cross_entropy.py, token_dispatcher.py',
+        level: 'allocated',
+      }));
+    if (st.fsdpUnits) {
+      transient += st.fsdpUnits;
+      line(trans, () => ({
+        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered layer parameters and unsharded gradient`,
         category: 'transient',
-        bytes: remat,
-        formula: 'one recompute chunk of full per-layer activations',
-        source: 'Megatron recompute_method docs; memory.md §2.4',
-      });
+        bytes: st.fsdpUnits,
+        formula: '2 layers of compute-dtype parameters + 1 layer of gradients',
+        source: 'PyTorch FSDP2 fully_shard; Megatron-Core megatron_fsdp.md',
+        level: 'allocated',
+      }));
     }
-    if (c.cp > 1 && c.profile === 'megatron') {
-      const kv = 2 * c.seq * b * Math.ceil(m.kvHeads / c.tp) * m.headDim * 2; // full-sequence K and V of the local heads
-      transient += kv;
-      trans.push({
-        label: 'CP ring: K/V receive buffers (one layer)',
-        category: 'transient',
-        bytes: kv,
-        formula: '2·s·b·⌈g/t⌉·d·2 B (p2p keeps every step until attention returns)',
-        source: 'TransformerEngine context_parallel p2p; memory.md §2.5',
-      });
+    if (c.cudaGraph && !hf) {
+      // Static input and output of every captured layer, per micro-batch in flight (TE make_graphed_callables keeps one set per micro-batch).
+      const hidden = 2 * s * b * m.hidden * (c.sp ? 1 / c.tp : 1);
+      const graphs = c.cudaGraph.impl === 'full_iteration' ? 0 : 2 * hidden * layerPasses;
+      if (graphs) {
+        transient += graphs;
+        line(trans, () => ({
+          label: 'CUDA graphs: static input/output buffers',
+          category: 'transient',
+          bytes: graphs,
+          formula: '2 · 2·sbh per captured layer and micro-batch in flight',
+          source: 'TransformerEngine make_graphed_callables; Megatron cuda_graph.md',
+          level: 'allocated',
+        }));
+      }
+      assume(
+        'CUDA graphs keep a static input and output per captured layer and micro-batch in flight',
+        'TE make_graphed_callables; exact pool reuse not modelled',
+      );
     }
-    const modelled = st.weights + st.gradients + st.optimizer + activations + transient;
-    const ov = trainingOverheads(c, modelled);
-    const overhead = ov.reduce((a, o) => a + o.bytes, 0);
-    const pc = (x: number) => x;
-    stages.push({
-      stage: p.stage,
+    const ws: BreakdownLine[] = wsBytes
+      ? [
+          {
+            label: 'cuBLAS / TE GEMM workspaces',
+            category: 'overhead',
+            bytes: wsBytes,
+            formula: m.experts > 0 ? '32 MiB + 4 × 32 MiB (grouped-GEMM streams)' : '32 MiB',
+            source: 'TransformerEngine get_cublas_workspace_size_bytes',
+            level: 'allocated',
+          },
+        ]
+      : [];
+    const allocated = st.weights + st.gradients + st.optimizer + activations + transient + wsBytes;
+    const ov = trainingOverheads(c, allocated);
+    const overhead = wsBytes + ov.reduce((a, o) => a + o.bytes, 0);
+    // device = the sum of the lines (perGpu.total adds up exactly); reserved = allocated + fragmentation.
+    const device = st.weights + st.gradients + st.optimizer + activations + transient + overhead;
+    const reserved = allocated + ov.filter((o) => o.level === 'reserved').reduce((a, o) => a + o.bytes, 0);
+    const stage: StageEstimate = {
+      stage: rank,
       layers: p.layers,
       weights: st.weights,
       gradients: st.gradients,
@@ -214,53 +462,97 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       activations,
       transient,
       overhead,
-      total: pc(modelled + overhead),
-    });
+      total: device,
+      allocated,
+      reserved,
+      device,
+      inFlight: {
+        passes: peak.passes,
+        microbatches: +mbEquivalent.toFixed(6),
+        perChunk: peak.perChunk,
+        warmup: peak.warmup,
+        allWarmup: peak.allWarmup,
+        at: peak.at,
+      },
+    };
+    if (!detail) return { stage, lines: [] as BreakdownLine[], transients: [] as Part[] };
     const bpp = st.bytesPerParam;
-    lines.push([
+    const fsdpDiv = c.fsdp ? ` / ${denseShard} (FSDP)` : '';
+    const lines: BreakdownLine[] = [
       {
-        label: `weights (${fmtCount(p.dense + p.experts)} parameters)`,
+        label: `weights (${fmtCount(p.dense + p.experts)} parameters${c.peft ? `, ${fmtCount(p.trainable.dense + p.trainable.experts)} trainable` : ''})`,
         category: 'weights',
         bytes: st.weights - st.quantizedCopies,
-        formula: `${bpp.weights} B/param`,
-        source: 'Megatron dist_optimizer docs',
+        formula: `${bpp.weights} B/param${fsdpDiv}`,
+        source: 'Megatron dist_optimizer docs; params.ts inventory',
+        level: 'allocated',
       },
       ...(st.quantizedCopies
         ? [
             {
-              label: 'low-precision weight copies',
+              label: c.quantizedParams ? 'low-precision weights (fp8/fp4 params replace BF16)' : 'low-precision weight copies',
               category: 'weights' as const,
               bytes: st.quantizedCopies,
-              formula: 'rowwise + columnwise quantized copies of GEMM weights',
+              formula: c.quantizedParams
+                ? 'one quantized copy of the GEMM weights'
+                : 'rowwise + columnwise quantized copies of GEMM weights',
               source: 'TransformerEngine docs; memory.md §1.2',
+              level: 'allocated' as const,
             },
           ]
         : []),
       {
-        label: 'gradients',
+        label: c.peft ? 'gradients (adapters only)' : 'gradients',
         category: 'gradients',
         bytes: st.gradients,
-        formula: `${bpp.gradients} B/param${c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}`,
+        formula: `${bpp.gradients} B/param${c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}${fsdpDiv}`,
         source: 'Megatron dist_optimizer docs',
+        level: 'allocated',
       },
       {
-        label: c.distributedOptimizer ? `optimizer (sharded over DP×CP = ${denseShard})` : 'optimizer',
+        label: c.fsdp
+          ? `optimizer (sharded over DP×CP = ${denseShard})`
+          : c.distributedOptimizer
+            ? `optimizer (sharded over DP×CP = ${denseShard})`
+            : 'optimizer',
         category: 'optimizer',
         bytes: st.optimizer,
-        formula: c.distributedOptimizer ? `${+(bpp.optimizer * denseShard).toFixed(2)}/${denseShard} B/param` : `${bpp.optimizer} B/param`,
+        formula:
+          c.distributedOptimizer || c.fsdp
+            ? `${+(bpp.optimizer * denseShard).toFixed(2)}/${denseShard} B/param`
+            : `${bpp.optimizer} B/param`,
         source: 'Megatron dist_optimizer docs; Megatron-Bridge theoretical_memory_utils.py (DP×CP)',
+        level: 'allocated',
       },
       ...act,
       ...trans,
-      ...ov.map((o) => ({ label: o.label, category: 'overhead' as const, bytes: o.bytes, formula: o.formula, source: o.source })),
-    ]);
-  }
+      ...ws,
+      ...ov.map((o) => ({
+        label: o.label,
+        category: 'overhead' as const,
+        bytes: o.bytes,
+        formula: o.formula,
+        source: o.source,
+        level: o.level,
+      })),
+    ];
+    return { stage, lines, transients: chunks.flatMap((x) => x.candidates) };
+  };
+  const stages = params.map((p) => rankPass(p, false).stage);
   let worst = 0;
   stages.forEach((st, i) => {
-    if (st.total > stages[worst]!.total) worst = i;
+    if (st.device > stages[worst]!.device) worst = i;
   });
   const w = stages[worst]!;
   const p = params[worst]!;
+  const detail = rankPass(p, true);
+  assume(`allocator fragmentation ${reservedFraction(c) * 100}% of allocated`, 'reserved − allocated budget (overheads.ts)');
+  assume(
+    `CUDA context 0.5 GiB${c.worldSize === 1 ? '' : ` and NCCL buffers ${c.ep > 1 ? '3 GiB' : '1 GiB'}`} outside the allocator`,
+    'pytorch#86509; nccl#864, #1685',
+  );
+  // The inventory shown is the rank's most common layer kind.
+  const termsKind = LAYER_KINDS.reduce((a, k) => (p.kinds[k] > p.kinds[a] ? k : a), 'dense' as LayerKind);
   return {
     model: { name: m.name, paramsPerGpu: p.dense + p.experts, paddedVocab: V },
     gpu: { name: gpu.name, bytes: gpu.bytes },
@@ -273,14 +565,36 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       transient: w.transient,
       overhead: w.overhead,
       total: w.total,
+      allocated: w.allocated,
+      reserved: w.reserved,
+      device: w.device,
     },
     stage: worst,
     stages,
-    breakdown: lines[worst]!,
-    layerTerms: layer.terms,
-    fit: fitVerdict(w.total, gpu.bytes),
+    breakdown: detail.lines,
+    transients: detail.transients,
+    layerTerms: hf ? hfLayer(m, c, b, s).terms : megatronKind(m, c, b, s, termsKind).terms,
+    pipeline: {
+      how: layout.how,
+      vpp,
+      microbatches: microbatches ?? null,
+      chunks: layout.chunks.map((row) => row.map((ch) => ({ rank: ch.rank, vstage: ch.vstage, first: ch.first, layers: ch.count }))),
+    },
+    fit: fitVerdict(w.device, gpu.bytes),
     assumptions,
   };
+}
+
+function layerFormula(
+  m: ModelShape,
+  c: TrainingConfig,
+  kindAct: (k: LayerKind) => KindActivations,
+  s: number,
+  b: number,
+  kinds: KindCounts,
+): string {
+  const parts = LAYER_KINDS.filter((k) => kinds[k] > 0).map((k) => `${fmtGiB(kindAct(k).stored)} (${k})`);
+  return `per layer ${parts.join(' / ') || fmtGiB(megatronLayer(m, c, b, s).dense)} at s = ${s}, b = ${b}`;
 }
 
 export function fmtGiB(bytes: number): string {

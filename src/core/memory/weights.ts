@@ -1,14 +1,33 @@
-// Parameters per GPU by pipeline stage, and the bytes of weights, gradients and optimizer state.
-// Follows Megatron-LM megatron/training/theoretical_memory_usage.py and Megatron-Bridge
-// theoretical_memory_utils.py (distributed optimizer sharded over DP×CP, experts over the expert-DP group).
-import type { TrainingConfig } from './config.js';
+// Parameters per pipeline rank (from the inventory in params.ts and the chunk layout in schedule.ts), and the bytes of
+// weights, gradients and optimizer state. Bytes per parameter follow Megatron-LM docs/user-guide/features/dist_optimizer.md;
+// shard groups follow Megatron-Core optimizer/__init__.py (intra_dp_cp_group) and Megatron-Bridge theoretical_memory_utils.py.
+import { LORA_DEFAULT_TARGETS, STATE_BYTES, type TrainingConfig } from './config.js';
+import {
+  addRankParams,
+  countKinds,
+  LAYER_KINDS,
+  layerGroups,
+  mlpMatrices,
+  mtpGroups,
+  noRankParams,
+  normParams,
+  rankShare,
+  type LayerKind,
+  type RankParams,
+} from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
+import { pipelineLayout, type Chunk, type PipelineLayout } from './schedule.js';
 import type { ModelShape } from './types.js';
 
 /** Megatron pads the vocabulary to a multiple of make_vocab_size_divisible_by × TP (megatron/training/tokenizer _vocab_size_with_padding). */
 export function paddedVocab(vocab: number, tp: number, divisibleBy = 128): number {
   const multiple = divisibleBy * tp;
   return Math.ceil(vocab / multiple) * multiple;
+}
+
+/** The vocabulary the model allocates: Megatron pads it, Hugging Face does not (hf-activations.md). */
+export function modelVocab(m: ModelShape, c: TrainingConfig, divisibleBy = 128): number {
+  return c.profile === 'hf' ? m.vocab : paddedVocab(m.vocab, c.tp, divisibleBy);
 }
 
 export interface StageParams {
@@ -21,6 +40,14 @@ export interface StageParams {
   denseLinear: number;
   /** Routed-expert parameters (optimizer shard group = expert data-parallel). */
   experts: number;
+  /** Of `experts`, GEMM weights. */
+  expertLinear: number;
+  /** Trainable parameters (all of them, or the LoRA adapters of a frozen base). */
+  trainable: { dense: number; experts: number };
+  /** Layer kinds on the rank. */
+  kinds: Record<LayerKind, number>;
+  /** GEMM parameters of layers an FP8/FP4 recipe keeps in BF16 (first_last_layers_bf16). */
+  bf16Linear: number;
 }
 
 /** Layers per pipeline stage; uneven splits give the remainder to the first stages (the most-loaded case). */
@@ -32,32 +59,108 @@ export function layersOfStage(L: number, pp: number, stage: number): { first: nu
   return { first, count };
 }
 
-export function stageParams(m: ModelShape, c: TrainingConfig, vocabDivisibleBy = 128): StageParams[] {
-  const t = c.tp;
+/** LoRA adapter parameters of one layer kind: r·(in + out) per targeted linear, split over TP (Bridge ParallelLinearAdapter). */
+export function loraLayerParams(
+  m: ModelShape,
+  kind: LayerKind,
+  rank: number,
+  targets: readonly string[],
+): { dense: number; experts: number } {
   const h = m.hidden;
-  const mats = m.gatedMlp ? 3 : 2; // SwiGLU: gate, up, down
-  const norm = m.norm === 'rmsnorm' ? h : 2 * h;
-  const attn = (2 * h * m.heads * m.headDim + 2 * h * m.kvHeads * m.headDim) / t; // Q,O + K,V (GQA)
-  const denseMlp = (mats * h * m.ffn) / t;
-  const shared = (mats * h * m.sharedExpertFfn) / t;
-  const expert = (mats * h * m.moeFfn * m.experts) / (c.ep * c.etp);
-  const V = paddedVocab(m.vocab, t, vocabDivisibleBy);
-  const embedding = (V * h) / t;
+  const q = m.mla ? m.heads * m.mla.vHeadDim : m.heads * m.headDim;
+  const qkvOut = m.mla ? 0 : q + 2 * m.kvHeads * m.headDim;
+  const t = new Set(targets);
+  const hasAttn = kind === 'dense' || kind === 'moe' || kind === 'attention';
+  const mlpFfn = kind === 'dense' || kind === 'mlp' ? m.ffn : 0;
+  const fc1 = (ffn: number) => (t.has('linear_fc1') ? rank * (h + (mlpMatrices(m) - 1) * ffn) : 0);
+  const fc2 = (ffn: number) => (t.has('linear_fc2') ? rank * (ffn + h) : 0);
+  let dense = 0;
+  if (hasAttn) {
+    if (t.has('linear_qkv') && qkvOut) dense += rank * (h + qkvOut);
+    if (t.has('linear_proj')) dense += rank * (q + h);
+  }
+  if (mlpFfn) dense += fc1(mlpFfn) + fc2(mlpFfn);
+  let experts = 0;
+  if (kind === 'moe' || kind === 'moe-mlp') {
+    if (m.sharedExpertFfn) dense += fc1(m.sharedExpertFfn) + fc2(m.sharedExpertFfn);
+    experts += m.experts * (fc1(m.moeFfn) + fc2(m.moeFfn)); // one adapter per routed expert (Bridge LoRA on GroupedLinear)
+  }
+  return { dense, experts };
+}
+
+/** Layers of chunk range [first, first + count) inside the BF16 ranges [0, start) and [L − end, L). */
+function bf16LayersIn(L: number, first: number, count: number, b: { start: number; end: number }): number {
+  const overlap = (a0: number, a1: number) => Math.max(0, Math.min(first + count, a1) - Math.max(first, a0));
+  return overlap(0, b.start) + overlap(Math.max(b.start, L - b.end), L);
+}
+
+/** Parameters one rank of each pipeline stage holds: its chunks' layers, embedding, output layer, final norm and MTP layers. */
+export function stageParams(
+  m: ModelShape,
+  c: TrainingConfig,
+  vocabDivisibleBy = 128,
+  layout: PipelineLayout = pipelineLayout(m, c),
+): StageParams[] {
+  const h = m.hidden;
+  const V = modelVocab(m, c, vocabDivisibleBy);
   const out: StageParams[] = [];
-  for (let st = 0; st < c.pp; st++) {
-    const { first, count } = layersOfStage(m.layers, c.pp, st);
-    // Layers [first, first + count) that are MoE: those at or past denseLayersBeforeMoe (counted, not looped: L can be huge).
-    const moeLayers = m.experts > 0 ? Math.max(0, first + count - Math.max(first, m.denseLayersBeforeMoe)) : 0;
-    const denseLayers = count - moeLayers;
-    const linear = count * attn + denseLayers * denseMlp + moeLayers * shared;
-    let dense = linear + count * 2 * norm + moeLayers * h * m.experts; // two norms per layer; router h·E
-    if (st === 0) dense += embedding;
-    if (st === c.pp - 1) {
-      dense += norm; // final norm
-      // Output layer: untied, or a tied copy on the last stage when PP > 1 (Megatron shared embedding).
-      if (!m.tiedEmbeddings || c.pp > 1) dense += embedding;
+  const lora = c.peft;
+  for (let r = 0; r < layout.pp; r++) {
+    const chunks: Chunk[] = layout.chunks[r]!;
+    let p = noRankParams();
+    let adapters = { dense: 0, experts: 0 };
+    const kinds = countKinds(m, 0, 0);
+    let layers = 0;
+    let bf16Linear = 0;
+    for (const ch of chunks) {
+      const k = countKinds(m, ch.first, ch.count);
+      layers += ch.count;
+      let layerParams = noRankParams();
+      for (const kind of LAYER_KINDS) {
+        if (!k[kind]) continue;
+        kinds[kind] += k[kind];
+        layerParams = addRankParams(layerParams, rankShare(layerGroups(m, kind), c.tp, c.ep, c.etp, k[kind]));
+        if (lora) {
+          const a = loraLayerParams(m, kind, lora.rank, lora.targets.length ? lora.targets : LORA_DEFAULT_TARGETS);
+          adapters = {
+            dense: adapters.dense + (k[kind] * a.dense) / c.tp,
+            experts: adapters.experts + (k[kind] * a.experts) / (c.ep * c.etp),
+          };
+        }
+      }
+      p = addRankParams(p, layerParams);
+      if (c.bf16Layers && (c.fp8 || c.fp4) && ch.count > 0) {
+        const n = bf16LayersIn(m.layers, ch.first, ch.count, c.bf16Layers);
+        bf16Linear += ((layerParams.denseGemm + layerParams.expertGemm) * n) / ch.count; // the chunk's average GEMM weights per layer
+      }
+      // Vocab-parallel embedding (V/TP · h) on the embedding chunk; learned absolute positions are replicated (Megatron LanguageModelEmbedding).
+      const positions = m.positionEmbedding === 'learned_absolute' ? (m.maxPositionEmbeddings ?? 0) * h : 0;
+      if (ch.embedding) p = addRankParams(p, { dense: (V * h) / c.tp + positions, denseGemm: 0, experts: 0, expertGemm: 0 });
+      if (ch.loss) {
+        p = addRankParams(p, { dense: normParams(m, h), denseGemm: 0, experts: 0, expertGemm: 0 }); // final norm
+        // Output layer: untied, or the tied copy a last stage keeps when PP > 1 (Megatron shared_embedding_or_output_weight).
+        if (!m.tiedEmbeddings || layout.pp > 1) p = addRankParams(p, { dense: (V * h) / c.tp, denseGemm: 0, experts: 0, expertGemm: 0 });
+      }
+      if (ch.mtp) {
+        p = addRankParams(p, rankShare(mtpGroups(m), c.tp, c.ep, c.etp, ch.mtp));
+        // An MTP stage that is not the first keeps its own embedding copy (Megatron GPTModel: pre_process or mtp_process).
+        if (!chunks.some((x) => x.embedding) && r !== 0)
+          p = addRankParams(p, { dense: (V * h) / c.tp, denseGemm: 0, experts: 0, expertGemm: 0 });
+      }
     }
-    out.push({ stage: st, layers: count, moeLayers, dense, denseLinear: linear, experts: moeLayers * expert });
+    const trainable = lora ? adapters : { dense: p.dense, experts: p.experts };
+    out.push({
+      stage: r,
+      layers,
+      moeLayers: kinds.moe + kinds['moe-mlp'],
+      dense: p.dense + (lora ? adapters.dense : 0),
+      denseLinear: p.denseGemm,
+      experts: p.experts + (lora ? adapters.experts : 0),
+      expertLinear: p.expertGemm,
+      trainable,
+      kinds,
+      bf16Linear,
+    });
   }
   return out;
 }
@@ -69,23 +172,37 @@ export interface StateBytes {
   /** Extra low-precision weight copies (part of `weights`). */
   quantizedCopies: number;
   bytesPerParam: { weights: number; gradients: number; optimizer: number };
+  /** FSDP: bytes of one all-gathered unit (a decoder layer) held while it computes, with the prefetched next one. */
+  fsdpUnits: number;
 }
 
-/** Bytes per parameter by precision layout (Megatron-LM docs/source/api-guide/dist_optimizer.md): 18, or 6 + 12/d. */
+/** Bytes per parameter by precision layout (Megatron-LM docs/user-guide/features/dist_optimizer.md): 18, or 6 + 12/d. */
 export function perParamBytes(c: TrainingConfig, shard: number): { weights: number; gradients: number; optimizer: number } {
-  const d = c.distributedOptimizer ? shard : 1;
-  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d }; // Adam m, v
-  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: 16 / d }; // fp32 main param + main grad + m + v
-  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: 12 / d }; // fp32 main param + m + v
+  const d = c.distributedOptimizer || c.fsdp ? shard : 1;
+  // PyTorch FSDP2 with MixedPrecisionPolicy(bf16 compute, fp32 reduce): the sharded parameter is the fp32 master, no separate copy.
+  if (c.fsdp === 'fsdp2' && c.params !== 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d };
+  // Adam moments and the fp32 main copy; use_precision_aware_optimizer can store them narrower (Megatron OptimizerConfig).
+  const o = c.optimizerDtypes;
+  const moments = STATE_BYTES[o?.expAvg ?? 'fp32'] + STATE_BYTES[o?.expAvgSq ?? 'fp32'];
+  const main = STATE_BYTES[o?.mainParams ?? 'fp32'];
+  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: moments / d }; // Adam m, v
+  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (main + 4 + moments) / d }; // fp32 main param + main grad + m + v
+  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: (main + moments) / d }; // fp32 main param + m + v
 }
 
-/** Low-precision copies TE keeps next to (or instead of) the BF16 weight, per linear parameter. */
+/** Fraction of linear layers an FP8/FP4 recipe runs quantized (first_last_layers_bf16; NVFP4 paper's ~15% BF16 when not given). */
+function quantizedShare(c: TrainingConfig, p: StageParams): number {
+  const linear = p.denseLinear + p.expertLinear;
+  if (c.bf16Layers) return linear > 0 ? Math.max(0, 1 - p.bf16Linear / linear) : 1;
+  return c.fp4 === 'nvfp4' ? 1 - NVFP4_BF16_LAYER_FRACTION : 1;
+}
+
+/** Low-precision copies TE keeps next to (or instead of) the BF16 weight, per quantized linear parameter. */
 function quantizedBytesPerLinearParam(c: TrainingConfig): { copy: number; replacesBf16: boolean } {
   if (c.fp4) {
     const q = PRECISIONS[c.fp4].savedInputBytes;
-    const share = c.fp4 === 'nvfp4' ? 1 - NVFP4_BF16_LAYER_FRACTION : 1;
-    // Rowwise and columnwise copies (NVFP4 GEMM supports only the TN layout, TE NVFP4 docs).
-    return { copy: (c.quantizedParams ? q : 2 * q) * share, replacesBf16: c.quantizedParams };
+    // Rowwise and columnwise copies (NVFP4 GEMM supports only the TN layout, TE NVFP4 docs); fp4_param keeps one.
+    return { copy: c.quantizedParams ? q : 2 * q, replacesBf16: c.quantizedParams };
   }
   if (c.fp8) {
     const q = PRECISIONS[`fp8-${c.fp8}`].savedInputBytes;
@@ -95,23 +212,39 @@ function quantizedBytesPerLinearParam(c: TrainingConfig): { copy: number; replac
   return { copy: 0, replacesBf16: false };
 }
 
+/**
+ * Weights, gradients and optimizer state of one rank. Frozen (LoRA base) parameters keep only their weights. With FSDP
+ * (Megatron FSDP optim_grads_params, PyTorch FSDP2) weights, gradients and optimizer state are all sharded over the
+ * data-parallel group, and one layer's parameters are all-gathered at a time (plus the prefetched next layer).
+ */
 export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number, expertShard: number): StateBytes {
   const bd = perParamBytes(c, denseShard);
   const be = perParamBytes(c, expertShard);
   const q = quantizedBytesPerLinearParam(c);
-  const linear = p.denseLinear + p.experts;
-  const quantizedCopies = q.copy * linear;
-  const replaced = q.replacesBf16 ? bd.weights * linear : 0;
-  return {
-    weights: p.dense * bd.weights + p.experts * be.weights + quantizedCopies - replaced,
-    gradients: p.dense * bd.gradients + p.experts * be.gradients,
-    optimizer: p.dense * bd.optimizer + p.experts * be.optimizer,
-    quantizedCopies,
-    bytesPerParam: bd,
-  };
+  const share = q.copy ? quantizedShare(c, p) : 0;
+  const linear = (p.denseLinear + p.expertLinear) * share;
+  const fsdpDense = c.fsdp ? denseShard : 1;
+  const fsdpExperts = c.fsdp ? expertShard : 1;
+  const quantizedCopies = (q.copy * linear) / (c.fsdp ? denseShard : 1);
+  const replaced = q.replacesBf16 ? (bd.weights * linear) / (c.fsdp ? denseShard : 1) : 0;
+  const weights = (p.dense * bd.weights) / fsdpDense + (p.experts * be.weights) / fsdpExperts + quantizedCopies - replaced;
+  const gradients = (p.trainable.dense * bd.gradients) / fsdpDense + (p.trainable.experts * be.gradients) / fsdpExperts;
+  const optimizer = p.trainable.dense * bd.optimizer + p.trainable.experts * be.optimizer;
+  let fsdpUnits = 0;
+  if (c.fsdp && p.layers > 0) {
+    // One decoder layer all-gathered in the compute dtype plus the prefetched next one, and the unsharded gradient of the
+    // layer being reduce-scattered (FSDP2 fully_shard per block; Megatron FSDP double buffer, megatron_fsdp.md).
+    const perLayer = (p.dense + p.experts) / p.layers;
+    const compute = c.params === 'fp32' ? 4 : 2;
+    const grad = c.params === 'fp32' || c.gradReduceInFp32 || c.fsdp === 'fsdp2' ? 4 : 2;
+    fsdpUnits = perLayer * (2 * compute + grad);
+  }
+  return { weights, gradients, optimizer, quantizedCopies, bytesPerParam: bd, fsdpUnits };
 }
 
 /** Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) = DP·CP·TP/(EP·ETP) for routed experts (Megatron intra_dp_cp_group; Bridge). */
 export function shardGroups(dp: number, cp: number, tp: number, ep: number, etp: number): { dense: number; experts: number } {
   return { dense: dp * cp, experts: (dp * cp * tp) / (ep * etp) };
 }
+
+export type { RankParams };

@@ -17,7 +17,7 @@
 // - only the returned candidates get an estimate they did not already have (which also confirms an inferred fit).
 import { MAX_RANKS } from '../layout.js';
 import { derived, type TrainingConfig } from '../memory/config.js';
-import { CUDA_CONTEXT_BYTES, FRAGMENTATION, NCCL_DENSE_BYTES, NCCL_EP_BYTES } from '../memory/overheads.js';
+import { deviceBytes } from '../memory/overheads.js';
 import type { PrecisionId } from '../memory/precision.js';
 import { megatronLayer } from '../memory/activations.js';
 import { estimateTraining, TIGHT_FRACTION, type TrainingEstimate } from '../memory/training.js';
@@ -133,7 +133,7 @@ function stateFloor(c: TrainingConfig, params: StageParams[], dp: number): numbe
     const s = stateBytes(p, c, groups.dense, groups.experts);
     worst = Math.max(worst, s.weights + s.gradients + s.optimizer);
   }
-  return worst * (1 + FRAGMENTATION) + CUDA_CONTEXT_BYTES + (c.ep > 1 ? NCCL_EP_BYTES : NCCL_DENSE_BYTES);
+  return deviceBytes(worst, c); // the device level of the state alone (memory/overheads.ts)
 }
 
 /** The stage whose parameters (and so gradient traffic) are largest. */
@@ -148,19 +148,23 @@ interface Decided {
   precision: PrecisionId;
 }
 
-/** The memory model's in-flight factor 1 + (PP−1)/(PP·VPP) (training.ts) falls as VPP grows; no interleaving holds the least. */
+/** Groups are probed from no interleaving to ever coarser VPP (memory/schedule.ts: rank 0 holds less as VPP grows). */
 const vppKey = (vpp: number | null) => vpp ?? Infinity;
 
 /**
- * `a` needs at least the memory of `b` (same TP, PP, CP, DP): same precision, no smaller micro-batch, no finer
- * interleaving, a lever that keeps more, and the same EP or, both ≥ 2, no larger one (routed experts and their optimizer
+ * Interleaving orders memory only against no interleaving: every rank keeps at least as many layer-passes in flight
+ * (memory/schedule.ts, Megatron schedules.py: (PP + (PP − 2r − 1)/VPP)·L/PP against (PP − r)·L/PP). Between two VPPs the
+ * first ranks hold less with the finer one and the last ranks more, so neither VPP needs at least the other.
+ */
+const vppAtLeast = (a: number | null, b: number | null) => a === b || b === null;
+
+/**
+ * `a` needs at least the memory of `b` (same TP, PP, CP, DP): same precision, no smaller micro-batch, the same
+ * interleaving or `b` none, a lever that keeps more, and the same EP or, both ≥ 2, no larger one (routed experts and their optimizer
  * state shrink with EP; activations do not depend on it; EP 1 → 2 trades expert bytes for NCCL's all-to-all buffers).
  */
 const atLeast = (a: Decided, b: Decided, flash: boolean) =>
-  (a.ep === b.ep || (a.ep >= 2 && a.ep <= b.ep)) &&
-  a.mbs >= b.mbs &&
-  vppKey(a.vpp) <= vppKey(b.vpp) &&
-  needsAtLeast(a.variant, b.variant, flash);
+  (a.ep === b.ep || (a.ep >= 2 && a.ep <= b.ep)) && a.mbs >= b.mbs && vppAtLeast(a.vpp, b.vpp) && needsAtLeast(a.variant, b.variant, flash);
 
 /** What the estimates so far prove about other points: the largest points that fit and the smallest that do not, per precision. */
 class MemoryFacts {
@@ -217,7 +221,9 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
   const flops = tokenFlops(m, base.seq);
   const precisions = precisionChoices(base, hw, opts.precisions);
   const capacity = TIGHT_FRACTION * gpu.bytes;
-  const flash = base.attention === 'flash' && base.profile === 'megatron';
+  // Selective (core_attn) recompute under flash attention still drops the softmax statistics (memory/activations.ts), so it
+  // needs slightly less than no recompute: the order is taken without the flash shortcut.
+  const flash = false;
   const found: Found[] = [];
   let searched = 0;
   let estimated = 0;

@@ -229,7 +229,8 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
       heads: 16,
       kvHeads: 16,
       headDim: 192,
-      vocab: 163842,
+      // HF moonshotai/Moonlight-16B-A3B config.json vocab_size (Kimi's tokenizer); Megatron-Bridge's provider writes 163842.
+      vocab: 163840,
       experts: 64,
       topK: 6,
       moeFfn: 1408,
@@ -247,8 +248,9 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     tokenizer: {
       hfId: 'moonshotai/Moonlight-16B-A3B',
       kind: 'tiktoken',
-      vocab: 163842,
-      source: SRC.bridge('deepseek/deepseek_provider.py', 'MoonlightModelProvider16B vocab_size'),
+      vocab: 163840,
+      source:
+        'HF moonshotai/Moonlight-16B-A3B config.json vocab_size (the Kimi tokenizer); Megatron-Bridge MoonlightModelProvider16B pads to 163842',
     },
     published: roundedParams('16B', 'NeMo AutoModel model coverage: Moonlight-16B-A3B "16B total / 3B active"', { nominal: true }),
     sources: [

@@ -1,0 +1,380 @@
+// The memory model against published peak-memory measurements of real training runs (reference/measured-peaks.json and
+// further published logs). Each row's model and configuration are written here from the row's stated config (no file
+// reading); the tolerance is justified per row. Rows the model cannot express are listed with the reason.
+// MEASURED_TABLE=1 prints the comparison table (docs/memory-model.md).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { TrainingConfig } from '../../src/core/memory/config.js';
+import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
+import { estimateTraining, type TrainingEstimate } from '../../src/core/memory/training.js';
+import type { ModelShape } from '../../src/core/memory/types.js';
+import { SHARED } from '../helpers.js';
+
+const GB = 1e9;
+const GIB = 2 ** 30;
+const MIB = 2 ** 20;
+const H100 = { id: 'h100', name: 'H100 80GB', bytes: 85_520_809_984, source: 'test' };
+const RTX6000 = { id: 'rtx-pro-6000', name: 'RTX PRO 6000 96GB', bytes: 96 * GIB, source: 'test' };
+
+const BASE: TrainingConfig = {
+  seq: 4096,
+  microBatch: 1,
+  tp: 1,
+  pp: 1,
+  vpp: null,
+  cp: 1,
+  ep: 1,
+  etp: 1,
+  sp: false,
+  recompute: { granularity: null, method: null, numLayers: null, modules: [] },
+  offloadLayers: 0,
+  params: 'bf16',
+  fp8: null,
+  fp4: null,
+  quantizedParams: false,
+  distributedOptimizer: true,
+  gradReduceInFp32: true,
+  hiddenDropout: 0,
+  attentionDropout: 0,
+  profile: 'megatron',
+  attention: 'flash',
+};
+const selective = (modules: string[]): TrainingConfig['recompute'] => ({
+  granularity: 'selective',
+  method: null,
+  numLayers: null,
+  modules,
+});
+
+interface Row {
+  id: string;
+  source: string;
+  model: ModelShape;
+  config: TrainingConfig;
+  gpu?: typeof H100;
+  /** Bytes measured. */
+  measured: number;
+  /** Which rank: a pipeline stage, or the most loaded when the source does not say. */
+  rank: number | 'max';
+  confidence: 'medium' | 'medium-low' | 'low';
+  /** Largest |estimate / measured − 1| accepted, and why. */
+  tolerance: number;
+  why: string;
+}
+
+// Llama 3 70B SFT on 32 H100 (Bridge LLAMA3_70B_SFT_CONFIG_H100_FP8_CS_V1 at a1882bfa^): FP8 current scaling with
+// fp8_param_gather, no BF16 layers, TE CUDA graphs over the MLP, selective core_attn (PR #3107's baseline), packed 4K SFT,
+// GBS 32, GPTModelProvider's fused native cross entropy, distributed optimizer with fp32 gradients.
+const llama70 = (p: Partial<TrainingConfig>): TrainingConfig => ({
+  ...BASE,
+  globalBatch: 32,
+  tp: 4,
+  pp: 4,
+  vpp: 5,
+  etp: 4,
+  sp: true,
+  worldSize: 32,
+  recompute: selective(['core_attn']),
+  fp8: 'tensorwise',
+  quantizedParams: true,
+  crossEntropyFusion: 'native',
+  cudaGraph: { impl: 'transformer_engine', scope: ['mlp'] },
+  ...p,
+});
+const LLAMA70_WHY =
+  'low confidence (agent-run study, rank and logging point not stated). The TP4 and TP8 rows are not consistent with one ' +
+  'another under any per-layer activation size: TP4 → TP8 halves weights and gradients (−11.6 GB by the parameter count) yet ' +
+  'the peak fell only 8.6 GB, and the mlp-recompute row saved 3.2 GB where the MLP tensors Megatron saves at TP4 exceed 14 GB';
+
+// Qwen3-30B-A3B pre-training on 16 H100 (Bridge qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config): EP 16, bf16 gradients,
+// precision-aware optimizer with fp32 states, TE cross entropy, fused permute, TE graphs over the router and preprocess.
+const qwen3 = (p: Partial<TrainingConfig>): TrainingConfig => ({
+  ...BASE,
+  globalBatch: 1024,
+  ep: 16,
+  worldSize: 16,
+  gradReduceInFp32: false,
+  crossEntropyFusion: 'te',
+  cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
+  ...p,
+});
+
+// Moonlight 16B on 8 H100 (Bridge moonlight_16b_pretrain_8gpu_h100_bf16_config, DeepSeek-V3 bridge: fp32 router, fused
+// permute, TE cross entropy): TP 2 with SP, EP 8, alltoall, GBS 4 (one micro-batch), bf16 gradients, precision-aware
+// optimizer with fp32 main params and bf16 moments.
+const moonlight = (modules: string[]): TrainingConfig => ({
+  ...BASE,
+  globalBatch: 4,
+  tp: 2,
+  ep: 8,
+  sp: true,
+  worldSize: 8,
+  gradReduceInFp32: false,
+  recompute: selective(modules),
+  crossEntropyFusion: 'te',
+  moe: { dispatcher: 'alltoall', permuteFusion: true, routerDtype: 'fp32' },
+  optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
+});
+const MOONLIGHT_WHY =
+  'medium confidence; the run routed mock data without force balancing, so the busiest rank’s expert tokens exceed the ' +
+  'balanced k·T the model assumes (unknown imbalance), and the peak is the maximum over ranks';
+
+const BRIDGE = 'https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/';
+const ROWS: Row[] = [
+  {
+    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2',
+    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
+    model: MODEL_PRESETS['llama3-70b']!,
+    config: llama70({}),
+    measured: 58.8 * GB,
+    rank: 'max',
+    confidence: 'low',
+    tolerance: 0.35,
+    why: LLAMA70_WHY,
+  },
+  {
+    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp8vpp5dp1',
+    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
+    model: MODEL_PRESETS['llama3-70b']!,
+    config: llama70({ pp: 8 }),
+    measured: 53.2 * GB,
+    rank: 'max',
+    confidence: 'low',
+    tolerance: 0.35,
+    why: LLAMA70_WHY,
+  },
+  {
+    id: 'bridge_llama3_70b_sft_fp8cs_tp8pp4vpp5dp1',
+    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
+    model: MODEL_PRESETS['llama3-70b']!,
+    config: llama70({ tp: 8, etp: 8 }),
+    measured: 50.2 * GB,
+    rank: 'max',
+    confidence: 'low',
+    tolerance: 0.35,
+    why: LLAMA70_WHY,
+  },
+  {
+    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp10dp2 (same study: "VPP=10 … 60.2 GB")',
+    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md (A Note on VPP)`,
+    model: MODEL_PRESETS['llama3-70b']!,
+    config: llama70({ vpp: 10 }),
+    measured: 60.2 * GB,
+    rank: 'max',
+    confidence: 'low',
+    tolerance: 0.35,
+    why: LLAMA70_WHY,
+  },
+  {
+    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_recompute_mlp (PR #3107 table: 55.6 GB)',
+    source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Historical Measurement)`,
+    model: MODEL_PRESETS['llama3-70b']!,
+    config: llama70({ recompute: selective(['mlp']) }),
+    measured: 55.6 * GB,
+    rank: 'max',
+    confidence: 'low',
+    tolerance: 0.35,
+    why: `${LLAMA70_WHY}; with CUDA graphs over the MLP, the skill notes capture can bypass checkpoint wrappers`,
+  },
+  {
+    id: 'bridge_qwen3_30b_a3b_16xh100_ep16_hybridep_overlap',
+    source: `${BRIDGE}skills/nemo-mbridge-perf-expert-parallel-overlap/SKILL.md`,
+    model: MODEL_PRESETS['qwen3-30b-a3b']!,
+    config: qwen3({ moe: { dispatcher: 'flex', permuteFusion: true }, overlapMoeComm: true }),
+    measured: 62.166 * GIB,
+    rank: 0,
+    confidence: 'medium',
+    tolerance: 0.12,
+    why: 'medium confidence, rank 0 allocated; HybridEP’s communication buffers and the co-scheduled EP-overlap 1F1B are modelled only as one extra layer in flight',
+  },
+  {
+    id: 'bridge_qwen3_30b_a3b_16xh100_ep16_alltoall_smoke',
+    source: `${BRIDGE}docs/training/moe-optimization.md (Short-run H100 sanity check)`,
+    model: MODEL_PRESETS['qwen3-30b-a3b']!,
+    config: qwen3({ moe: { dispatcher: 'alltoall', permuteFusion: false } }),
+    measured: 61.351 * GB,
+    rank: 0,
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: 'medium-low confidence (5-step smoke run, recipe of that date); rank 0 allocated with force-balanced routing, every term modelled',
+  },
+  ...(
+    [
+      ['[]', [], 36.618],
+      ['core_attn', ['core_attn'], 36.614],
+      ['mla_up_proj', ['mla_up_proj'], 35.902],
+      ['moe_act', ['moe_act'], 35.941],
+    ] as const
+  ).map(([name, modules, gb]): Row => ({
+    id: `bridge_moonlight16b_selective_${name === '[]' ? 'none' : name}`,
+    source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Matched H100 Evidence: Moonlight 16B)`,
+    model: MODEL_PRESETS['moonlight-16b-a3b']!,
+    config: moonlight([...modules]),
+    measured: gb * GB,
+    rank: 'max',
+    confidence: 'medium',
+    tolerance: 0.08,
+    why: MOONLIGHT_WHY,
+  })),
+  {
+    // Found in a public tutorial's Megatron-LM log (not in measured-peaks.json). The script printed beside it says PP 4,
+    // but the log's own estimator lines fix the run: "Number of in-flight microbatches: 8" and a most-loaded shard of
+    // 2.0794B = (64.43B/PP + 0.264B)/TP hold only for TP 4, PP 8 (DP 1 on 32 GPUs). GPT-style 70B: MHA, 4h GELU MLP,
+    // LayerNorm, biases, learned positions, tied embeddings, dropout 0.1, local (non-TE) layers, no SP, full recompute,
+    // no distributed optimizer, vocab 32000.
+    id: 'megatron_gpt70b_tp4pp8_fullrecompute_after1iter',
+    source:
+      'https://github.com/gnosia93/slurm-on-aws/blob/abc5eed1f90c7c60c976d44bc92213a63b164cdb/lesson/9-megatron-lm.md (ranks 4–19: 44566.31 MB)',
+    model: {
+      name: 'gpt-70b',
+      layers: 80,
+      hidden: 8192,
+      ffn: 32768,
+      heads: 64,
+      kvHeads: 64,
+      headDim: 128,
+      vocab: 32000,
+      tiedEmbeddings: true,
+      gatedMlp: false,
+      norm: 'layernorm',
+      experts: 0,
+      topK: 0,
+      moeFfn: 0,
+      sharedExpertFfn: 0,
+      denseLayersBeforeMoe: 0,
+      linearBias: true,
+      positionEmbedding: 'learned_absolute',
+      maxPositionEmbeddings: 4096,
+      activation: 'gelu',
+    },
+    config: {
+      ...BASE,
+      globalBatch: 512,
+      tp: 4,
+      pp: 8,
+      etp: 4,
+      worldSize: 32,
+      recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+      distributedOptimizer: false,
+      hiddenDropout: 0.1,
+      attentionDropout: 0.1,
+      attention: 'eager',
+    },
+    gpu: RTX6000,
+    measured: 44566.31 * MIB,
+    rank: 1,
+    confidence: 'medium',
+    tolerance: 0.1,
+    why:
+      'medium confidence (the configuration is inferred from the log’s own estimator lines); logged after iteration 1, when ' +
+      'the Adam moments are created in the optimizer step: ranks of stages 1–4 report the same peak, so the optimizer step, ' +
+      'not the in-flight activations, sets it; the steady-state estimate stays within 10%',
+  },
+];
+
+/** Rows of measured-peaks.json the model does not express, with the reason. */
+const NOT_EXPRESSED: Record<string, string> = {
+  bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_selective_mlp_delta:
+    'a delta (−3 GB) between two low-confidence rows; tested as the absolute 55.6 GB of the same table (PR #3107) above',
+  'bridge_lora_Qwen3-8B_baseline':
+    'LoRA is modelled, but the run’s DP, micro-batch, pipeline and adapter settings are not published; its input re-gather ' +
+    'saving (4.73 GB) matches the gathered LoRA-A inputs 2·2·s·h·36 layers = 4.83 GB (memory-measured "LoRA re-gather" test)',
+  'bridge_lora_Qwen3-30B-A3B_baseline': 'LoRA on MoE with sequence length, DP, micro-batch and adapter settings not published',
+  'bridge_lora_GPT-OSS-120B_baseline': 'LoRA on gpt-oss with sequence length, DP, micro-batch and adapter settings not published',
+};
+const TORCHTITAN_REASON =
+  'torchtitan’s own Llama (not Megatron-Core or Hugging Face modules) under torch.compile, op-level selective checkpointing ' +
+  'and Float8 linears with FSDP float8 all-gather; measured as max reserved over all GPUs. The FSDP2 sharding of parameters, ' +
+  'gradients and optimizer is modelled (fsdp: "fsdp2"), but neither activation profile describes these layers.';
+
+const rowsById = new Map<string, { measured: number; estimated: number; error: number }>();
+
+function measuredStage(e: TrainingEstimate, rank: Row['rank']) {
+  return rank === 'max' ? e.stages.reduce((a, s) => (s.allocated > a.allocated ? s : a)) : e.stages[rank]!;
+}
+
+for (const r of ROWS)
+  test(`measured peak ${r.id}: allocated within ${r.tolerance * 100}% (${r.confidence})`, () => {
+    const e = estimateTraining(r.model, r.config, r.gpu ?? H100);
+    const st = measuredStage(e, r.rank);
+    const error = st.allocated / r.measured - 1;
+    rowsById.set(r.id, { measured: r.measured, estimated: st.allocated, error });
+    assert.ok(
+      Math.abs(error) <= r.tolerance,
+      `${r.id}: estimate ${(st.allocated / GB).toFixed(2)} GB vs measured ${(r.measured / GB).toFixed(2)} GB (${(error * 100).toFixed(1)}%) — ${r.why}`,
+    );
+  });
+
+test('Moonlight 16B recompute modules: the same order and size as the matched measurements', () => {
+  const alloc = (modules: string[]) =>
+    measuredStage(estimateTraining(MODEL_PRESETS['moonlight-16b-a3b']!, moonlight(modules), H100), 'max').allocated;
+  const none = alloc([]);
+  // Measured savings: core_attn 0.004 GB, mla_up_proj 0.716 GB, moe_act 0.677 GB (Bridge activation-recompute study).
+  const saved = { core_attn: none - alloc(['core_attn']), mla_up_proj: none - alloc(['mla_up_proj']), moe_act: none - alloc(['moe_act']) };
+  // core_attn under fused attention drops only the fp32 log-sum-exp: 27 layers × 4·16·4096/2 bytes = 3.5 MB.
+  assert.equal(saved.core_attn, (27 * 4 * 16 * 4096) / 2);
+  // mla_up_proj drops Q, K (192 wide) and V (128) per head: 27 × 2·4096·8·(2·192 + 128) = 0.906 GB (measured 0.716).
+  assert.equal(saved.mla_up_proj, 27 * 2 * 4096 * 8 * (2 * 192 + 128));
+  // moe_act drops the expert FC2 input: 26 MoE layers × 2·(2048 tokens · top-6)·1408 = 0.900 GB (measured 0.677).
+  assert.equal(saved.moe_act, 26 * 2 * 2048 * 6 * 1408);
+  for (const [k, measured] of [
+    ['mla_up_proj', 0.716e9],
+    ['moe_act', 0.677e9],
+  ] as const)
+    assert.ok(saved[k] / measured < 1.4 && saved[k] / measured > 1, `${k}: ${saved[k]} vs ${measured}`);
+});
+
+test('LoRA with sequence parallelism: the gathered LoRA-A inputs match the measured input re-gather saving (Qwen3-8B, TP 2, 8K)', () => {
+  const cfg = (inputRegather: boolean): TrainingConfig => ({
+    ...BASE,
+    seq: 8192,
+    globalBatch: 8,
+    tp: 2,
+    etp: 2,
+    sp: true,
+    worldSize: 8,
+    crossEntropyFusion: 'native',
+    peft: { rank: 32, targets: [], inputRegather },
+  });
+  const q8 = MODEL_PRESETS['qwen3-8b']!;
+  const a = estimateTraining(q8, cfg(false), H100).stages[0]!;
+  const b = estimateTraining(q8, cfg(true), H100).stages[0]!;
+  // linear_qkv and linear_fc1 keep a gathered 2·s·h input each: 36 layers × 2 × 2·8192·4096 = 4.83 GB; measured 4.731 GB.
+  assert.equal(a.activations - b.activations, 36 * 2 * 2 * 8192 * 4096);
+  assert.ok(Math.abs((a.allocated - b.allocated) / 4.731e9 - 1) < 0.05);
+});
+
+test('every row of measured-peaks.json is tested or listed with its reason; the summary over the tested rows', () => {
+  const rows = (JSON.parse(readFileSync(join(SHARED, 'reference', 'measured-peaks.json'), 'utf8')) as { rows: { id: string }[] }).rows;
+  const tested = new Set(ROWS.map((r) => r.id));
+  for (const { id } of rows) {
+    const listed = id in NOT_EXPRESSED || id.startsWith('torchtitan_');
+    assert.ok(tested.has(id) || listed, `${id} is neither tested nor listed`);
+    assert.ok(!(tested.has(id) && listed), `${id} is both tested and listed`);
+  }
+  assert.equal(rows.length, 33);
+  assert.equal(rows.filter((r) => r.id.startsWith('torchtitan_')).length, 20);
+  assert.ok(TORCHTITAN_REASON.length > 0);
+  const errs = ROWS.map((r) => rowsById.get(r.id)?.error).filter((x): x is number => x !== undefined);
+  if (errs.length === ROWS.length && process.env.MEASURED_TABLE) {
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + Math.abs(x), 0) / xs.length;
+    const lines = ['| row | confidence | measured | estimated | error |', '|---|---|---:|---:|---:|'];
+    for (const r of ROWS) {
+      const v = rowsById.get(r.id)!;
+      lines.push(
+        `| ${r.id} | ${r.confidence} | ${(v.measured / GB).toFixed(2)} GB | ${(v.estimated / GB).toFixed(2)} GB | ${(v.error * 100).toFixed(1)}% |`,
+      );
+    }
+    const med = ROWS.filter((r) => r.confidence !== 'low').map((r) => rowsById.get(r.id)!.error);
+    lines.push(
+      '',
+      `all ${errs.length} rows: mean |error| ${(mean(errs) * 100).toFixed(1)}%, worst ${(Math.max(...errs.map(Math.abs)) * 100).toFixed(1)}%`,
+    );
+    lines.push(
+      `medium-confidence rows (${med.length}): mean |error| ${(mean(med) * 100).toFixed(1)}%, worst ${(Math.max(...med.map(Math.abs)) * 100).toFixed(1)}%`,
+    );
+    console.log(lines.join('\n'));
+  }
+});

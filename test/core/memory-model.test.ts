@@ -1,0 +1,412 @@
+// The memory model's parts, each against its source by hand: Megatron's pipeline schedule per rank, the chunk layout,
+// the parameter inventory (MLA, Mamba, MTP, biases, positions), the cross-entropy peak, MoE dispatch, LoRA, FSDP, the
+// three PyTorch levels and the mixed-precision recipe names.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { expertTokenFactor, lossActivations, megatronKind } from '../../src/core/memory/activations.js';
+import type { TrainingConfig } from '../../src/core/memory/config.js';
+import { FRAGMENTATION, FRAGMENTATION_EXPANDABLE, GIB } from '../../src/core/memory/overheads.js';
+import { countParams, mambaGroups, sumGroups } from '../../src/core/memory/params.js';
+import { mixedPrecisionRecipe, mixedPrecisionRecipeNames, withMixedPrecision } from '../../src/core/memory/precision.js';
+import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
+import { parseLayoutString, pipelineLayout, schedulePeak, warmupPasses } from '../../src/core/memory/schedule.js';
+import { estimateTraining } from '../../src/core/memory/training.js';
+import type { ModelShape } from '../../src/core/memory/types.js';
+import { loraLayerParams, stageParams } from '../../src/core/memory/weights.js';
+
+const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
+const llama8b = MODEL_PRESETS['llama3-8b']!;
+const base: TrainingConfig = {
+  seq: 8192,
+  microBatch: 1,
+  globalBatch: 256,
+  tp: 1,
+  pp: 1,
+  vpp: null,
+  cp: 1,
+  ep: 1,
+  etp: 1,
+  sp: false,
+  worldSize: 8,
+  recompute: { granularity: null, method: null, numLayers: null, modules: [] },
+  offloadLayers: 0,
+  params: 'bf16',
+  fp8: null,
+  fp4: null,
+  quantizedParams: false,
+  distributedOptimizer: true,
+  gradReduceInFp32: true,
+  hiddenDropout: 0,
+  attentionDropout: 0,
+  profile: 'megatron',
+  attention: 'flash',
+};
+const cfg = (p: Partial<TrainingConfig>): TrainingConfig => ({ ...base, ...p });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schedule (megatron/core/pipeline_parallel/schedules.py)
+
+const sched = (pp: number, vpp: number, rank: number, m: number, group = pp, overlap = false) =>
+  schedulePeak({ pp, vpp, rank, microbatches: m, groupSize: group, overlapMoeComm: overlap }, Array(vpp).fill(1), [], []);
+
+test('1F1B: rank r keeps min(PP − r, M) micro-batches in flight', () => {
+  assert.deepEqual(
+    [0, 1, 2, 3].map((r) => sched(4, 1, r, 8).passes),
+    [4, 3, 2, 1],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3].map((r) => sched(4, 1, r, 2).passes),
+    [2, 2, 2, 1],
+  );
+  assert.equal(sched(1, 1, 0, 64).passes, 1);
+});
+
+test('interleaved: warm-up (PP − r − 1)·2 + (VPP − 1)·group, plus the 1F1B forward, capped at M·VPP', () => {
+  // PP 4, VPP 2, M 8: rank 0 warms up 6 + 4 = 10 passes, rank 3 0 + 4 = 4.
+  assert.deepEqual(
+    [0, 1, 2, 3].map((r) => warmupPasses({ pp: 4, vpp: 2, rank: r, microbatches: 8, groupSize: 4, overlapMoeComm: false }).warmup),
+    [10, 8, 6, 4],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3].map((r) => sched(4, 2, r, 8).passes),
+    [11, 9, 7, 5],
+  );
+  // microbatch_group_size_per_vp_stage 8: rank 0 warms up 6 + 8.
+  assert.equal(sched(4, 2, 0, 16, 8).passes, 15);
+  // overlap_moe_expert_parallel_comm schedules one more warm-up micro-batch.
+  assert.equal(warmupPasses({ pp: 4, vpp: 2, rank: 0, microbatches: 8, groupSize: 4, overlapMoeComm: true }).warmup, 11);
+});
+
+test('interleaved with M = PP: the ranks whose warm-up reaches M·VPP run every forward first', () => {
+  // PP 4, VPP 2, M 4: M·VPP = 8; warm-ups 10, 8, 6, 4 → ranks 0 and 1 run all 8 forwards first.
+  const r = [0, 1, 2, 3].map((rank) => sched(4, 2, rank, 4));
+  assert.deepEqual(
+    r.map((x) => [x.passes, x.allWarmup]),
+    [
+      [8, true],
+      [8, true],
+      [7, false],
+      [5, false],
+    ],
+  );
+});
+
+test('interleaved: the chunks in flight at rank 0’s peak follow get_schedule_table (groups of PP micro-batches per chunk)', () => {
+  // Forwards 0–10 of PP 4, VPP 2: chunk 0 for micro-batches 0–3, chunk 1 for 0–3, chunk 0 for 4–6.
+  assert.deepEqual(sched(4, 2, 0, 8).perChunk, [7, 4]);
+  // A large M is folded to an equivalent one: same peak.
+  assert.deepEqual(sched(4, 2, 0, 1_000_000_000).perChunk, [7, 4]);
+});
+
+test('rank 0 holds less with a finer VPP, the last rank more (no VPP order between ranks)', () => {
+  const layerPasses = (vpp: number, rank: number) => (sched(4, vpp, rank, 64).passes * 32) / (4 * vpp);
+  // (PP + (PP − 2r − 1)/VPP)·L/PP: rank 0 → 8·(4 + 3/VPP), rank 3 → 8·(4 − 3/VPP).
+  assert.deepEqual(
+    [1, 2, 4].map((v) => layerPasses(v, 0)),
+    [32, 44, 38],
+  );
+  assert.deepEqual(
+    [2, 4].map((v) => layerPasses(v, 3)),
+    [20, 26],
+  );
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Chunk layout (transformer_block.py get_num_layers_to_build, transformer_layer.py get_transformer_layer_offset)
+
+const shape30: ModelShape = { ...llama8b, layers: 30 };
+const counts = (m: ModelShape, c: TrainingConfig) => pipelineLayout(m, c).chunks.map((row) => row.map((ch) => ch.count));
+
+test('layers per chunk: even split, interleaved offsets, embedding/loss in the split, uneven first/last stage', () => {
+  const l = pipelineLayout({ ...llama8b, layers: 80 }, cfg({ pp: 4, vpp: 5 }));
+  assert.deepEqual(
+    l.chunks[1]!.map((ch) => ch.first),
+    [4, 20, 36, 52, 68],
+  ); // (v·PP + r)·4
+  assert.deepEqual(counts(shape30, cfg({ pp: 4, embeddingInPipelineSplit: true, lossInPipelineSplit: true })), [[7], [8], [8], [7]]);
+  assert.deepEqual(counts(shape30, cfg({ pp: 4, layersInFirstStage: 6, layersInLastStage: 6 })), [[6], [9], [9], [6]]);
+  assert.deepEqual(counts({ ...llama8b, layers: 32 }, cfg({ pp: 2, vpp: 2, layersInFirstStage: 12 })), [
+    [6, 6],
+    [10, 10],
+  ]);
+  const emb = pipelineLayout(shape30, cfg({ pp: 2 })).chunks;
+  assert.deepEqual([emb[0]![0]!.embedding, emb[0]![0]!.loss, emb[1]![0]!.loss], [true, false, true]);
+});
+
+test('pipeline_model_parallel_layout: stages virtual-stage major, E/L/m placed where the string puts them', () => {
+  assert.deepEqual(parseLayoutString('Ettt|(tt|)*2,m|L'), [['E', 't', 't', 't'], ['t', 't'], ['t', 't'], ['m'], ['L']].slice(0, 5));
+  const l = pipelineLayout({ ...llama8b, layers: 6, mtpLayers: 0 }, cfg({ pp: 2, pipelineLayout: 'Et|tt|tt|tL' }));
+  assert.equal(l.vpp, 2);
+  assert.deepEqual(
+    l.chunks.map((row) => row.map((ch) => [ch.first, ch.count, ch.embedding, ch.loss])),
+    [
+      [
+        [0, 1, true, false],
+        [3, 2, false, false],
+      ],
+      [
+        [1, 2, false, false],
+        [5, 1, false, true],
+      ],
+    ],
+  );
+  // DeepSeek-V3's 61 layers + MTP: "Ettt|(tt|)*29,m|L" is 32 stages, 61 decoder layers.
+  const ds = parseLayoutString('Ettt|(tt|)*29,m|L');
+  assert.ok(Array.isArray(ds));
+  assert.equal((ds as string[][]).length, 32);
+  assert.equal((ds as string[][]).flat().filter((x) => x === 't').length, 61);
+  assert.deepEqual(parseLayoutString('t*99999999999'), { error: 'the layout unrolls to more than a million layers' });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parameters (params.ts)
+
+test('parameter inventory: LayerNorm has a bias, biases on every linear, learned positions, MTP layers', () => {
+  const gpt: ModelShape = {
+    ...llama8b,
+    name: 'gpt',
+    layers: 2,
+    hidden: 64,
+    ffn: 256,
+    heads: 4,
+    kvHeads: 4,
+    headDim: 16,
+    vocab: 1000,
+    gatedMlp: false,
+    norm: 'layernorm',
+    linearBias: true,
+    positionEmbedding: 'learned_absolute',
+    maxPositionEmbeddings: 128,
+  };
+  const c = countParams(gpt);
+  // per layer: qkv 64·192 + bias 192, o 64·64 + bias 64, fc1 64·256 + 256, fc2 256·64 + 64, 2 LayerNorms 2·128.
+  const layer = 64 * 192 + 192 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64 + 2 * 128;
+  assert.equal(c.total, 2 * layer + 128 /* final LayerNorm */ + 2 * 1000 * 64 + 128 * 64);
+  assert.equal(c.positions, 128 * 64);
+  assert.equal(countParams({ ...gpt, norm: 'rmsnorm' }).norms, 2 * 2 * 64 + 64);
+  // DeepSeek-V3 README: "685B = 671B of the main model + 14B of the MTP module". Our MTP layer (eh_proj 2h·h, an MoE
+  // decoder layer, three norms) is 11.6B; the checkpoint's MTP module also stores its own embedding and head copies.
+  const ds = countParams({ ...MODEL_PRESETS['deepseek-v3']!, mtpLayers: 1 });
+  assert.equal(Math.round(ds.total / 1e9), 671);
+  assert.equal(
+    ds.mtp,
+    2 * 7168 + 2 * 7168 * 7168 + 187_105_280 + 1536 + 512 + 2 * 7168 + 256 * 7168 + 256 + 256 * 3 * 7168 * 2048 + 3 * 7168 * 2048 + 7168,
+  );
+  assert.ok(Math.abs((ds.total + ds.mtp + 2 * 129280 * 7168) / 685e9 - 1) < 0.001);
+});
+
+test('Mamba-2 mixer: in_proj, conv1d with bias, A/D/dt_bias, gated norm, out_proj (Megatron mamba_mixer.py)', () => {
+  const m: ModelShape = { ...llama8b, hidden: 1024, mamba: { stateDim: 128, numHeads: 32, headDim: 64, groups: 8, convKernel: 4 } };
+  const inner = 32 * 64;
+  const bc = 2 * 8 * 128;
+  assert.equal(sumGroups(mambaGroups(m)), 1024 + 1024 * (2 * inner + bc + 32) + (inner + bc) * 5 + 3 * 32 + inner + inner * 1024);
+  const hybrid: ModelShape = { ...m, layers: 4, hybridPattern: 'M*M-', experts: 0 };
+  const k = countParams(hybrid).kinds;
+  assert.deepEqual([k.mamba, k.attention, k.mlp, k.dense], [2, 1, 1, 0]);
+});
+
+test('MLA down projections are replicated over TP, up and output projections split (multi_latent_attention.py)', () => {
+  const ds = MODEL_PRESETS['deepseek-v3']!;
+  const one = { ...ds, layers: 1, denseLayersBeforeMoe: 1 };
+  const [t1] = stageParams(one, cfg({ tp: 1, etp: 1 }));
+  const [t8] = stageParams(one, cfg({ tp: 8, etp: 8 }));
+  const rep = 7168 * 1536 + 7168 * 576 + 1536 + 512 + 2 * 7168 + 7168; // q/kv down, latent norms, 2 layer norms, final norm
+  const split = 1536 * 128 * 192 + 512 * 128 * 256 + 128 * 128 * 7168 + 3 * 7168 * 18432;
+  assert.equal(t1!.dense, rep + split + 2 * 129280 * 7168);
+  // TP 8 pads the vocabulary to a multiple of 128·8: 130048.
+  assert.equal(t8!.dense, rep + split / 8 + (2 * 130048 * 7168) / 8);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Loss, MoE, LoRA, FSDP
+
+test('vocab-parallel cross entropy: 4 saved + 2 transient = 6·s·b·V/t at the peak; TE fusion 2·s·b·V/t', () => {
+  const [s, V, t] = [8192, 128256, 4];
+  const c = cfg({ tp: t, sp: true, etp: t });
+  const native = lossActivations(llama8b, c, 1, s, V);
+  assert.equal(native.stored, (2 * 2 * s * 4096) / t + (4 * s * V) / t + 9 * s);
+  assert.equal(native.fwd, (2 * s * V) / t);
+  const te = lossActivations(llama8b, { ...c, crossEntropyFusion: 'te' }, 1, s, V);
+  assert.equal(te.stored, (2 * 2 * s * 4096) / t + (2 * s * V) / t + 9 * s);
+  assert.equal(te.fwd, 0);
+});
+
+test('MoE: expert tokens are top-k × ETP × local tokens; a capacity factor caps them, padding fills them', () => {
+  const mix = MODEL_PRESETS['mixtral-8x7b']!;
+  const c = cfg({ tp: 4, etp: 4, ep: 8, sp: true });
+  assert.equal(expertTokenFactor(mix, c), 2 * 4);
+  assert.equal(expertTokenFactor(mix, { ...c, etp: 1 }), 2);
+  assert.equal(expertTokenFactor(mix, { ...c, etp: 1, moe: { capacityFactor: 0.5 } }), 1);
+  assert.equal(expertTokenFactor(mix, { ...c, etp: 1, moe: { capacityFactor: 1.25, padToCapacity: true } }), 2.5);
+  const fc1 = (x: TrainingConfig) =>
+    megatronKind(mix, x, 1, 4096, 'moe').terms.find((t) => t.label.startsWith('experts: FC1 input'))!.bytes;
+  // 2 B · (4096/TP 4 tokens) · k 2 · ETP · h 4096
+  assert.equal(fc1(c), 2 * 1024 * 2 * 4 * 4096);
+  assert.equal(fc1({ ...c, etp: 1 }), 2 * 1024 * 2 * 4096);
+  // moe_act recompute drops the FC2 input; `moe` keeps only the norm input and output.
+  const moeAct = megatronKind(
+    mix,
+    { ...c, recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['moe_act'] } },
+    1,
+    4096,
+    'moe',
+  );
+  assert.ok(!moeAct.terms.some((t) => t.label.startsWith('experts: FC2 input')));
+  const whole = megatronKind(
+    mix,
+    { ...c, recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['moe'] } },
+    1,
+    4096,
+    'moe',
+  );
+  assert.deepEqual(
+    whole.terms.filter((t) => t.label.startsWith('MoE')).map((t) => t.bytes),
+    [2 * 1024 * 4096, 2 * 1024 * 4096],
+  );
+});
+
+test('LoRA: adapters r·(in + out) per fused linear; the frozen base keeps weights only', () => {
+  // Bridge's fused layout: linear_qkv (4096 → 6144), linear_proj, linear_fc1 (4096 → 2·14336), linear_fc2.
+  const a = loraLayerParams(llama8b, 'dense', 32, ['linear_qkv', 'linear_proj', 'linear_fc1', 'linear_fc2']);
+  assert.equal(a.dense, 32 * (4096 + 6144) + 32 * (4096 + 4096) + 32 * (4096 + 28672) + 32 * (14336 + 4096));
+  const full = estimateTraining(llama8b, cfg({}), H100);
+  const lora = estimateTraining(llama8b, cfg({ peft: { rank: 32, targets: [] } }), H100);
+  const adapters = 32 * a.dense;
+  assert.equal(lora.stages[0]!.gradients, 4 * adapters);
+  assert.equal(lora.stages[0]!.optimizer, (12 / 8) * adapters);
+  assert.equal(lora.stages[0]!.weights, full.stages[0]!.weights + 2 * adapters);
+});
+
+test('FSDP2 shards fp32 parameters, gradients and Adam over DP and gathers one layer (plus the next) at a time', () => {
+  const e = estimateTraining(llama8b, cfg({ fsdp: 'fsdp2', distributedOptimizer: false }), H100);
+  const n = 8_030_261_248;
+  const st = e.stages[0]!;
+  assert.equal(st.weights + st.gradients + st.optimizer, (16 / 8) * n);
+  const fsdp = e.breakdown.find((l) => l.label.startsWith('FSDP2'))!;
+  assert.equal(fsdp.bytes, (n / 32) * (2 * 2 + 4));
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Levels
+
+test('allocated ⊂ reserved ⊂ device: fragmentation on allocated, context and NCCL outside the allocator', () => {
+  for (const expandableSegments of [false, true]) {
+    const e = estimateTraining(llama8b, cfg({ expandableSegments }), H100);
+    const s = e.stages[0]!;
+    const f = expandableSegments ? FRAGMENTATION_EXPANDABLE : FRAGMENTATION;
+    assert.ok(Math.abs(s.reserved - s.allocated * (1 + f)) < 1);
+    assert.ok(Math.abs(s.device - s.reserved - 1.5 * GIB) < 1);
+    assert.equal(e.fit.fraction, s.device / H100.bytes);
+  }
+  const moe = estimateTraining(MODEL_PRESETS['mixtral-8x7b']!, cfg({ ep: 8, worldSize: 8 }), H100).stages[0]!;
+  assert.ok(Math.abs(moe.device - moe.reserved - 3.5 * GIB) < 1);
+  // One GPU creates no NCCL communicator: only the CUDA context lies outside the allocator.
+  const one = estimateTraining(llama8b, cfg({ worldSize: 1, globalBatch: 8 }), H100).stages[0]!;
+  assert.ok(Math.abs(one.device - one.reserved - 0.5 * GIB) < 1);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mixed-precision recipe names (Megatron-Bridge training/mixed_precision.py)
+
+test('Bridge recipe names set fp8, the recipe, fp8 param gather and the BF16 first/last layers as the functions do', () => {
+  const cs = mixedPrecisionRecipe('bf16_with_fp8_current_scaling_mixed')!;
+  assert.deepEqual(
+    [
+      cs.bf16,
+      cs.fp8,
+      cs.fp8_recipe,
+      cs.fp8_param_gather,
+      cs.first_last_layers_bf16,
+      cs.num_layers_at_start_in_bf16,
+      cs.num_layers_at_end_in_bf16,
+    ],
+    [true, 'hybrid', 'tensorwise', true, true, 1, 1],
+  );
+  const delayed = mixedPrecisionRecipe('bf16-with-fp8-delayed-scaling-mixed')!;
+  assert.deepEqual(
+    [delayed.fp8_recipe, delayed.fp8_amax_history_len, delayed.fp8_amax_compute_algo, delayed.fp8_param_gather],
+    ['delayed', 1024, 'max', true],
+  );
+  const mx = mixedPrecisionRecipe('bf16_with_mxfp8_mixed')!;
+  assert.deepEqual([mx.fp8, mx.fp8_recipe, mx.fp8_param_gather, mx.reuse_grad_buf_for_mxfp8_param_ag], ['e4m3', 'mxfp8', true, true]);
+  const sub = mixedPrecisionRecipe('bf16_with_fp8_subchannel_scaling_mixed')!;
+  assert.deepEqual([sub.fp8_recipe, sub.fp8_param_gather], ['blockwise', false]);
+  const fp4 = mixedPrecisionRecipe('bf16_with_nvfp4_mixed')!;
+  assert.deepEqual([fp4.fp8, fp4.fp4, fp4.fp4_param_gather, fp4.first_last_layers_bf16], [null, 'e2m1', true, false]);
+  const sup = mixedPrecisionRecipe('nemotron_3_super_bf16_with_nvfp4_mixed')!;
+  assert.deepEqual([sup.first_last_layers_bf16, sup.num_layers_at_start_in_bf16, sup.num_layers_at_end_in_bf16], [true, 0, 14]);
+  const nano = mixedPrecisionRecipe('nanov2_bf16_with_fp8_current_scaling_mixed')!;
+  assert.deepEqual([nano.fp8_recipe, nano.num_layers_at_start_in_bf16], ['blockwise', 2]);
+  assert.equal(mixedPrecisionRecipe('fp16_mixed')!.grad_reduce_in_fp32, false);
+  assert.equal(mixedPrecisionRecipe('bf16_with_fp8_mixed'), null); // a NeMo 2.0 name, not registered by Bridge
+  assert.equal(mixedPrecisionRecipe('bf16_with_fp8_mixed', 'nemo2')!.fp8_recipe, 'delayed');
+  assert.equal(mixedPrecisionRecipe('bf16_with_mxfp8_mixed', 'nemo2')!.fp8_param_gather, false); // NeMo 2 differs from Bridge
+  assert.equal(mixedPrecisionRecipeNames().length, 14); // every @register function of the file
+});
+
+test('a recipe applied to a training configuration: fp8 params replace the BF16 copy; BF16 layers keep theirs', () => {
+  const c = withMixedPrecision(cfg({}), mixedPrecisionRecipe('bf16_with_fp8_current_scaling_mixed')!);
+  assert.deepEqual([c.params, c.fp8, c.fp4, c.quantizedParams, c.bf16Layers], ['bf16', 'tensorwise', null, true, { start: 1, end: 1 }]);
+  const weights = (x: TrainingConfig) => estimateTraining(llama8b, x, H100).stages[0]!.weights;
+  const bf16 = weights(cfg({}));
+  const fp8param = weights(c);
+  const defaultFp8 = weights(withMixedPrecision(cfg({}), mixedPrecisionRecipe('bf16_with_fp8_subchannel_scaling_mixed')!));
+  // fp8 params: 1 B + scales instead of 2 B on the 30 FP8 layers' GEMMs; default FP8 adds 2 copies on top of BF16.
+  assert.ok(fp8param < bf16 && defaultFp8 > bf16);
+  const gemm = (30 / 32) * 32 * (4096 * 6144 + 4096 * 4096 + 3 * 4096 * 14336);
+  assert.ok(Math.abs(bf16 - fp8param - gemm * (2 - 1)) < 1e3);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The hf profile (hf-activations.md: every term, "modern" PyTorch)
+
+test('hf profile: L·layer + every non-layer term of hf-activations.md, on several configurations', () => {
+  const small: ModelShape = {
+    ...llama8b,
+    name: 'small',
+    layers: 4,
+    hidden: 512,
+    ffn: 1536,
+    heads: 8,
+    kvHeads: 2,
+    headDim: 64,
+    vocab: 32003,
+  };
+  for (const m of [llama8b, small])
+    for (const attention of ['flash', 'eager'] as const)
+      for (const b of [1, 3])
+        for (const granularity of [null, 'full'] as const) {
+          const s = 1024;
+          const [h, i, a, g, d, V, L] = [m.hidden, m.ffn, m.heads, m.kvHeads, m.headDim, m.vocab, m.layers];
+          const c = cfg({
+            profile: 'hf',
+            attention,
+            seq: s,
+            microBatch: b,
+            tp: 2, // TP is ignored by the measured HF layers, and the vocabulary stays unpadded
+            etp: 2,
+            worldSize: 8,
+            recompute: { granularity, method: granularity ? 'uniform' : null, numLayers: granularity ? 1 : null, modules: [] },
+          });
+          const sbh = s * b * h;
+          const sb = s * b;
+          const layer =
+            granularity === 'full'
+              ? 2 * sbh
+              : attention === 'eager'
+                ? 24 * sbh + 8 * sb * i + 6 * a * s * s * b + 8 * sb
+                : (20 + (4 * g) / a) * sbh + 8 * sb * i + 4 * a * s * b + 8 * sb;
+          const nonLayer =
+            8 * sb + // int64 token ids
+            4 * s * d + // rotary cos + sin
+            6 * sbh +
+            4 * sb + // final RMSNorm (fp32 input, bf16 normalized, rstd)
+            2 * sbh + // lm_head input
+            4 * sb * V + // fp32 log_softmax, vocabulary unpadded
+            (b === 1 ? 8 * b * (s + 1) : 8 * sb) + // int64 shifted labels (padded storage kept when b = 1)
+            4 + // total_weight
+            (granularity === 'full' && attention === 'eager' ? 2 * s * s : 0); // the causal mask the checkpoints hold
+          const e = estimateTraining(m, c, H100);
+          assert.equal(e.stages[0]!.activations, L * layer + nonLayer, `${m.name} ${attention} b=${b} ${granularity}`);
+        }
+});

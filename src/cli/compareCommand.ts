@@ -4,8 +4,8 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze } from '../core/analysis.js';
 import { compareMemory, parseMemoryLog, tagFromFileName, type Comparison } from '../core/memory/logs.js';
-import { GIB } from '../core/memory/overheads.js';
 import { gpuArg, intArg, modelArg, UsageError } from './args.js';
+import { gib } from '../core/units.js';
 
 export const COMPARE_USAGE = `usage: recipe-lens compare [--gpu NAME] [--model PRESET] [--world-size N] [--profile megatron|hf]
                          [--attention flash|eager] [--tag TAG] [--format text|json] LOG RECIPE
@@ -75,7 +75,6 @@ function parseCompareArgs(argv: string[]): CompareArgs | 'help' {
   };
 }
 
-const gib = (b: number) => `${(b / GIB).toFixed(2)} GiB`;
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
 
 export function comparisonText(c: Comparison, title: string): string {

@@ -1,7 +1,7 @@
 // Status-bar item with the estimate for the active editor ("61.2 / 79.2 GiB H100"); click for the planning panel.
 import * as vscode from 'vscode';
-import { GIB } from '../core/memory/overheads.js';
 import type { AnalysisCache } from './analysis.js';
+import { gib, gibNumber } from '../core/units.js';
 
 export class EstimateStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('recipeLens.estimate', vscode.StatusBarAlignment.Right, 100);
@@ -33,8 +33,8 @@ export class EstimateStatusBar implements vscode.Disposable {
     }
     const t = e.estimate;
     const icon = t.fit.verdict === 'fits' ? '$(check)' : t.fit.verdict === 'tight' ? '$(warning)' : '$(error)';
-    this.item.text = `${icon} ${(t.perGpu.total / GIB).toFixed(1)} / ${(e.gpu.bytes / GIB).toFixed(1)} GiB`;
-    this.item.tooltip = `Recipe Lens: most-loaded rank needs ${(t.perGpu.total / GIB).toFixed(2)} GiB on ${e.gpu.name} (${t.fit.verdict}). Click to open the planning panel.`;
+    this.item.text = `${icon} ${gibNumber(t.perGpu.total, 1)} / ${gib(e.gpu.bytes, 1)}`;
+    this.item.tooltip = `Recipe Lens: most-loaded rank needs ${gib(t.perGpu.total)} on ${e.gpu.name} (${t.fit.verdict}). Click to open the planning panel.`;
     this.item.backgroundColor =
       t.fit.verdict === 'does-not-fit'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

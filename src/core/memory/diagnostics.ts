@@ -5,9 +5,9 @@ import type { Recipe, ServingRecipe } from '../recipe.js';
 import { pathToString } from '../tree.js';
 import type { Finding, RelatedInfo } from '../types.js';
 import type { DocEstimate } from './estimate.js';
-import { GIB } from './overheads.js';
+import { gib } from '../units.js';
 
-const g = (b: number) => `${(b / GIB).toFixed(1)} GiB`;
+const g = (b: number) => gib(b, 1);
 
 /** The keys that drive each component, for related locations. */
 const DRIVERS: Record<'activations' | 'weights' | 'optimizer', TrainingField[]> = {

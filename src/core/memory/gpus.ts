@@ -1,8 +1,7 @@
 // GPU device memory as the CUDA runtime reports it where a figure was measured or published, else the datasheet.
+import { GIB, MIB } from '../units.js';
 import type { GpuSpec } from './types.js';
 
-const MIB = 2 ** 20;
-const GIB = 2 ** 30;
 /** A capacity PyTorch printed to 0.01 GiB ("GPU 0 has a total capacity of X GiB"): exact to ±5 MiB. */
 const gib2 = (x: number) => Math.round(x * GIB);
 

@@ -1,10 +1,10 @@
 // Markdown for a memory hover: the most-loaded rank against the GPU, the breakdown, and what-if deltas.
 import type { ServingField } from '../formats/fields.js';
-import { GIB } from './overheads.js';
 import { reestimate, type DocEstimate } from './estimate.js';
 import { variantsFor, type Lever } from './whatIf.js';
+import { gibNumber, mib } from '../units.js';
 
-const g = (b: number) => (b / GIB).toFixed(1);
+const g = (b: number) => gibNumber(b, 1);
 const VERDICT = { fits: 'fits', tight: 'tight (over 90%)', 'does-not-fit': '**does not fit**' } as const;
 
 export function memoryHoverMarkdown(e: Extract<DocEstimate, { kind: 'training' }>, lever: Lever | undefined): string {
@@ -77,7 +77,7 @@ export function servingHoverMarkdown(e: Extract<DocEstimate, { kind: 'serving' }
     '',
     `| | |`,
     `|---|---:|`,
-    `| block (${k.tokensPerBlock} tokens) | ${(k.bytesPerBlock / 2 ** 20).toFixed(2)} MiB |`,
+    `| block (${k.tokensPerBlock} tokens) | ${mib(k.bytesPerBlock)} |`,
     `| weights per GPU | ${g(k.weightBytes)} GiB |`,
     `| non-KV runtime | ${g(k.runtimeBytes)} GiB |`,
     `| pool (${k.limit}) | ${g(k.allocatedBytes)} GiB = ${k.poolTokens.toLocaleString('en-US')} tokens |`,

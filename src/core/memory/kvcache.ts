@@ -1,8 +1,9 @@
 // TensorRT-LLM KV cache model (memory.md §3): bytes per token, the paged block pool sized from free GPU memory,
 // the host tier, sliding-window pools, and which blocks a KV retention config protects (formats.md §7).
-import { CUDA_CONTEXT_BYTES, GIB, NCCL_DENSE_BYTES as NCCL_BYTES, NCCL_EP_BYTES } from './overheads.js';
+import { CUDA_CONTEXT_BYTES, NCCL_DENSE_BYTES as NCCL_BYTES, NCCL_EP_BYTES } from './overheads.js';
 import { countParams } from './presets.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
+import { gib } from '../units.js';
 
 export type KvDtype = 'bf16' | 'fp16' | 'fp32' | 'fp8' | 'int8' | 'nvfp4';
 export type ModelDtype = 'bf16' | 'fp16' | 'fp32';
@@ -152,7 +153,6 @@ export function defaultRuntimeBytes(shape: ModelShape, layout: ServingLayout & {
   const activations = tokens * (4 * shape.hidden + (3 * Math.max(dense, moe)) / tp) * 2;
   const comm = world > 1 ? (shape.experts > 0 ? NCCL_EP_BYTES : NCCL_BYTES) : 0;
   const bytes = Math.ceil(CUDA_CONTEXT_BYTES + comm + activations);
-  const gib = (b: number) => `${(b / GIB).toFixed(2)} GiB`;
   return {
     bytes,
     assumptions: [

@@ -9,6 +9,7 @@
 //   mem-max-allocated-bytes, mem-max-reserved-bytes …): exported CSV ("Wall time,Step,Value"; the tag from the file
 //   name), exported JSON ([[wall time, step, value], …]), or "tag step value" / "tag: value" text lines.
 import type { TrainingEstimate } from './training.js';
+import { MIB } from '../units.js';
 
 export type MemoryLevel = 'allocated' | 'reserved' | 'device';
 
@@ -30,7 +31,6 @@ export interface ParsedMemoryLog {
   warnings: string[];
 }
 
-const MIB = 2 ** 20;
 const GB = 1e9;
 const MAX_LINES = 2_000_000;
 

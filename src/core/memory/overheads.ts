@@ -5,7 +5,8 @@
 // The fit verdict uses device. All overheads are budgets from the cited measurements, listed as assumptions.
 import type { TrainingConfig } from './config.js';
 
-export const GIB = 2 ** 30;
+export { GIB } from '../units.js';
+import { GIB } from '../units.js';
 
 export interface OverheadLine {
   label: string;

@@ -1,8 +1,7 @@
 // Plain-text report of an estimate (the CLI's `estimate` output).
 import type { DocEstimate } from './estimate.js';
-import { GIB } from './overheads.js';
+import { gib } from '../units.js';
 
-const gib = (b: number) => `${(b / GIB).toFixed(2)} GiB`;
 const pct = (b: number, total: number) => `${((100 * b) / total).toFixed(1)}%`;
 
 export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string {

@@ -14,11 +14,12 @@ import {
   type KindActivations,
 } from './activations.js';
 import { derived, type TrainingConfig } from './config.js';
-import { GIB, reservedFraction, trainingOverheads } from './overheads.js';
+import { reservedFraction, trainingOverheads } from './overheads.js';
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 import { modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
+import { gib } from '../units.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
 /** Which PyTorch level a line belongs to: allocated (max_memory_allocated), reserved (max_memory_reserved), device. */
@@ -597,9 +598,7 @@ function layerFormula(
   return `per layer ${parts.join(' / ') || fmtGiB(megatronLayer(m, c, b, s).dense)} at s = ${s}, b = ${b}`;
 }
 
-export function fmtGiB(bytes: number): string {
-  return `${(bytes / GIB).toFixed(2)} GiB`;
-}
+export const fmtGiB = (bytes: number) => gib(bytes);
 function fmtCount(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;

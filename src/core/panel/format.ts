@@ -1,30 +1,10 @@
 // Number formatting and bar geometry shared by the panel's view models (the webview only draws the result).
 import type { BarCategory, BarSegment, MemoryBar, Verdict } from './viewModels.js';
-import { GIB } from '../memory/overheads.js';
 
-const KIB = 1024;
-const MIB = 1024 * 1024;
+export { bytes, count, deltaGib, gib } from '../units.js';
+import { gib, gibNumber } from '../units.js';
 
-export const gib = (b: number) => `${(b / GIB).toFixed(2)} GiB`;
 export const pct = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : '—');
-/** Integer with thousands separators, independent of the host's locale. */
-export const count = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-/** Bytes in the largest unit that keeps the number ≥ 1: "512 B", "40.0 KiB", "2.00 MiB", "12.34 GiB". */
-export function bytes(b: number): string {
-  const a = Math.abs(b);
-  if (a < KIB) return `${Math.round(b)} B`;
-  if (a < MIB) return `${(b / KIB).toFixed(1)} KiB`;
-  if (a < GIB) return `${(b / MIB).toFixed(2)} MiB`;
-  return gib(b);
-}
-
-/** A signed difference in GiB: "+1.25 GiB", "−3.50 GiB", "±0.00 GiB". */
-export function deltaGib(d: number): string {
-  const s = (Math.abs(d) / GIB).toFixed(2);
-  if (s === '0.00') return '±0.00 GiB';
-  return `${d > 0 ? '+' : '−'}${s} GiB`;
-}
 
 export const VERDICT_TEXT: Record<Verdict, string> = { fits: 'fits', tight: 'tight', 'does-not-fit': 'does not fit' };
 
@@ -72,7 +52,7 @@ export function stackedBar(
   }
   return {
     label,
-    text: `${(total / GIB).toFixed(2)} / ${(capacity / GIB).toFixed(2)} GiB`,
+    text: `${gibNumber(total)} / ${gib(capacity)}`,
     segments,
     capacityX: p3((100 * capacity) / scale),
     verdict,

@@ -15,13 +15,13 @@ import { trainingInput } from '../rules/check.js';
 import { trainingRules } from '../rules/training.js';
 import { lookup, pathToString } from '../tree.js';
 import type { PathSeg, TextEdit } from '../types.js';
-import { GIB } from '../memory/overheads.js';
 import { count, deltaGib, gib, VERDICT_TEXT } from './format.js';
 import { trainingBar, type TrainingDoc } from './memory.js';
 import { precisionIdOf, withPrecision } from '../memory/precision.js';
+import { gibNumber } from '../units.js';
 
 /** GiB with two decimals, no unit (the table head carries it). */
-const num2 = (b: number) => (b / GIB).toFixed(2);
+const num2 = (b: number) => gibNumber(b);
 
 const recomputeOf = (c: TrainingConfig): RecomputeChoice => c.recompute.granularity ?? 'off';
 

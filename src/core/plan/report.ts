@@ -1,7 +1,7 @@
 // The planner's result as the CLI prints it: JSON with a fixed shape, or a text table of the cost terms.
-import { GIB } from '../memory/overheads.js';
 import { MFU } from './cost.js';
 import type { Candidate, PlanResult } from './plan.js';
+import { gib, gibNumber } from '../units.js';
 
 /** `recipe-lens plan --format json`: exactly {gpus, gpu, candidates, searched, valid}. */
 export function planJson(r: PlanResult): object {
@@ -81,7 +81,7 @@ export function planTable(cs: readonly Candidate[], first = 1): string[] {
     c.recompute,
     String(c.offloadLayers),
     c.precision,
-    (c.perGpu.total / GIB).toFixed(1),
+    gibNumber(c.perGpu.total, 1),
     `${Math.round(100 * c.fraction)}%`,
     ...COST_COLUMNS.map(([k]) => pct(c.cost[k])),
   ]);
@@ -97,7 +97,7 @@ export function planTable(cs: readonly Candidate[], first = 1): string[] {
 
 export function planText(r: PlanResult): string {
   const out: string[] = [];
-  out.push(`${r.model} · seq ${r.seq} · global batch ${r.globalBatch} · ${r.gpus} × ${r.gpu.name} (${(r.gpu.bytes / GIB).toFixed(2)} GiB)`);
+  out.push(`${r.model} · seq ${r.seq} · global batch ${r.globalBatch} · ${r.gpus} × ${r.gpu.name} (${gib(r.gpu.bytes)})`);
   out.push(
     `${r.space} combinations pass the launch rules; ${r.searched} searched (${r.estimated} memory estimates, the rest settled by bounds), ${r.dominated} skipped as costlier variants of a layout that already fits; ${r.valid} fit within 90% of the GPU`,
   );

@@ -5,6 +5,7 @@
 // bytes ÷ bandwidth or FLOPs ÷ FLOPs, with the constants of hardware.ts.
 // Not modelled: GEMM efficiency (micro-batch size, TP shards), FP8/NVFP4 GEMM speed-ups (precision is a memory lever
 // here), kernel launch overheads, straggling, and the MoE load imbalance.
+import { kvExchangePerCpStep } from '../layout.js';
 import { shardGroups } from '../memory/weights.js';
 import type { TrainingConfig } from '../memory/config.js';
 import type { ModelShape } from '../memory/types.js';
@@ -140,8 +141,8 @@ export function tpCommCost(x: CostInput, t0: number): number {
 export function cpCommCost(x: CostInput, t0: number): number {
   if (x.cp === 1) return 0;
   const m = x.shape;
-  const kvHeads = Math.ceil(m.kvHeads / x.tp);
-  const bytes = 3 * (x.cp - 1) * 2 * (x.seq / x.cp) * x.microBatch * kvHeads * m.headDim * WIRE_BYTES;
+  // CP − 1 ring steps, forward plus the two of backward (K/V again, then dK/dV), each moving one step's K/V block.
+  const bytes = 3 * (x.cp - 1) * kvExchangePerCpStep(m, x.seq, x.microBatch, x.tp, x.cp, WIRE_BYTES).bytes;
   const comm = bytes / groupBandwidth(x.tp * x.cp, x.hw);
   const attention = (3 * (x.flops.core / m.layers) * (x.seq / x.cp) * x.microBatch) / (x.tp * sustained(x.hw));
   return (x.microbatches * x.stage.layers * Math.max(0, comm - attention)) / t0;

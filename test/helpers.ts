@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { analyze, type Analysis, type AnalysisSettings } from '../src/core/analysis.js';
+import type { TrainingConfig } from '../src/core/memory/config.js';
 import type { Diagnostic } from '../src/core/types.js';
 
 export const REPO = process.cwd();
@@ -61,3 +62,35 @@ export function rangeOf(text: string, needle: string, nth = 0) {
   const start = posOf(text, needle, nth);
   return { start, end: { line: start.line, character: start.character + needle.length } };
 }
+
+/** Recompute off: the TrainingConfig value of a recipe that recomputes nothing. */
+export const NO_RECOMPUTE: TrainingConfig['recompute'] = { granularity: null, method: null, numLayers: null, modules: [] };
+
+/**
+ * A TrainingConfig with Megatron-Core's training defaults (bf16 mixed, distributed optimizer with fp32 gradient
+ * reduction, flash attention, no recompute, no dropout, one GPU of everything, 4K tokens) and the test's own values.
+ */
+export const trainingConfig = (patch: Partial<TrainingConfig> = {}): TrainingConfig => ({
+  seq: 4096,
+  microBatch: 1,
+  tp: 1,
+  pp: 1,
+  vpp: null,
+  cp: 1,
+  ep: 1,
+  etp: 1,
+  sp: false,
+  recompute: NO_RECOMPUTE,
+  offloadLayers: 0,
+  params: 'bf16',
+  fp8: null,
+  fp4: null,
+  quantizedParams: false,
+  distributedOptimizer: true,
+  gradReduceInFp32: true,
+  hiddenDropout: 0,
+  attentionDropout: 0,
+  profile: 'megatron',
+  attention: 'flash',
+  ...patch,
+});

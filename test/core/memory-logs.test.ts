@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareCommand } from '../../src/cli/compareCommand.js';
-import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { compareMemory, parseMemoryLog, peaksByRank, stageOfRank, tagFromFileName } from '../../src/core/memory/logs.js';
 import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
-import { EXAMPLES } from '../helpers.js';
+import { EXAMPLES, trainingConfig } from '../helpers.js';
 
 const MIB = 2 ** 20;
 
@@ -87,31 +86,17 @@ test('hostile log text stays linear: a 100,000-character line of separators pars
   assert.deepEqual(parseMemoryLog('mem-max-allocated-bytes' + ' '.repeat(99_000)).samples, []);
 });
 
-const base: TrainingConfig = {
+const base = trainingConfig({
   seq: 65536,
-  microBatch: 1,
   globalBatch: 512,
   tp: 4,
   pp: 2,
-  vpp: null,
   cp: 4,
-  ep: 1,
   etp: 4,
   sp: true,
   worldSize: 64,
   recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['core_attn'] },
-  offloadLayers: 0,
-  params: 'bf16',
-  fp8: null,
-  fp4: null,
-  quantizedParams: false,
-  distributedOptimizer: true,
-  gradReduceInFp32: true,
-  hiddenDropout: 0,
-  attentionDropout: 0,
-  profile: 'megatron',
-  attention: 'flash',
-};
+});
 
 test('comparison: ranks map to pipeline stages (PP slowest), each level against its estimate, the largest terms listed', () => {
   // World 64, PP 2: ranks 0–31 are stage 0, 32–63 stage 1 (parallel_state order tp-cp-ep-dp-pp).

@@ -10,7 +10,7 @@ import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { estimateTraining, type TrainingEstimate } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
-import { SHARED } from '../helpers.js';
+import { SHARED, trainingConfig } from '../helpers.js';
 
 const GB = 1e9;
 const GIB = 2 ** 30;
@@ -18,29 +18,7 @@ const MIB = 2 ** 20;
 const H100 = { id: 'h100', name: 'H100 80GB', bytes: 85_520_809_984, source: 'test' };
 const RTX6000 = { id: 'rtx-pro-6000', name: 'RTX PRO 6000 96GB', bytes: 96 * GIB, source: 'test' };
 
-const BASE: TrainingConfig = {
-  seq: 4096,
-  microBatch: 1,
-  tp: 1,
-  pp: 1,
-  vpp: null,
-  cp: 1,
-  ep: 1,
-  etp: 1,
-  sp: false,
-  recompute: { granularity: null, method: null, numLayers: null, modules: [] },
-  offloadLayers: 0,
-  params: 'bf16',
-  fp8: null,
-  fp4: null,
-  quantizedParams: false,
-  distributedOptimizer: true,
-  gradReduceInFp32: true,
-  hiddenDropout: 0,
-  attentionDropout: 0,
-  profile: 'megatron',
-  attention: 'flash',
-};
+const BASE = trainingConfig({});
 const selective = (modules: string[]): TrainingConfig['recompute'] => ({
   granularity: 'selective',
   method: null,

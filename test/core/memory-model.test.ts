@@ -13,34 +13,15 @@ import { parseLayoutString, pipelineLayout, schedulePeak, warmupPasses } from '.
 import { estimateTraining } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { loraLayerParams, stageParams } from '../../src/core/memory/weights.js';
+import { trainingConfig } from '../helpers.js';
 
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
 const llama8b = MODEL_PRESETS['llama3-8b']!;
-const base: TrainingConfig = {
+const base = trainingConfig({
   seq: 8192,
-  microBatch: 1,
   globalBatch: 256,
-  tp: 1,
-  pp: 1,
-  vpp: null,
-  cp: 1,
-  ep: 1,
-  etp: 1,
-  sp: false,
   worldSize: 8,
-  recompute: { granularity: null, method: null, numLayers: null, modules: [] },
-  offloadLayers: 0,
-  params: 'bf16',
-  fp8: null,
-  fp4: null,
-  quantizedParams: false,
-  distributedOptimizer: true,
-  gradReduceInFp32: true,
-  hiddenDropout: 0,
-  attentionDropout: 0,
-  profile: 'megatron',
-  attention: 'flash',
-};
+});
 const cfg = (p: Partial<TrainingConfig>): TrainingConfig => ({ ...base, ...p });
 
 // ---------------------------------------------------------------------------------------------------------------

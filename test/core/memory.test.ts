@@ -11,35 +11,19 @@ import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { PRECISIONS } from '../../src/core/memory/precision.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
 import { paddedVocab, perParamBytes } from '../../src/core/memory/weights.js';
-import { analyzeText, CORPUS, estimateOf, EXAMPLES } from '../helpers.js';
+import { analyzeText, CORPUS, estimateOf, EXAMPLES, trainingConfig } from '../helpers.js';
 
 const llama8b = MODEL_PRESETS['llama3-8b']!;
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
-const base: TrainingConfig = {
+const base = trainingConfig({
   seq: 65536,
-  microBatch: 1,
   globalBatch: 512,
   tp: 4,
-  pp: 1,
-  vpp: null,
   cp: 2,
-  ep: 1,
   etp: 4,
   sp: true,
   worldSize: 64,
-  recompute: { granularity: null, method: null, numLayers: null, modules: [] },
-  offloadLayers: 0,
-  params: 'bf16',
-  fp8: null,
-  fp4: null,
-  quantizedParams: false,
-  distributedOptimizer: true,
-  gradReduceInFp32: true,
-  hiddenDropout: 0,
-  attentionDropout: 0,
-  profile: 'megatron',
-  attention: 'flash',
-};
+});
 const est = (patch: Partial<TrainingConfig>) => estimateTraining(llama8b, { ...base, ...patch }, H100);
 const act = (patch: Partial<TrainingConfig>) => est(patch).perGpu.activations;
 

@@ -45,7 +45,7 @@ import {
   withRecompute,
 } from '../../src/core/plan/space.js';
 import { analyze } from '../../src/core/analysis.js';
-import { REPO } from '../helpers.js';
+import { REPO, trainingConfig } from '../helpers.js';
 
 const H100 = findGpu('h100')!;
 const H100_HW = HARDWARE.find((h) => h.id === 'h100')!;
@@ -67,34 +67,14 @@ const NEMOTRON3_22B: ModelShape = {
   vocab: 256000,
 };
 
-const NONE = { granularity: null, method: null, numLayers: null, modules: [] } as TrainingConfig['recompute'];
 /** A NeMo 2.0 recipe's training settings: bf16 mixed, distributed optimizer with fp32 gradient reduction, flash attention. */
-const cfg = (patch: Partial<TrainingConfig>): TrainingConfig => ({
-  seq: 16384,
-  microBatch: 1,
-  globalBatch: 512,
-  tp: 1,
-  pp: 1,
-  vpp: null,
-  cp: 1,
-  ep: 1,
-  etp: 1,
-  sp: false,
-  worldSize: 8,
-  recompute: NONE,
-  offloadLayers: 0,
-  params: 'bf16',
-  fp8: null,
-  fp4: null,
-  quantizedParams: false,
-  distributedOptimizer: true,
-  gradReduceInFp32: true,
-  hiddenDropout: 0,
-  attentionDropout: 0,
-  profile: 'megatron',
-  attention: 'flash',
-  ...patch,
-});
+const cfg = (patch: Partial<TrainingConfig>): TrainingConfig =>
+  trainingConfig({
+    seq: 16384,
+    globalBatch: 512,
+    worldSize: 8,
+    ...patch,
+  });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rules as predicates

@@ -5,8 +5,8 @@
 // prefix, so a trace block id is a token stream: its block holds positions 0..len-1 of stream `id`. The simulator
 // chops those runs into its own blocks, so with tokens_per_block = 128 a 512-token trace block becomes four
 // blocks keyed (id, 0..127), (id, 128..255), …: the reuse structure is kept exactly, at any block size.
-import { RunList } from '../content.js';
-import type { SimRequest, Workload } from '../types.js';
+import type { Workload } from '../types.js';
+import { blankRequest } from './request.js';
 import { forEachJsonLine, type LineError } from './lines.js';
 
 /** The trace in flat arrays: about 8 bytes per hash id, 28 per request. */
@@ -89,17 +89,8 @@ export function mooncakeWorkload(trace: MooncakeTrace, name = 'Mooncake trace'):
   return {
     name: `${name} (${trace.requests} requests, ${trace.traceBlockSize}-token trace blocks)`,
     *requests() {
-      const runs = new RunList();
-      const req: SimRequest = {
-        runs,
-        promptTokens: 0,
-        outputTokens: 0,
-        outputIncluded: false,
-        loraId: 0,
-        cacheSalt: 0,
-        retention: undefined,
-        arrivalMs: 0,
-      };
+      const req = blankRequest();
+      const runs = req.runs;
       const B = trace.traceBlockSize;
       for (let r = 0; r < trace.requests; r++) {
         runs.reset();

@@ -4,6 +4,7 @@
 import { RunList } from '../content.js';
 import { Prng } from '../prng.js';
 import type { SimRequest, Workload } from '../types.js';
+import { blankRequest } from './request.js';
 
 interface ParamDef {
   default: number;
@@ -113,17 +114,8 @@ export function syntheticWorkload(spec: WorkloadSpec, requests: number, seed: nu
 
 function* generate(name: string, p: Record<string, number>, count: number, seed: number): Generator<SimRequest> {
   const rng = new Prng(seed);
-  const runs = new RunList();
-  const req: SimRequest = {
-    runs,
-    promptTokens: 0,
-    outputTokens: 0,
-    outputIncluded: false,
-    loraId: 0,
-    cacheSalt: 0,
-    retention: undefined,
-    arrivalMs: 0,
-  };
+  const req = blankRequest();
+  const runs = req.runs;
   // Streams 0 .. 2^24 are the fixed shared content (system prompts, documents); fresh content counts up from there.
   let fresh = 1 << 24;
   let clock = 0;

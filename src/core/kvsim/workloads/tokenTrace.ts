@@ -3,9 +3,10 @@
 // them back, as a conversation's next turn does; without them generated tokens match nothing). A line without "retention" uses the command line's retention
 // config; null means none (every block at the default priority 35); an object is that request's own
 // KvCacheRetentionConfig (token_range_retention_configs, decode_retention_priority, decode_duration_ms).
-import { literalStream, RunList } from '../content.js';
+import { literalStream } from '../content.js';
 import { retentionFromObject, type RetentionSpec } from '../retention.js';
-import type { SimRequest, Workload } from '../types.js';
+import type { Workload } from '../types.js';
+import { blankRequest } from './request.js';
 import { forEachJsonLine, type LineError } from './lines.js';
 
 export interface TokenTrace {
@@ -104,17 +105,8 @@ export function tokenTraceWorkload(trace: TokenTrace, name = 'token trace'): Wor
   return {
     name: `${name} (${trace.requests} requests)`,
     *requests() {
-      const runs = new RunList();
-      const req: SimRequest = {
-        runs,
-        promptTokens: 0,
-        outputTokens: 0,
-        outputIncluded: false,
-        loraId: 0,
-        cacheSalt: 0,
-        retention: undefined,
-        arrivalMs: 0,
-      };
+      const req = blankRequest();
+      const runs = req.runs;
       for (let r = 0; r < trace.requests; r++) {
         runs.reset();
         for (let k = trace.offsets[r]!; k < trace.offsets[r + 1]!; k++) runs.push(literalStream(trace.tokens[k]!), 0, 1);

@@ -1,6 +1,6 @@
 // recipe-lens: the command-line front end over the same core the extension uses. Every command reads its file,
 // computes the one analysis (src/core/analysis.ts) and prints a view of it.
-import { gpuArg, intArg, modelArg, oneOf, parse, UsageError } from './cli/args.js';
+import { gpuArg, intArg, modelArg, oneOf, parse, UsageError, versionsArg } from './cli/args.js';
 import { compareCommand } from './cli/compareCommand.js';
 import { expandArg, readOrWarn } from './cli/files.js';
 import { planCommand } from './cli/planCommand.js';
@@ -11,11 +11,12 @@ import { layoutFromRecipe, layoutText } from './core/layout.js';
 import { estimateJson } from './core/memory/estimate.js';
 import { estimateText } from './core/memory/report.js';
 import { FORMAT_IDS, type FormatId } from './core/types.js';
+import { FRAMEWORKS } from './core/versions.js';
 
 const VERSION = '0.1.0';
 
 const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT] [--world-size N] [--gpu NAME] [--model PRESET]
-                         [--no-memory] FILE...
+                         [--versions FW=REL,…] [--no-memory] FILE...
        recipe-lens estimate [--gpu NAME] [--model PRESET] [--profile megatron|hf] [--attention flash|eager]
                             [--world-size N] [--format text|json] FILE
        recipe-lens layout [--gpus N] [--as FORMAT] [--format text|json] FILE
@@ -37,6 +38,8 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
   --attention   flash (default) or eager (materialised attention scores)
   --as          force the format of every file (${FORMAT_IDS.join(', ')})
   --world-size  GPU count for files that do not state one (Megatron-Bridge overrides); --gpus is the same
+  --versions    the releases to check against, e.g. nemo=2.3,trtllm=1.1 (${FRAMEWORKS.join(', ')}); a file's
+                \`# recipe-lens: nemo=2.3\` modeline wins; none named: the latest, and rules releases disagree on warn
 
 exit status: 0 no errors (or no estimate, with its reason), 1 errors found, 2 usage error or unreadable file`;
 
@@ -50,6 +53,7 @@ const OPTIONS = {
   profile: { type: 'string' },
   attention: { type: 'string' },
   'no-memory': { type: 'boolean' },
+  versions: { type: 'string' },
 } as const;
 
 interface Args {
@@ -72,6 +76,7 @@ function parseCommand(argv: string[], command: 'check' | 'estimate' | 'layout'):
     profile: oneOf('profile', o.profile, ['megatron', 'hf'] as const),
     attention: oneOf('attention', o.attention, ['flash', 'eager'] as const),
     memoryWarnings: !o['no-memory'],
+    versions: versionsArg(o.versions),
   };
   return { format, settings: clean(settings), files: positionals };
 }

@@ -10,6 +10,24 @@ export const REPO = process.cwd();
 export const SHARED = resolve(REPO, '..', 'shared');
 export const CORPUS = join(SHARED, 'corpus');
 export const EXAMPLES = join(REPO, 'examples');
+/** Real upstream files the project never edits, with their source and kind (../shared/corpus-wild/SOURCES.tsv). */
+export const WILD = join(SHARED, 'corpus-wild');
+
+export interface WildSource {
+  file: string;
+  repo: string;
+  path: string;
+  commit: string;
+  kind: string;
+  license: string;
+}
+
+/** The rows of corpus-wild's SOURCES.tsv. */
+export function wildSources(): WildSource[] {
+  const [head, ...rows] = readFileSync(join(WILD, 'SOURCES.tsv'), 'utf8').trim().split('\n');
+  const cols = head!.split('\t');
+  return rows.map((r) => Object.fromEntries(r.split('\t').map((v, i) => [cols[i], v])) as unknown as WildSource);
+}
 
 export function yamlFiles(dir: string): string[] {
   const out: string[] = [];

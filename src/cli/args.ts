@@ -2,6 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { findGpu, GPUS } from '../core/memory/gpus.js';
 import { findPreset, MODEL_PRESETS } from '../core/memory/presets.js';
+import { FRAMEWORKS, parseVersions, type Versions } from '../core/versions.js';
 
 export class UsageError extends Error {}
 
@@ -37,6 +38,17 @@ export function modelArg(v: string | undefined): string | undefined {
   const id = findPreset(v);
   if (!id) throw new UsageError(`unknown model preset ${v} (${Object.keys(MODEL_PRESETS).join(', ')})`);
   return id;
+}
+
+/** `--versions nemo=2.3,trtllm=1.1`: the releases files are checked against. */
+export function versionsArg(v: string | undefined): Versions | undefined {
+  if (v === undefined) return undefined;
+  const { versions, bad } = parseVersions(v);
+  if (bad.length)
+    throw new UsageError(
+      `--versions takes FRAMEWORK=RELEASE pairs (${FRAMEWORKS.join(', ')}), e.g. nemo=2.3,trtllm=1.1; got ${bad.join(', ')}`,
+    );
+  return versions;
 }
 
 export function oneOf<T extends string>(flag: string, v: string | undefined, allowed: readonly T[]): T | undefined {

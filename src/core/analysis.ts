@@ -11,6 +11,7 @@ import { checkRecipe } from './rules/check.js';
 import { schemaFindings } from './schemaCheck.js';
 import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
 import { sortFindings, toDiagnostics } from './diagnostics.js';
+import type { Versions } from './versions.js';
 
 /** Everything outside the text that changes an analysis. Two analyses with equal settings and text are equal. */
 export interface AnalysisSettings {
@@ -26,6 +27,8 @@ export interface AnalysisSettings {
   attention?: Attention;
   /** RL-MEM findings (the estimate is computed either way). Default true. */
   memoryWarnings?: boolean;
+  /** Target release per framework (recipeLens.versions, --versions); a file's modeline wins. */
+  versions?: Versions;
   /** 'yaml' skips the fast block-YAML path (tests comparing the two parsers). */
   parser?: 'auto' | 'yaml';
 }
@@ -129,7 +132,7 @@ function analyzeDoc(
   // A document with syntax errors, or cut at a limit, is partial: schema and rule findings on it would be noise.
   if (!format || !doc.root || doc.truncated || doc.problems.some((p) => p.severity === 'error')) return { doc, findings };
   findings.push(...schemaFindings(doc, format));
-  const recipe = readRecipe(doc, { worldSize: settings.worldSize, modeline });
+  const recipe = readRecipe(doc, { worldSize: settings.worldSize, modeline, versions: settings.versions });
   if (!recipe) return { doc, findings };
   const before = previous?.docs.find((d) => d.doc.index === doc.index)?.recipe;
   findings.push(...checkRecipe(recipe, { text, docIndex: doc.index, lastEdited: lastEdited(before, recipe) }));

@@ -1,9 +1,10 @@
 // Parse a YAML text into documents with spans, detect each document's format, resolve interpolations.
 import { parseAllDocuments, type Document } from 'yaml';
-import { detectFormat } from './detect.js';
+import { detect, type Detection } from './detect.js';
 import { hasInterpolation, resolveNode, UNRESOLVED, type ResolveContext, type Resolved } from './interpolate.js';
 import { readModeline, type Modeline } from './modeline.js';
 import { fastBuildTree } from './fastTree.js';
+import { LAUNCHER_MOUNTS } from './formats/nemoLauncher.js';
 import { buildTree, DEFAULT_TREE_LIMITS, lookup, parsePath, type TreeLimits, type TreeNode } from './tree.js';
 import { LineIndex } from './lines.js';
 import { applyLoader, loaderFor } from './yaml/loader.js';
@@ -30,6 +31,8 @@ export interface YamlProblem {
 export interface RecipeDoc {
   index: number;
   format: FormatId | null;
+  /** Why the document has its format (or none), and where the recipe body starts. */
+  detection: Detection;
   root: TreeNode | undefined;
   span: Span;
   problems: YamlProblem[];
@@ -59,16 +62,18 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
   // library's Document; it declines anything else (then the library parses) and yields the same tree when it does not.
   const fast = opts.parser === 'yaml' ? undefined : fastBuildTree(text, limits.maxDepth);
   if (fast) {
-    const format = forced === 'none' ? null : (forced ?? detectFormat(fast.root));
+    const detection = detectWith(fast.root, forced, modeline?.format !== undefined);
+    const format = detection.format;
     applyLoader(fast.root, loaderFor(format));
     const doc: RecipeDoc = {
       index: 0,
       format,
+      detection,
       root: fast.root,
       span: fast.span,
       problems: [],
       duplicateKeys: fast.duplicateKeys,
-      resolve: { root: fast.root, rootAliases: format === 'nemo-launcher' ? ['training'] : [] },
+      resolve: { root: fast.root, rootAliases: format === 'nemo-launcher' ? LAUNCHER_MOUNTS : [] },
     };
     return parsedFile(text, modeline, [doc]);
   }
@@ -82,6 +87,7 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
       {
         index: 0,
         format: null,
+        detection: detectWith(undefined, 'none', false),
         root: undefined,
         span: [0, 0],
         problems: [{ code: 'RL-YAML', severity: 'error', message: `YAML parser failed: ${(e as Error).message}`, span: [0, 0] }],
@@ -106,7 +112,8 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
       });
       built = { root: undefined, duplicateKeys: [] };
     }
-    const format = forced === 'none' ? null : (forced ?? detectFormat(built.root));
+    const detection = detectWith(built.root, forced, modeline?.format !== undefined);
+    const format = detection.format;
     applyLoader(built.root, loaderFor(format));
     let overflowed = false;
     for (const e of d.errors) {
@@ -129,15 +136,26 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
     return {
       index,
       format,
+      detection,
       root: built.root,
       span: [range[0], range[1]] as Span,
       problems,
       truncated: built.truncated,
       duplicateKeys: built.duplicateKeys,
-      resolve: { root: built.root, rootAliases: format === 'nemo-launcher' ? ['training'] : [] },
+      resolve: { root: built.root, rootAliases: format === 'nemo-launcher' ? LAUNCHER_MOUNTS : [] },
     } satisfies RecipeDoc;
   });
   return parsedFile(text, modeline, docs);
+}
+
+/** Detection, unless a modeline or a setting names the format (then the content's reading still gives the body's base). */
+function detectWith(root: TreeNode | undefined, forced: FormatId | 'none' | undefined, byModeline: boolean): Detection {
+  if (forced === 'none')
+    return { format: null, base: [], evidence: [byModeline ? 'modeline format=none' : 'setting: no format'], others: [], score: 0 };
+  const read = detect(root);
+  if (!forced) return read;
+  const evidence = [byModeline ? `modeline format=${forced}` : `recipeLens.formatAssociations: ${forced}`];
+  return { format: forced, base: read.format === forced ? read.base : [], evidence, others: [], score: read.score };
 }
 
 /** The line index is built on first use: a file without findings never needs one (8% of a 10,000-line validation). */
@@ -170,10 +188,10 @@ export function valueAt(doc: RecipeDoc, path: KeyPath | string): Resolved | unde
 }
 
 /** Plain JSON data for schema validation; interpolations resolved where possible, else left as text. */
-export function toData(doc: RecipeDoc): unknown {
+export function toData(doc: RecipeDoc, from: TreeNode | undefined = doc.root, at: KeyPath = []): unknown {
   // One path stack for the whole walk (copied only for a scalar that has an interpolation to resolve), and plain
   // property writes: a fresh path array per node and defineProperty per key were most of this walk's cost.
-  const path: (string | number)[] = [];
+  const path: (string | number)[] = [...at];
   const rec = (n: TreeNode): unknown => {
     if (n.kind === 'scalar') {
       if (typeof n.value !== 'string' || !hasInterpolation(n.value)) return n.value;
@@ -200,5 +218,5 @@ export function toData(doc: RecipeDoc): unknown {
     }
     return o;
   };
-  return doc.root ? rec(doc.root) : null;
+  return from ? rec(from) : null;
 }

@@ -1,5 +1,6 @@
-// `# recipe-lens: format=nemo1 model=llama3-70b vocab=256000 world_size=64` comments near the top of a file.
+// `# recipe-lens: format=nemo1 model=llama3-70b vocab=256000 world_size=64 nemo=2.3` comments near the top of a file.
 import { isFormatId, type FormatId, type Span } from './types.js';
+import { FRAMEWORKS } from './versions.js';
 
 export interface Modeline {
   /** `none` turns Recipe Lens off for the file. */
@@ -11,7 +12,18 @@ export interface Modeline {
   badFormat?: string;
 }
 
-const KNOWN_KEYS = new Set(['format', 'model', 'vocab', 'gpu', 'world_size', 'world-size', 'profile', 'attention']);
+const KNOWN_KEYS = new Set([
+  'format',
+  'model',
+  'vocab',
+  'gpu',
+  'world_size',
+  'world-size',
+  'profile',
+  'attention',
+  ...FRAMEWORKS,
+  'nemo-rl',
+]);
 const MODELINE = /^[ \t]*#[ \t]*recipe-lens:[ \t]*(.*)$/;
 const SCAN_LINES = 30;
 

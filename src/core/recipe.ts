@@ -22,6 +22,7 @@ import { DISAGG_ROLES, roleBases, type DisaggRole } from './formats/trtllmDisagg
 import { TRTLLM_OPTIONS } from './formats/trtllmOptions.js';
 import type { TrainingFamily, TrainingTable } from './formats/training.js';
 import { lookup } from './tree.js';
+import { targetRelease, type TargetRelease, type Versions } from './versions.js';
 import type { FormatId, KeyPath } from './types.js';
 
 export type Locs<F extends string> = Partial<Record<F, FieldLoc>>;
@@ -43,6 +44,10 @@ export interface TrainingRecipe {
   values: TrainingValues;
   loc: Locs<TrainingField>;
   world?: WorldSize;
+  /** Where the recipe body starts in the file ([] = the root); Apply writes missing keys under it. */
+  base: KeyPath;
+  /** The release the file is checked against (modeline, setting, or none named). */
+  target: TargetRelease;
 }
 
 export interface ServingRole {
@@ -80,6 +85,8 @@ export interface RecipeContext {
   worldSize?: number;
   /** The file's `# recipe-lens:` modeline values. */
   modeline?: Record<string, string>;
+  /** Target releases from the setting or --versions (a modeline's win). */
+  versions?: Versions;
 }
 
 export function readRecipe(doc: RecipeDoc, ctx: RecipeContext = {}): Recipe | undefined {
@@ -93,7 +100,8 @@ export function readRecipe(doc: RecipeDoc, ctx: RecipeContext = {}): Recipe | un
 }
 
 export function readTraining(doc: RecipeDoc, format: FormatId, table: TrainingTable, ctx: RecipeContext = {}): TrainingRecipe {
-  const read = readTable(doc, table, TRAINING_FIELDS);
+  const base = doc.detection.base;
+  const read = readTable(doc, table, TRAINING_FIELDS, [base]);
   const file: TrainingValues = { ...read.values, ...table.derive?.(doc) };
   const { loc } = read;
   return {
@@ -105,6 +113,8 @@ export function readTraining(doc: RecipeDoc, format: FormatId, table: TrainingTa
     values: withDefaults(file, loc, table),
     loc,
     world: worldOf(file, loc, ctx),
+    base,
+    target: targetRelease(format, ctx.modeline ?? {}, ctx.versions),
   };
 }
 

@@ -15,6 +15,8 @@ const VALIDATORS: Record<FormatId, ValidateFn> = {
   'nemo-launcher-main': V.nemoLauncherMain,
   nemo2: V.nemo2,
   'megatron-bridge': V.megatronBridge,
+  'megatron-lm': V.megatronLm,
+  'nemo-rl': V.nemoRl,
   'trtllm-options': V.trtllmOptions,
   'trtllm-disagg': V.trtllmDisagg,
   'kv-retention': V.kvRetention,
@@ -124,8 +126,11 @@ function keyIndexOf(locs: readonly Located[]): KeyIndexes {
 export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
   const validate = VALIDATORS[format];
   const findings: Finding[] = [];
-  if (!doc.root) return findings;
-  validate(toData(doc));
+  // The recipe body may sit below the root (a Bridge performance config's `ConfigContainer:`); paths stay file paths.
+  const base = doc.detection.base;
+  const body = base.length ? lookup(doc.root, base)?.node : doc.root;
+  if (!body) return findings;
+  validate(toData(doc, body, base));
   const errors: AjvError[] = validate.errors ?? [];
   const seen = new Set<string>();
   const infoCache = new Map<string, PropertyInfo | undefined>();
@@ -159,7 +164,8 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
   }
 
   for (const e of errors) {
-    const path = pointerToPath(e.instancePath);
+    const rel = pointerToPath(e.instancePath);
+    const path = [...base, ...rel];
     const hit = lookup(doc.root, path);
     if (!hit) continue;
     const { node, entry } = hit;
@@ -172,7 +178,7 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       if (seen.has(id)) continue;
       seen.add(id);
       if (++unknownCount > MAX_UNKNOWN_KEYS) continue;
-      findings.push(unknownKey(format, path, child, true, (k) => closestAcross(k, indexAt(path).models)));
+      findings.push(unknownKey(format, path, child, true, (k) => closestAcross(k, indexAt(rel).models)));
       continue;
     }
     if (e.keyword === 'required') {
@@ -205,7 +211,7 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
     const value = interpolated ? resolved : node.kind === 'scalar' ? node.value : node.kind === 'seq' ? [] : {};
     // Say where a value the file does not spell out came from; never offer an edit that would overwrite the `${…}`.
     const from = interpolated && node.kind === 'scalar' ? ` (resolved from \`${String(node.value)}\`)` : '';
-    const info = infoAt(path);
+    const info = infoAt(rel);
     const name = keyName(path);
     const span = node.span;
     // A field range that formats.md lists as a rule (K1, RT1…) reports under that rule's code.
@@ -377,7 +383,9 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
       rec(e.value, childPath, child);
     }
   };
-  if (doc.root) rec(doc.root, [], locateRoot(format));
+  const base = doc.detection.base;
+  const body = base.length ? lookup(doc.root, base)?.node : doc.root;
+  if (body) rec(body, [...base], locateRoot(format));
   return count;
 }
 

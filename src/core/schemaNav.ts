@@ -6,6 +6,8 @@ import nemoLauncher from '../../schemas/nemo-launcher.schema.json';
 import nemoLauncherMain from '../../schemas/nemo-launcher-main.schema.json';
 import nemo2 from '../../schemas/nemo2.schema.json';
 import megatronBridge from '../../schemas/megatron-bridge.schema.json';
+import megatronLm from '../../schemas/megatron-lm.schema.json';
+import nemoRl from '../../schemas/nemo-rl.schema.json';
 import trtllmOptions from '../../schemas/trtllm-options.schema.json';
 import trtllmDisagg from '../../schemas/trtllm-disagg.schema.json';
 import kvRetention from '../../schemas/kv-retention.schema.json';
@@ -43,6 +45,8 @@ export const SCHEMAS: Record<FormatId, JsonSchema> = {
   'nemo-launcher-main': nemoLauncherMain as JsonSchema,
   nemo2: nemo2 as JsonSchema,
   'megatron-bridge': megatronBridge as JsonSchema,
+  'megatron-lm': megatronLm as JsonSchema,
+  'nemo-rl': nemoRl as JsonSchema,
   'trtllm-options': trtllmOptions as JsonSchema,
   'trtllm-disagg': trtllmDisagg as JsonSchema,
   'kv-retention': kvRetention as JsonSchema,

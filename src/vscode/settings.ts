@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { AnalysisSettings } from '../core/analysis.js';
 import type { EstimateOptions } from '../core/memory/estimate.js';
 import { isFormatId, type FormatId } from '../core/types.js';
+import { isFramework, isRelease, type Versions } from '../core/versions.js';
 
 export interface DocSettings {
   enable: boolean;
@@ -15,6 +16,13 @@ export interface DocSettings {
   memoryWarnings: boolean;
   /** What the analysis of this document depends on (its fingerprint keys the cache). */
   analysis: AnalysisSettings;
+}
+
+/** The recipeLens.versions object, keeping the well-formed FRAMEWORK: RELEASE pairs (undefined when none). */
+function versionsSetting(raw: Record<string, unknown> | undefined): Versions | undefined {
+  const out: Versions = {};
+  for (const [k, v] of Object.entries(raw ?? {})) if (isFramework(k) && typeof v === 'string' && isRelease(v)) out[k] = v;
+  return Object.keys(out).length ? out : undefined;
 }
 
 export function settingsFor(doc: vscode.TextDocument): DocSettings {
@@ -48,6 +56,7 @@ export function settingsFor(doc: vscode.TextDocument): DocSettings {
     worldSize: out.worldSize,
     maxLength: out.maxLength,
     memoryWarnings: out.memoryWarnings,
+    versions: versionsSetting(c.get<Record<string, unknown>>('versions', {})),
   };
   return { ...out, analysis };
 }

@@ -1,7 +1,9 @@
 // Format detection by content (formats.md §0), modeline and setting overrides, and silence on other YAML.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeText, diagnose } from '../helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeText, diagnose, WILD, wildSources } from '../helpers.js';
 
 const cases: [string, string, string | null][] = [
   ['disagg', 'hostname: localhost\ncontext_servers:\n  num_instances: 1\ngeneration_servers:\n  num_instances: 1\n', 'trtllm-disagg'],
@@ -57,4 +59,86 @@ test('an unknown modeline format is a warning on the modeline', () => {
     ds.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]),
     [['RL-MODELINE', 0, 0, 27]],
   );
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Real upstream files (../shared/corpus-wild, SOURCES.tsv names each file's kind)
+
+const KIND_FORMAT: Record<string, string | null> = {
+  'megatron-bridge': 'megatron-bridge',
+  'megatron-lm': 'megatron-lm',
+  'nemo-rl': 'nemo-rl',
+  nemo1: 'nemo1',
+  'nemo-launcher': 'nemo-launcher',
+  'nemo-launcher-main': 'nemo-launcher-main',
+  'trtllm-options': 'trtllm-options',
+  'trtllm-disagg': 'trtllm-disagg',
+  other: null,
+};
+
+test('every corpus-wild file is detected as what SOURCES.tsv says it is (or as no recipe)', () => {
+  const rows = wildSources();
+  assert.ok(rows.length >= 130, `${rows.length} rows`);
+  const wrong = rows
+    .map((r) => [r.file, r.kind, analyzeText(readFileSync(join(WILD, r.file), 'utf8')).format] as const)
+    .filter(([, kind, got]) => KIND_FORMAT[kind] !== got);
+  assert.deepEqual(wrong, []);
+});
+
+test('detection says why: the deciding keys, the body of a Bridge performance config, what a non-recipe is', () => {
+  const perf = analyzeText(readFileSync(join(WILD, 'Megatron-Bridge/deepseek_v3_llm_pretrain.yaml'), 'utf8')).parsed.docs[0]!.detection;
+  assert.equal(perf.format, 'megatron-bridge');
+  assert.deepEqual(perf.base, ['ConfigContainer']);
+  assert.deepEqual(perf.evidence, [
+    'ConfigContainer fields ConfigContainer.dataset, ConfigContainer.model, ConfigContainer.train, ConfigContainer.scheduler, … (11)',
+    '_target_ megatron.bridge.training.config.ProfilingConfig',
+    'a performance matrix (perf_matrix)',
+  ]);
+  const asr = analyzeText(readFileSync(join(WILD, 'NeMo/fastconformer_hybrid_tdt_ctc_bpe.yaml'), 'utf8')).parsed.docs[0]!.detection;
+  assert.equal(asr.format, null);
+  assert.equal(asr.notRecipe, 'a NeMo speech-recognition (ASR) model config');
+  assert.deepEqual(asr.evidence, ['_target_ nemo.collections.asr.modules.AudioToMelSpectrogramPreprocessor']);
+  const k8s = analyzeText('apiVersion: v1\nkind: ConfigMap\ndata:\n  config.yaml: |\n    tensor_parallel_size: 8\n').parsed.docs[0]!
+    .detection;
+  assert.deepEqual([k8s.format, k8s.notRecipe], [null, 'a Kubernetes ConfigMap']);
+  const rl = analyzeText('defaults: ../../grpo_math_1B.yaml\npolicy:\n  model_name: Qwen/Qwen3-8B\n').parsed.docs[0]!.detection;
+  assert.deepEqual([rl.format, rl.evidence], ['nemo-rl', ['keys policy.model_name', 'a `defaults:` parent file']]);
+  const mlm = analyzeText('MODEL_ARGS:\n  --num-layers: 2\n  --hidden-size: 64\n  --tensor-model-parallel-size: 2\n').parsed.docs[0]!
+    .detection;
+  assert.deepEqual(
+    [mlm.format, mlm.evidence],
+    ['megatron-lm', ['MODEL_ARGS flags --num-layers, --hidden-size, --tensor-model-parallel-size']],
+  );
+});
+
+test('an ambiguous file is no recipe, and says which readings tied', () => {
+  // Megatron-LM arguments and a NeMo-RL policy in one file: neither reading is clearly better.
+  const text = [
+    'MODEL_ARGS:',
+    '  --num-layers: 2',
+    '  --hidden-size: 64',
+    '  --tensor-model-parallel-size: 2',
+    'policy:',
+    '  model_name: Qwen/Qwen3-8B',
+    '  megatron_cfg:',
+    '    enabled: true',
+    'cluster:',
+    '  gpus_per_node: 8',
+    '',
+  ].join('\n');
+  const d = analyzeText(text).parsed.docs[0]!.detection;
+  assert.deepEqual([d.format, d.notRecipe], [null, 'ambiguous: reads as megatron-lm or nemo-rl']);
+  assert.deepEqual(diagnose(text), []);
+});
+
+test('the body of a Bridge performance config is validated in place: findings carry file paths', () => {
+  const text =
+    'ConfigContainer:\n  model:\n    seq_length: 4096\n    tensor_model_parallel_size: 0\n  train:\n    micro_batch_size: 1\nperf_matrix:\n  h100:\n    tp: 2\n';
+  const ds = diagnose(text).filter((d) => d.severity === 'error');
+  assert.deepEqual(
+    ds.map((d) => [d.code, d.path, d.range.start.line]),
+    [['RL-SCHEMA', 'ConfigContainer.model.tensor_model_parallel_size', 3]],
+  );
+  // Nothing is said about the performance matrix, which no schema describes.
+  assert.ok(diagnose(text).every((d) => !d.path.startsWith('perf_matrix')));
 });

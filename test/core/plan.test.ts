@@ -176,7 +176,7 @@ test('property: for random configurations the planner accepts exactly what the c
           recompute,
           offloadLayers: r.offload,
         });
-        const planner = violations(r.m, c, r.world).filter((v) => v.rule !== 'TP-node');
+        const planner = violations(r.m, c, r.world, { family: 'nemo2' }).filter((v) => v.rule !== 'TP-node');
         const checker = analyze(nemo2Text(r.m, c, r.world), { memoryWarnings: false }).findings.filter((f) => f.severity === 'error');
         assert.deepEqual(
           [...new Set(planner.map((v) => `RL-${v.rule}`))].sort(),

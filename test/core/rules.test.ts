@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { Diagnostic, Severity } from '../../src/core/types.js';
 import type { AnalysisSettings } from '../../src/core/analysis.js';
 import { analyze } from '../../src/core/analysis.js';
-import { diagnose, rangeOf } from '../helpers.js';
+import { codes, diagnose, rangeOf } from '../helpers.js';
 
 type Range = Diagnostic['range'];
 type Fixes = NonNullable<Diagnostic['fixes']>;
@@ -585,9 +585,11 @@ test('RL-R6 in NeMo 1.x: a warning (NeMo resets sequence_parallel) with the "Set
   expectFindings(noTp, 'RL-R6', once(noTp, 'RL-R6', 'warning', msg, sp, [], [setFix(noTp, 'sequence_parallel: true', 'false')]));
 });
 
-test('RL-R6 in Bridge and NeMo 2.0: an error (megatron-core raises), with the same fix', () => {
+test('RL-R6 in Bridge: an error (megatron-core raises); in NeMo 2.0 a warning (llm/api.py turns it off); the same fix', () => {
   const msg =
     'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")';
+  const nemo2Msg =
+    'sequence_parallel is true but tensor_model_parallel_size is 1; NeMo turns sequence parallelism off ("Disabling sequence parallelism because tensor model parallelism is disabled")';
   const b = bridge(['  tensor_model_parallel_size: 1', '  sequence_parallel: true']);
   const sp = at('model.sequence_parallel', 'sequence_parallel: true');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
@@ -605,7 +607,7 @@ test('RL-R6 in Bridge and NeMo 2.0: an error (megatron-core raises), with the sa
   );
   const sp2 = at('config.sequence_parallel', 'sequence_parallel: true');
   const tp2 = at('config.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
-  expectFindings(n2, 'RL-R6', once(n2, 'RL-R6', 'error', msg, sp2, [tp2], fix(n2)));
+  expectFindings(n2, 'RL-R6', once(n2, 'RL-R6', 'warning', nemo2Msg, sp2, [tp2], fix(n2)));
   clean(n2.replace('sequence_parallel: true', 'sequence_parallel: false'));
 });
 
@@ -1079,23 +1081,44 @@ test('RL-R21: EP with TP needs sequence parallelism (warning)', () => {
   clean(text.replace('sequence_parallel: false', 'sequence_parallel: true'));
 });
 
-test('RL-R22: pipeline_model_parallel_split_rank must be null, with the "set it to null" fix', () => {
+test('RL-R22: pipeline_model_parallel_split_rank is versioned: nothing up to NeMo 2.3, a warning when no release is named or after it', () => {
   const text = nemo1('  pipeline_model_parallel_split_rank: 2');
   const r = at('model.pipeline_model_parallel_split_rank', 'pipeline_model_parallel_split_rank: 2');
+  const fix = [setFix(text, 'pipeline_model_parallel_split_rank: 2', 'null')];
+  const note = 'newer NeMo releases reject it; NeMo 2.3 and older accept it (nemo/lightning/megatron_init.py; formats.md R22)';
   expectFindings(
     text,
     'RL-R22',
     once(
       text,
       'RL-R22',
-      'error',
-      'pipeline_model_parallel_split_rank is deprecated and must be null, got 2',
+      'warning',
+      `pipeline_model_parallel_split_rank is 2: ${note}; no NeMo release named; add \`# recipe-lens: nemo=X.Y\` or set recipeLens.versions`,
       r,
       [],
-      [setFix(text, 'pipeline_model_parallel_split_rank: 2', 'null')],
+      fix,
     ),
   );
   clean(text.replace('split_rank: 2', 'split_rank: null'));
+  // A release known to accept it (NeMo's own T5, BART and UL2 configs ship it): nothing, by modeline or by setting.
+  clean(`# recipe-lens: nemo=2.3\n${text}`);
+  clean(`# recipe-lens: nemo=1.23\n${text}`);
+  assert.deepEqual(
+    codes(diagnose(text, { versions: { nemo: '2.0' } })).filter((c) => c === 'RL-R22'),
+    [],
+  );
+  // A later release: still a warning (the release that added the assertion is not known), naming the target.
+  const later = `# recipe-lens: nemo=2.5\n${text}`;
+  const d = diagnose(later).filter((x) => x.code === 'RL-R22');
+  assert.deepEqual(
+    d.map((x) => [x.severity, x.message]),
+    [['warning', `pipeline_model_parallel_split_rank is 2: ${note}; checked against NeMo 2.5 (modeline)`]],
+  );
+  // The modeline wins over the setting.
+  assert.deepEqual(
+    codes(diagnose(`# recipe-lens: nemo=2.2\n${text}`, { versions: { nemo: '2.5' } })).filter((c) => c === 'RL-R22'),
+    [],
+  );
 });
 
 // =============================================================================================

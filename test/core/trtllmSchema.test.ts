@@ -151,7 +151,7 @@ test('generator: overlay keys absent from every release are legacy keys (x-relea
 test('generator: the disaggregated schema reuses the options definitions for both pools', () => {
   const pool = (disagg.$defs as Record<string, JsonSchema>).serverPool!;
   assert.deepEqual(pool.properties!.kv_cache_config, { $ref: 'trtllm-options.schema.json#/properties/kv_cache_config' });
-  assert.equal(pool.properties!.num_instances!.minimum, 1);
+  assert.equal(pool.properties!.num_instances!.minimum, 0, 'num_instances 0: a generation-only deployment');
   assert.deepEqual(disagg.properties!.context_servers, { $ref: '#/$defs/serverPool' });
   assert.equal(disagg.properties!.port!.default, 8000);
   assert.deepEqual(

@@ -1,6 +1,7 @@
 // The key-path table of every format Recipe Lens reads values from.
 import type { FormatId } from '../types.js';
 import { BRIDGE } from './bridge.js';
+import { MEGATRON_LM } from './megatronLm.js';
 import { NEMO1 } from './nemo1.js';
 import { NEMO2 } from './nemo2.js';
 import { NEMO_LAUNCHER } from './nemoLauncher.js';
@@ -12,6 +13,7 @@ export const TRAINING_TABLES: Partial<Record<FormatId, TrainingTable>> = {
   'nemo-launcher': NEMO_LAUNCHER,
   nemo2: NEMO2,
   'megatron-bridge': BRIDGE,
+  'megatron-lm': MEGATRON_LM,
 };
 
 export const isServingFormat = (f: FormatId | null): boolean => f === 'trtllm-options' || f === 'trtllm-disagg';

@@ -25,7 +25,7 @@ function targetClasses(doc: RecipeDoc): { modelClasses?: string[] } {
 }
 
 export const NEMO2: TrainingTable = {
-  family: 'mcore',
+  family: 'nemo2',
   paths: {},
   derive: targetClasses,
   anywhere: {

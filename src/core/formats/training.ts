@@ -12,15 +12,15 @@ export type PrecisionWrite = { changes: TrainingValues } | { unwritable: string 
  * nemo1: NeMo 1.x's megatron_base_model.py reads the config (it resets some settings with a warning where
  * megatron-core raises). mcore: the values reach megatron-core's dataclasses as written (NeMo 2, NeMo-RL).
  * bridge: a Megatron-Bridge override, merged onto a recipe the file does not show (absent = unknown).
+ * megatron-lm: Megatron-LM's arguments.py validates and adjusts the arguments before megatron-core sees them.
+ * nemo2: NeMo 2's llm/api.py _validate_config adjusts a few settings with a warning, then megatron-core reads them.
  */
-export type TrainingFamily = 'nemo1' | 'mcore' | 'bridge';
+export type TrainingFamily = 'nemo1' | 'nemo2' | 'mcore' | 'bridge' | 'megatron-lm';
 
 export interface TrainingTable extends Table<TrainingField> {
   family: TrainingFamily;
   /** Values the consuming program uses when the key is absent. Absent here = unknown. */
   defaults: TrainingValues;
-  /** Interpolation roots that stand for the document root (`training` in Launcher recipes). */
-  rootAliases?: readonly string[];
   /** Values a format holds in no single key (NeMo 2's `_target_` class names). */
   derive?: (doc: RecipeDoc) => TrainingValues;
   /** How this format selects a precision recipe (the what-if and the planner's Apply write it). */

@@ -201,7 +201,7 @@ export function writeCheck(input: WriteInput, c: TrainingConfig, v: WhatIfValues
   };
   const changes: FileChange[] = [];
   for (const [f, value] of Object.entries(fields) as [TrainingField, ScalarValue][]) {
-    const p = writePath(recipe.table, recipe.loc, f);
+    const p = writePath(recipe.table, recipe.loc, f, recipe.base);
     if (!p) {
       conflicts.push({
         code: 'write',

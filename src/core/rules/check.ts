@@ -27,6 +27,7 @@ export function trainingInput(r: TrainingRecipe): TrainingRuleInput {
     written: (f) => f in r.loc,
     unusable: (f) => f in r.loc && r.file[f] === undefined,
     worldFrom: r.world?.source === 'file' ? ['devices', 'nodes'] : [],
+    target: r.target,
   };
 }
 
@@ -43,7 +44,7 @@ function checkTraining(r: TrainingRecipe, ctx: CheckContext): Finding[] {
     text: ctx.text,
     docIndex: ctx.docIndex,
     locate: (ref) => r.loc[typeof ref === 'string' ? ref : ref.field],
-    writePath: (ref) => writePath(r.table, r.loc, typeof ref === 'string' ? ref : ref.field),
+    writePath: (ref) => writePath(r.table, r.loc, typeof ref === 'string' ? ref : ref.field, r.base),
     value: (ref) => r.values[typeof ref === 'string' ? ref : ref.field],
     lastEdited: ctx.lastEdited,
   });

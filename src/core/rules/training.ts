@@ -2,6 +2,7 @@
 // normalized values. The checker places the hits on the file (rules/place.ts); the planner and the what-if call the
 // same function on the configurations they build, so "the planner accepts" ⇔ "the checker reports no error".
 import type { TrainingField, TrainingValues } from '../formats/fields.js';
+import { releaseNote, severityFor, type ReleaseRange, type TargetRelease } from '../versions.js';
 import type { TrainingFamily } from '../formats/training.js';
 import { divisors, fmt, nearest, pos, type FixChoice, type RuleHit } from './hit.js';
 
@@ -18,7 +19,17 @@ export interface TrainingRuleInput {
   unusable?: (f: TrainingField) => boolean;
   /** The keys the world size comes from (trainer.devices, num_nodes), shown beside the findings it feeds. */
   worldFrom?: TrainingField[];
+  /** The release the file is checked against (rules that changed across releases). */
+  target?: TargetRelease;
 }
+
+// R22: NeMo up to 2.3 passes pipeline_model_parallel_split_rank to megatron-core (nemo/lightning/megatron_init.py at
+// 00fdee3, which has the 2.3 pipeline_model_parallel_comm_backend argument); newer NeMo asserts it is None.
+const SPLIT_RANK: ReleaseRange = {
+  framework: 'nemo',
+  acceptedThrough: '2.3',
+  source: 'nemo/lightning/megatron_init.py; formats.md R22',
+};
 
 // The conditions themselves, shared by the hits below and by the planner's enumeration (plan/space.ts).
 // R1: WS % (TP·PP·CP) == 0 — NeMo megatron_init.py, Megatron-LM arguments.py, Bridge config.py.
@@ -195,14 +206,18 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
     hit('RL-R5c', 'info', 'virtual_pipeline_model_parallel_size 1 means no interleaving; NeMo rewrites it to null', ['vpp'], {
       fixes: [{ set: { vpp: null } }],
     });
-  // R6 — NeMo resets sequence_parallel (warning); megatron-core model_parallel_config.py raises.
+  // R6 — NeMo 1.x (megatron_base_model.py), NeMo 2 (llm/api.py _validate_config) and Megatron-LM (arguments.py
+  // validate_args) turn sequence_parallel off with a warning; megatron-core model_parallel_config.py raises.
+  const resetsSp = soft || family === 'nemo2' || family === 'megatron-lm';
   if (v.sp === true && tp === 1)
     hit(
       'RL-R6',
-      soft ? 'warning' : 'error',
+      resetsSp ? 'warning' : 'error',
       soft
         ? 'sequence_parallel is true but tensor_model_parallel_size is 1; NeMo silently resets sequence_parallel to false'
-        : 'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")',
+        : resetsSp
+          ? `sequence_parallel is true but tensor_model_parallel_size is 1; ${family === 'megatron-lm' ? 'Megatron-LM' : 'NeMo'} turns sequence parallelism off ("Disabling sequence parallelism because tensor model parallelism is disabled")`
+          : 'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")',
       ['sp', 'tp'],
       { fixes: [{ set: { sp: false } }] },
     );
@@ -350,11 +365,16 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
         ['gradAccFusion', 'optimName'],
         { context: ['pp', ...worldFrom] },
       );
-    // R22 — NeMo megatron_init.py asserts it is None.
-    if (v.splitRank !== undefined && v.splitRank !== null)
-      hit('RL-R22', 'error', `pipeline_model_parallel_split_rank is deprecated and must be null, got ${fmt(v.splitRank)}`, ['splitRank'], {
-        fixes: [{ set: { splitRank: null } }],
-      });
+    // R22 — versioned (SPLIT_RANK): an error only against a NeMo release known to assert it is None.
+    const splitSeverity = v.splitRank !== undefined && v.splitRank !== null ? severityFor(SPLIT_RANK, input.target, 'error') : null;
+    if (splitSeverity)
+      hit(
+        'RL-R22',
+        splitSeverity,
+        `pipeline_model_parallel_split_rank is ${fmt(v.splitRank)}: ${releaseNote(SPLIT_RANK, input.target)}`,
+        ['splitRank'],
+        { fixes: [{ set: { splitRank: null } }] },
+      );
   }
   // R21 — megatron-core model_parallel_config.py.
   if (pos(ep) && ep > 1 && pos(tp) && tp > 1 && v.sp === false)

@@ -279,15 +279,25 @@ test('token traces: no "retention" uses the command line config, null none, an o
   assert.equal(r.evictions, 0);
 });
 
-test('retention configs are validated as the C++ constructor does', () => {
+test('retention configs are validated as the C++ constructor does, with the rules RT2, RT4, RT5 the checker reports', () => {
   const err = (v: object) => {
     const r = retentionFromObject(v);
     return 'error' in r ? r.error : 'ok';
   };
   const range = (a: number, b: number | null, p = 50) => ({ token_start: a, token_end: b, priority: p });
-  assert.equal(err({ token_range_retention_configs: [range(0, null), range(30, 50)] }), 'Invalid use of end indicator.');
-  assert.equal(err({ token_range_retention_configs: [range(0, 64), range(60, 80)] }), 'Token ranges must be non-overlapping.');
-  assert.equal(err({ token_range_retention_configs: [range(8, 8)] }), 'Range must have a positive, non-zero length.');
+  assert.equal(
+    err({ token_range_retention_configs: [range(0, null), range(30, 50)] }),
+    'only the last range may leave token_end unset; [0, end) is followed by the range starting at 30',
+  );
+  assert.equal(err({ token_range_retention_configs: [range(0, 64), range(60, 80)] }), 'token ranges [0, 64) and [60, 80) overlap');
+  assert.equal(
+    err({ token_range_retention_configs: [range(8, 8)] }),
+    'token range [8, 8) must have a positive, non-zero length (token_end > token_start)',
+  );
+  assert.equal(
+    err({ token_range_retention_configs: [range(-32, 8)] }),
+    'token_start -32 must be ≥ 0 (Token indices must be non-negative.)',
+  );
   assert.equal(
     err({ token_range_retention_configs: [range(0, 8, 101)] }),
     'token_range_retention_configs[0].priority 101 is outside 0..100',

@@ -206,7 +206,7 @@ test('the retention file reader keeps the values and rejects what the C++ constr
       'token_range_retention_configs:\n  - {token_start: 0, token_end: null, priority: 1}\n  - {token_start: 5, token_end: 9, priority: 1}\n',
     ),
     {
-      error: 'Invalid use of end indicator.',
+      error: 'only the last range may leave token_end unset; [0, end) is followed by the range starting at 5',
     },
   );
 });

@@ -3,6 +3,7 @@
 // Validation and the per-block walk follow TensorRT-LLM cpp/tensorrt_llm/executor/kvCacheRetentionConfig.cpp
 // @3585984b32cded5cc002d3087d3da4b0fd9fb8a5 (constructor checks; getPerBlockRetentionPriorityDuration).
 import { DEFAULT_RETENTION_PRIORITY } from '../memory/kvcache.js';
+import { conflictMessage, rangeConflicts } from '../rules/retention.js';
 
 /** kMinRetentionPriority / kMaxRetentionPriority (executor.h). */
 export const MIN_PRIORITY = 0;
@@ -66,13 +67,12 @@ export function retentionFromObject(v: unknown): { spec: RetentionSpec } | { err
     ranges.push({ tokenStart: r.token_start, tokenEnd: (r.token_end as number | null | undefined) ?? null, priority, durationMs });
   }
   ranges.sort((a, b) => a.tokenStart - b.tokenStart);
-  for (let i = 0; i < ranges.length; i++) {
-    const r = ranges[i]!;
-    if (r.tokenEnd === null && i !== ranges.length - 1) return { error: 'Invalid use of end indicator.' };
-    if (r.tokenStart < 0) return { error: 'Token indices must be non-negative.' };
-    if (r.tokenEnd !== null && r.tokenStart >= r.tokenEnd) return { error: 'Range must have a positive, non-zero length.' };
-    if (i !== ranges.length - 1 && r.tokenEnd! > ranges[i + 1]!.tokenStart) return { error: 'Token ranges must be non-overlapping.' };
-  }
+  // RT3 is a field range in the rules (the schema's minimum); a trace's config is not schema-checked.
+  const negative = ranges.find((r) => r.tokenStart < 0);
+  if (negative) return { error: `token_start ${negative.tokenStart} must be ≥ 0 (Token indices must be non-negative.)` };
+  const spans = ranges.map((r) => ({ start: r.tokenStart, end: r.tokenEnd }));
+  const conflict = rangeConflicts(spans)[0];
+  if (conflict) return { error: conflictMessage(conflict, spans) };
   const decode = v.decode_retention_priority ?? DEFAULT_RETENTION_PRIORITY;
   const decodePriority = priorityOf(decode, 'decode_retention_priority');
   if (typeof decodePriority === 'string') return { error: decodePriority };

@@ -4,10 +4,7 @@ import type { RetentionField, RetentionRangeField } from '../formats/fields.js';
 import type { RetentionRecipe } from '../recipe.js';
 import type { Ref, RuleHit } from './hit.js';
 
-/** TensorRT-LLM defaults: kDefaultRetentionPriority, kDefaultSecondaryOffloadMinPriority, tokens_per_block. */
-export const DEFAULT_RETENTION_PRIORITY = 35;
-export const DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY = 30;
-export const DEFAULT_TOKENS_PER_BLOCK = 32;
+import { DEFAULT_RETENTION_PRIORITY, DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY, DEFAULT_TOKENS_PER_BLOCK } from '../memory/kvcache.js';
 
 export type RetentionHitField = RetentionField | RetentionRangeField;
 export type RetentionHit = RuleHit<RetentionHitField>;
@@ -40,42 +37,63 @@ export function retentionRanges(r: RetentionRecipe): RetentionRange[] {
   return out;
 }
 
+/** Two ranges, or one, that TensorRT-LLM's KvCacheRetentionConfig constructor rejects (kvCacheRetentionConfig.cpp). */
+export type RangeConflict = { code: 'RL-RT4'; range: number } | { code: 'RL-RT2' | 'RL-RT5'; range: number; next: number };
+
+interface Span {
+  start: number;
+  end: number | null;
+}
+
+/**
+ * RT4 (positive length), RT2 (only the last range by token_start may be open-ended), RT5 (no overlap) over `ranges`;
+ * indices refer to `ranges`. Shared by the rules (findings on the file's keys) and the simulator (a trace's own config).
+ */
+export function rangeConflicts(ranges: readonly Span[]): RangeConflict[] {
+  const out: RangeConflict[] = [];
+  ranges.forEach((r, i) => {
+    // RT4 — "Range must have a positive, non-zero length."
+    if (r.end !== null && r.end <= r.start) out.push({ code: 'RL-RT4', range: i });
+  });
+  const order = ranges.map((_, i) => i).sort((a, b) => ranges[a]!.start - ranges[b]!.start);
+  order.forEach((i, k) => {
+    const next = order[k + 1];
+    // RT2 — "Invalid use of end indicator."
+    if (next !== undefined && ranges[i]!.end === null) out.push({ code: 'RL-RT2', range: i, next });
+  });
+  for (let k = 0; k + 1 < order.length; k++) {
+    const a = ranges[order[k]!]!;
+    const b = ranges[order[k + 1]!]!;
+    // RT5 — "Token ranges must be non-overlapping."
+    if (a.end !== null && a.end > b.start) out.push({ code: 'RL-RT5', range: order[k]!, next: order[k + 1]! });
+  }
+  return out;
+}
+
+/** What a conflict means, with TensorRT-LLM's own words. */
+export function conflictMessage(c: RangeConflict, ranges: readonly Span[]): string {
+  const r = ranges[c.range]!;
+  if (c.code === 'RL-RT4') return `token range [${r.start}, ${r.end}) must have a positive, non-zero length (token_end > token_start)`;
+  const n = ranges[c.next]!;
+  if (c.code === 'RL-RT2')
+    return `only the last range may leave token_end unset; [${r.start}, end) is followed by the range starting at ${n.start}`;
+  return `token ranges [${r.start}, ${r.end}) and [${n.start}, ${n.end ?? 'end'}) overlap`;
+}
+
 export function retentionRules(recipe: RetentionRecipe, tokensPerBlock = DEFAULT_TOKENS_PER_BLOCK): RetentionHit[] {
   const out: RetentionHit[] = [];
   const ranges = retentionRanges(recipe);
   const at = (r: RetentionRange, field: RetentionRangeField): Ref<RetentionHitField> => ({ field, group: r.index });
   const endOrStart = (r: RetentionRange) => (recipe.ranges[r.index]!.loc.end ? at(r, 'end') : at(r, 'start'));
-  // RT4 — "Range must have a positive, non-zero length."
-  for (const r of ranges)
-    if (r.end !== null && r.end <= r.start)
-      out.push({
-        code: 'RL-RT4',
-        severity: 'error',
-        message: `token range [${r.start}, ${r.end}) must have a positive, non-zero length (token_end > token_start)`,
-        fields: [at(r, 'end'), at(r, 'start')],
-      });
-  const sorted = [...ranges].sort((a, b) => a.start - b.start);
-  // RT2 — "Invalid use of end indicator.": only the last range (by token_start) may be open-ended.
-  sorted.forEach((r, i) => {
-    if (r.end === null && i < sorted.length - 1)
-      out.push({
-        code: 'RL-RT2',
-        severity: 'error',
-        message: `only the last range may leave token_end unset; [${r.start}, end) is followed by the range starting at ${sorted[i + 1]!.start}`,
-        fields: [endOrStart(r), at(sorted[i + 1]!, 'start')],
-      });
-  });
-  // RT5 — "Token ranges must be non-overlapping."
-  for (let i = 0; i + 1 < sorted.length; i++) {
-    const a = sorted[i]!;
-    const b = sorted[i + 1]!;
-    if (a.end !== null && a.end > b.start)
-      out.push({
-        code: 'RL-RT5',
-        severity: 'error',
-        message: `token ranges [${a.start}, ${a.end}) and [${b.start}, ${b.end ?? 'end'}) overlap`,
-        fields: [at(a, 'end'), at(b, 'start')],
-      });
+  for (const c of rangeConflicts(ranges)) {
+    const r = ranges[c.range]!;
+    const fields =
+      c.code === 'RL-RT4'
+        ? [at(r, 'end'), at(r, 'start')]
+        : c.code === 'RL-RT2'
+          ? [endOrStart(r), at(ranges[c.next]!, 'start')]
+          : [at(r, 'end'), at(ranges[c.next]!, 'start')];
+    out.push({ code: c.code, severity: 'error', message: conflictMessage(c, ranges), fields });
   }
   // RT7 — kvcache.md: below secondary_offload_min_priority evicted blocks are dropped, not offloaded.
   for (const r of ranges)

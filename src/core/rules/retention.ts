@@ -4,7 +4,7 @@ import type { RetentionField, RetentionRangeField } from '../formats/fields.js';
 import type { RetentionRecipe } from '../recipe.js';
 import type { Ref, RuleHit } from './hit.js';
 
-import { DEFAULT_RETENTION_PRIORITY, DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY, DEFAULT_TOKENS_PER_BLOCK } from '../memory/kvcache.js';
+import { DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY, DEFAULT_TOKENS_PER_BLOCK } from '../memory/kvcache.js';
 
 export type RetentionHitField = RetentionField | RetentionRangeField;
 export type RetentionHit = RuleHit<RetentionHitField>;

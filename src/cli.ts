@@ -7,6 +7,7 @@ import { planCommand } from './cli/planCommand.js';
 import { simulateCommand } from './cli/simulateCommand.js';
 import { toSarif, type FileReport } from './cli/sarif.js';
 import { analyze, type Analysis, type AnalysisSettings } from './core/analysis.js';
+import { describeDetection } from './core/detect.js';
 import { layoutFromRecipe, layoutText } from './core/layout.js';
 import { estimateJson } from './core/memory/estimate.js';
 import { estimateText } from './core/memory/report.js';
@@ -14,6 +15,8 @@ import { FORMAT_IDS, type FormatId } from './core/types.js';
 import { FRAMEWORKS } from './core/versions.js';
 
 const VERSION = '0.1.0';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT] [--world-size N] [--gpu NAME] [--model PRESET]
                          [--versions FW=REL,…] [--no-memory] FILE...
@@ -100,18 +103,21 @@ function check(args: Args, write: (s: string) => void, warn: (s: string) => void
         continue;
       }
       const a = analyze(text, args.settings);
-      reports.push({ path, format: a.format, diagnostics: a.diagnostics });
+      const detection = a.parsed.docs.find((d) => d.format)?.detection ?? a.parsed.docs[0]?.detection;
+      reports.push({ path, format: a.format, detected: detection ? describeDetection(detection) : undefined, diagnostics: a.diagnostics });
     }
   }
   if (args.format === 'json') write(JSON.stringify({ files: reports }, null, 2));
   else if (args.format === 'sarif') write(JSON.stringify(toSarif(reports, VERSION), null, 2));
   else {
-    for (const r of reports)
+    for (const r of reports) {
+      if (!r.format && r.detected) write(`${r.path}: not checked: ${r.detected}`);
       for (const d of r.diagnostics)
         write(`${r.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
+    }
     const n = (s: string) => reports.reduce((k, r) => k + r.diagnostics.filter((d) => d.severity === s).length, 0);
     write(
-      `${reports.length} file${reports.length === 1 ? '' : 's'} checked (${reports.filter((r) => r.format).length} recipes): ${n('error')} errors, ${n('warning')} warnings, ${n('info')} infos`,
+      `${plural(reports.length, 'file')} checked (${plural(reports.filter((r) => r.format).length, 'recipe')}): ${n('error')} errors, ${n('warning')} warnings, ${n('info')} infos`,
     );
   }
   if (unreadable) return 2;
@@ -126,7 +132,8 @@ function oneRecipe(args: Args, command: string, warn: (s: string) => void): { pa
   if (text === undefined) return undefined;
   const a = analyze(text, args.settings);
   if (!a.main) {
-    warn(`recipe-lens: ${path} is not a recognised recipe format`);
+    const d = a.parsed.docs[0]?.detection;
+    warn(`recipe-lens: ${path} is not a recognised recipe format${d ? `: ${describeDetection(d)}` : ''}`);
     return undefined;
   }
   return { path, a };

@@ -5,6 +5,8 @@ import { RULES } from '../core/ruleCatalog.js';
 export interface FileReport {
   path: string;
   format: string | null;
+  /** What the file was read as and why (or why it was not), for people. */
+  detected?: string;
   diagnostics: Diagnostic[];
 }
 

@@ -4,7 +4,7 @@
 // than none: a file no format explains well gets no diagnostics, and the reason is kept for the status-bar hover.
 import { SCHEMAS } from './schemaNav.js';
 import { mapGet, type MapNode, type TreeNode } from './tree.js';
-import type { FormatId, PathSeg } from './types.js';
+import { FORMAT_LABELS, type FormatId, type PathSeg } from './types.js';
 
 export interface Detection {
   /** The recipe format, or null when the file is none (or too unlike any to guess). */
@@ -367,6 +367,14 @@ export function detect(root: TreeNode | undefined): Detection {
       others: readings.map((r) => ({ format: r.format, score: r.score })),
     };
   return { format: best.format, base: best.base ?? [], evidence: best.evidence, others, score: best.score };
+}
+
+/** One line for people: what the file was read as and why, or why it was not ("no recipe: a Kubernetes ConfigMap (keys apiVersion, kind)"). */
+export function describeDetection(d: Detection): string {
+  const why = d.evidence.length ? ` (${d.evidence.join('; ')})` : '';
+  if (d.format) return `${FORMAT_LABELS[d.format]}${d.base.length ? ` under \`${d.base.join('.')}\`` : ''}${why}`;
+  if (d.notRecipe) return `no recipe: ${d.notRecipe}${why}`;
+  return 'no recipe: no format Recipe Lens reads fits its keys';
 }
 
 /** The format of a document's root, or null (detect() without the evidence). */

@@ -66,11 +66,29 @@ test('exit 0 without errors; non-recipes have format null and no diagnostics', (
   assert.equal(r.status, 0);
   const out = JSON.parse(r.stdout);
   assert.deepEqual(
-    out.files.map((f: { format: string | null; diagnostics: unknown[] }) => [f.format, f.diagnostics.length]),
+    out.files.map((f: { format: string | null; detected: string; diagnostics: unknown[] }) => [f.format, f.detected, f.diagnostics.length]),
     [
-      ['trtllm-options', 0],
-      [null, 0],
+      ['trtllm-options', 'TensorRT-LLM LLM-API options (LlmArgs keys kv_cache_config)', 0],
+      [null, 'no recipe: no format Recipe Lens reads fits its keys', 0],
     ],
+  );
+});
+
+test('text output says which files were not checked and why', () => {
+  const k8s = join(dir, 'deploy.yaml');
+  writeFileSync(k8s, 'apiVersion: v1\nkind: ConfigMap\ndata:\n  config.yaml: |\n    tensor_parallel_size: 8\n');
+  const r = run('check', GOOD, k8s, OTHER);
+  assert.equal(r.status, 0);
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    `${k8s}: not checked: no recipe: a Kubernetes ConfigMap (keys apiVersion, kind)`,
+    `${OTHER}: not checked: no recipe: no format Recipe Lens reads fits its keys`,
+    '3 files checked (1 recipe): 0 errors, 0 warnings, 0 infos',
+  ]);
+  const e = run('estimate', k8s);
+  assert.equal(e.status, 2);
+  assert.equal(
+    e.stderr.trim(),
+    `recipe-lens: ${k8s} is not a recognised recipe format: no recipe: a Kubernetes ConfigMap (keys apiVersion, kind)`,
   );
 });
 
@@ -81,7 +99,7 @@ test('text output is path:line:col: severity code: message (1-based)', () => {
     r.stdout,
     new RegExp(`${BAD.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:9:26: error RL-R3: seq 131072 is not a multiple of 2·CP = 6`),
   );
-  assert.match(r.stdout, /1 file checked \(1 recipes\): \d+ errors/);
+  assert.match(r.stdout, /1 file checked \(1 recipe\): \d+ errors/);
 });
 
 test('SARIF 2.1.0 with rules and 1-based regions', () => {

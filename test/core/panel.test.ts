@@ -15,6 +15,7 @@ import { configCost, plan } from '../../src/core/plan/plan.js';
 import { MAX_CELLS } from '../../src/core/panel/rankGrid.js';
 import { DEFAULT_UI, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION, type FromWebview, type UiState } from '../../src/protocol.js';
 import { analyzeText, CORPUS, estimateOf, EXAMPLES, REPO, rel, yamlFiles } from '../helpers.js';
+import { gib } from '../../src/core/units.js';
 
 const URI = 'file:///work/recipe.yaml';
 
@@ -943,4 +944,31 @@ test('file text that looks like markup or code stays plain data in the view mode
   );
   const ui = { ...structuredClone(DEFAULT_UI), uri: URI };
   assert.deepEqual(parseHostMessage({ v, type: 'init', sections: s, ui }), { ok: true, msg: { v, type: 'init', sections: s, ui } });
+});
+
+test('the levels table of an interleaved pipeline: every stage, its virtual chunks in flight, allocated < reserved < device', () => {
+  const text = readFileSync(join(CORPUS, 'NeMo-Framework-Launcher/llama3_1_70b.yaml'), 'utf8');
+  const vm = panel(text).sections.memory!;
+  const t = estimateOf(text)!;
+  assert.equal(t.kind, 'training');
+  if (t.kind !== 'training') return;
+  const est = t.estimate;
+  assert.equal(vm.levels.length, est.stages.length);
+  assert.deepEqual(
+    vm.levels.map((r) => [r.stage, r.peak]),
+    est.stages.map((s) => [String(s.stage), s.stage === est.stage]),
+  );
+  const first = est.stages[0]!;
+  assert.equal(
+    vm.levels[0]!.inFlight,
+    `${first.inFlight.passes} forward passes over ${first.inFlight.perChunk.length} virtual stages: ${+first.inFlight.microbatches.toFixed(2)} micro-batches of activations`,
+  );
+  assert.equal(first.inFlight.perChunk.length, est.parallel.vpp);
+  for (const [i, s] of est.stages.entries()) {
+    assert.ok(s.allocated < s.reserved && s.reserved < s.device, `stage ${i}`);
+    assert.deepEqual(
+      [vm.levels[i]!.allocated, vm.levels[i]!.reserved, vm.levels[i]!.device],
+      [gib(s.allocated), gib(s.reserved), gib(s.device)],
+    );
+  }
 });

@@ -85,6 +85,16 @@ test('header and memory: file name, format · model · GPU, verdict, breakdown r
     );
     assert.deepEqual(texts(mem, '.stages .bar-head .bar-label'), ['stage 0 (16 layers)', 'stage 1 (16 layers)']);
     assert.deepEqual(texts(mem, '.stages .chip'), ['most loaded']);
+    // The three levels per stage; the most-loaded stage's device level is the verdict's total.
+    assert.deepEqual(texts(mem, 'table.levels thead th'), ['stage', 'layers', 'in flight at the peak', 'allocated', 'reserved', 'device']);
+    assert.deepEqual(rows(mem, 'table.levels tbody tr'), [
+      ['0 (most loaded)', '16 layers', '2 forward passes: 2 micro-batches of activations', '24.40 GiB', '26.85 GiB', '28.35 GiB'],
+      ['1', '16 layers', '1 forward pass: 1 micro-batch of activations', '18.56 GiB', '20.41 GiB', '21.91 GiB'],
+    ]);
+    assert.deepEqual(
+      all(mem, 'table.levels tbody tr').map((tr) => tr.getAttribute('class')),
+      ['peak', null],
+    );
 
     // The GPU picker and the folded assumptions.
     const gpu = one(mem, 'vscode-single-select[aria-label="GPU"]') as HTMLElement & { value: string; options: { value: string }[] };

@@ -31,6 +31,38 @@ export function renderMemory(vm: MemoryVM, a: Actions): HTMLElement {
       h('tr', {}, h('th', { scope: 'row' }, 'total'), h('td', { class: 'num' }, vm.total.gib), h('td', { class: 'num' }, vm.total.pct)),
     ),
   );
+  // allocated: torch.cuda.max_memory_allocated; reserved: + the caching allocator; device: + CUDA context and NCCL.
+  const levels = vm.levels.length
+    ? h(
+        'table',
+        { class: 'levels', 'aria-label': 'memory per pipeline stage at three levels' },
+        h('caption', {}, 'Peak per stage: allocated (max_memory_allocated), reserved (max_memory_reserved), device (the fit)'),
+        thead(
+          colHead('stage'),
+          colHead('layers'),
+          colHead('in flight at the peak'),
+          colHead('allocated', true),
+          colHead('reserved', true),
+          colHead('device', true),
+        ),
+        h(
+          'tbody',
+          {},
+          ...vm.levels.map((r) =>
+            h(
+              'tr',
+              { class: r.peak ? 'peak' : null },
+              h('th', { scope: 'row' }, r.stage, r.peak && vm.levels.length > 1 ? ' (most loaded)' : ''),
+              h('td', {}, r.layers),
+              h('td', {}, r.inFlight),
+              h('td', { class: 'num' }, r.allocated),
+              h('td', { class: 'num' }, r.reserved),
+              h('td', { class: `num verdict-text-${r.verdict}` }, r.device),
+            ),
+          ),
+        ),
+      )
+    : null;
   const details = section('memory-assumptions', 'Assumptions and formulas', a, false);
   details.root.classList.add('nested');
   details.body.append(
@@ -59,6 +91,7 @@ export function renderMemory(vm: MemoryVM, a: Actions): HTMLElement {
     verdictLine(vm.verdict, vm.verdictText),
     bar(vm.bar, { legend: true }),
     table,
+    levels,
     vm.stages.length
       ? h('div', { class: 'stages' }, h('h3', {}, 'Pipeline stages'), ...vm.stages.map((st) => bar(st, { compact: true })))
       : null,

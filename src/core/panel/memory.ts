@@ -1,6 +1,6 @@
 // Memory section: the most-loaded rank's stacked bar against the GPU, the breakdown table, per-stage bars
 // and the assumptions, from a DocEstimate (training or serving).
-import type { AssumptionRow, BarCategory, Choice, MemoryBar, MemoryVM, Verdict } from './viewModels.js';
+import type { AssumptionRow, BarCategory, Choice, MemoryBar, MemoryVM, StageLevels, Verdict } from './viewModels.js';
 import type { DocEstimate, ServingRole } from '../memory/estimate.js';
 import { GPUS } from '../memory/gpus.js';
 import { fitVerdict, type StageEstimate, type TrainingEstimate } from '../memory/training.js';
@@ -66,7 +66,25 @@ export function trainingMemory(e: TrainingDoc): MemoryVM {
     })),
     total: { gib: gib(t.perGpu.total), pct: '100%' },
     stages,
+    levels: t.stages.map((s) => stageLevels(s, t, cap)),
     assumptions: assumptionRows(t.assumptions),
+  };
+}
+
+/** One row of the levels table: the stage's layers, its passes in flight at the peak, and the three levels. */
+function stageLevels(s: StageEstimate, t: TrainingEstimate, cap: number): StageLevels {
+  const f = s.inFlight;
+  const chunks = f.perChunk.length > 1 ? ` over ${f.perChunk.length} virtual stages` : '';
+  return {
+    stage: t.stages.length > 1 ? String(s.stage) : 'every rank',
+    layers: `${s.layers} layer${s.layers === 1 ? '' : 's'}`,
+    // `microbatches`: the activations held, in whole micro-batches of this stage's layers (a chunk is a fraction of one).
+    inFlight: `${f.passes} forward pass${f.passes === 1 ? '' : 'es'}${chunks}: ${+f.microbatches.toFixed(2)} micro-batch${f.microbatches === 1 ? '' : 'es'} of activations`,
+    allocated: gib(s.allocated),
+    reserved: gib(s.reserved),
+    device: gib(s.device),
+    verdict: fitVerdict(s.device, cap).verdict,
+    peak: s.stage === t.stage,
   };
 }
 
@@ -131,6 +149,7 @@ export function servingMemory(e: ServingDoc): MemoryVM {
     ],
     total: { gib: gib(total), pct: '100%' },
     stages: [],
+    levels: [],
     assumptions: assumptionRows([...e.assumptions, ...k.assumptions]),
   };
 }

@@ -204,6 +204,23 @@ export type BreakdownRow = v.InferOutput<typeof BreakdownRowSchema>;
 export const AssumptionRowSchema = strict({ what: text, source: text, provenance: text });
 export type AssumptionRow = v.InferOutput<typeof AssumptionRowSchema>;
 
+/** One pipeline stage (or the one rank of PP 1) at the three levels PyTorch names. */
+export const StageLevelsSchema = strict({
+  /** "0", "1", …; "every rank" when PP is 1. */
+  stage: text,
+  /** "20 layers", "4 + 4 + 4 + 4 + 4 layers" (virtual chunks). */
+  layers: text,
+  /** "23 forward passes (of 16 micro-batches)". */
+  inFlight: text,
+  allocated: text,
+  reserved: text,
+  device: text,
+  verdict: oneOf(VERDICTS),
+  /** The most-loaded stage. */
+  peak: bool,
+});
+export type StageLevels = v.InferOutput<typeof StageLevelsSchema>;
+
 export const MemoryVMSchema = strict({
   kind: oneOf(['training', 'serving']),
   /** "most-loaded rank (PP stage 0 of 2)". */
@@ -217,6 +234,8 @@ export const MemoryVMSchema = strict({
   total: strict({ gib: text, pct: text }),
   /** One bar per pipeline stage when PP > 1 (else empty). */
   stages: list(MemoryBarSchema),
+  /** allocated / reserved / device per stage (training; empty for serving). */
+  levels: list(StageLevelsSchema),
   assumptions: list(AssumptionRowSchema),
 });
 export type MemoryVM = v.InferOutput<typeof MemoryVMSchema>;

@@ -14,13 +14,22 @@ function switchOn(doc: RecipeDoc, flag: string): boolean | undefined {
   return n?.kind === 'scalar' && typeof n.value === 'boolean' ? n.value : undefined;
 }
 
-/** Values no single argument holds: tied embeddings are the absence of --untie-…, a gated MLP is --swiglu. */
+/**
+ * Values no single argument holds: tied embeddings are the absence of --untie-…, a gated MLP is --swiglu, and BF16
+ * accumulates and all-reduces gradients in fp32 unless --grad-reduce-in-bf16 (arguments.py validate_args: "bfloat16
+ * requires gradient accumulation and all-reduce to be done in fp32").
+ */
 function derive(doc: RecipeDoc): TrainingValues {
   const untie = switchOn(doc, 'untie-embeddings-and-output-weights');
   const swiglu = switchOn(doc, 'swiglu');
+  const fp32Grads =
+    switchOn(doc, 'accumulate-allreduce-grads-in-fp32') === undefined && switchOn(doc, 'bf16') === true
+      ? { gradFp32: switchOn(doc, 'grad-reduce-in-bf16') !== true }
+      : {};
   return {
     ...(untie !== undefined ? { tied: !untie } : {}),
     ...(swiglu !== undefined ? { gated: swiglu, activation: swiglu ? 'swiglu' : 'gelu' } : {}),
+    ...fp32Grads,
   };
 }
 

@@ -12,6 +12,7 @@ import { estimateJson } from './core/memory/estimate.js';
 import { estimateText } from './core/memory/report.js';
 import { FORMAT_IDS, type FormatId } from './core/types.js';
 import { FRAMEWORKS } from './core/versions.js';
+import { documentPathOf, readSourceFile } from './host/sourceFiles.js';
 
 const VERSION = '0.1.0';
 
@@ -81,6 +82,13 @@ function parseCommand(argv: string[], command: 'check' | 'estimate' | 'layout'):
   return { format, settings: clean(settings), files: positionals };
 }
 
+/** The settings for one file: its path and a disk reader, so NeMo-RL `defaults:` parents resolve from disk. */
+const fileSettings = (s: AnalysisSettings, path: string): AnalysisSettings => ({
+  ...s,
+  documentPath: documentPathOf(path),
+  readFile: readSourceFile,
+});
+
 /** Settings without undefined entries, so the CLI and the editor fingerprint the same settings alike. */
 const clean = (s: AnalysisSettings): AnalysisSettings => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
 
@@ -99,7 +107,7 @@ function check(args: Args, write: (s: string) => void, warn: (s: string) => void
         unreadable = true;
         continue;
       }
-      const a = analyze(text, args.settings);
+      const a = analyze(text, fileSettings(args.settings, path));
       reports.push({ path, format: a.format, diagnostics: a.diagnostics });
     }
   }
@@ -124,7 +132,7 @@ function oneRecipe(args: Args, command: string, warn: (s: string) => void): { pa
   const path = args.files[0]!;
   const text = readOrWarn(path, warn);
   if (text === undefined) return undefined;
-  const a = analyze(text, args.settings);
+  const a = analyze(text, fileSettings(args.settings, path));
   if (!a.main) {
     warn(`recipe-lens: ${path} is not a recognised recipe format`);
     return undefined;

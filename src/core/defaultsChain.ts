@@ -244,6 +244,8 @@ export function loadChain(root: TreeNode | undefined, docLines: LineIndex, host:
   const anchor: Span = own.entry.value.span;
   let complete = true;
   let chainBase: TreeNode | undefined;
+  let bounded = false;
+  let tried = 0;
   markOrigin(root, 0, origin);
   const related = (file: number, span: Span, message: string): RelatedInfo => ({
     path: 'defaults',
@@ -276,6 +278,14 @@ export function loadChain(root: TreeNode | undefined, docLines: LineIndex, host:
     }
     let base: TreeNode | undefined;
     for (const { name, span } of d.names) {
+      // A hostile list of thousands of names: past the bound, one warning and nothing more.
+      if (++tried > MAX_CHAIN_FILES) {
+        complete = false;
+        if (!bounded)
+          report('warning', `\`defaults:\` names more than ${MAX_CHAIN_FILES} parents; the rest are not followed`, at(span), via(span));
+        bounded = true;
+        continue;
+      }
       if (!selfPath && !isAbsolute(name)) {
         complete = false;
         report(
@@ -304,11 +314,14 @@ export function loadChain(root: TreeNode | undefined, docLines: LineIndex, host:
         report('error', `\`defaults:\` cycle ${cycle}: NeMo-RL's load_config recurses without end (RecursionError)`, at(span), via(span));
         continue;
       }
-      if (stack.length > MAX_CHAIN_DEPTH || files.length >= MAX_CHAIN_FILES) {
+      if (stack.length > MAX_CHAIN_DEPTH || sources.length >= MAX_CHAIN_FILES) {
         complete = false;
+        // One finding for every parent past the bound, so a hostile list costs nothing more.
+        if (bounded) continue;
+        bounded = true;
         report(
           'warning',
-          `parent \`${shown}\` is not followed: the chain is deeper than ${MAX_CHAIN_DEPTH} files or loads more than ${MAX_CHAIN_FILES}; values it would set are unknown`,
+          `parent \`${shown}\` is not followed: the chain is deeper than ${MAX_CHAIN_DEPTH} files or reads more than ${MAX_CHAIN_FILES}; values it would set are unknown`,
           at(span),
           via(span),
         );

@@ -299,3 +299,14 @@ test('the store re-analyses when a parent changes; the fingerprint ignores the r
     '[["documentPath","/c/child.yaml"],["readFile",true]]',
   );
 });
+
+test('hostile chains cost a bounded amount: 10,000 parent names read at most 64 files and give 65 findings', () => {
+  const names = Array.from({ length: 10_000 }, (_, i) => `  - p${i}.yaml`).join('\n');
+  const s = host({}, '/c/child.yaml');
+  const a = analyze(`defaults:\n${names}\npolicy:\n  model_name: m\n`, s);
+  assert.equal(s.reads.length, 64);
+  assert.deepEqual(
+    [a.diagnostics.length, a.diagnostics.at(-1)!.severity, a.diagnostics.at(-1)!.message],
+    [65, 'warning', '`defaults:` names more than 64 parents; the rest are not followed'],
+  );
+});

@@ -146,6 +146,12 @@ function trainingConfig(r: TrainingRecipe, rl: NemoRlRead, assumptions: Assumpti
       source: 'an upper bound (megatron-core HybridDeviceOptimizer is not modelled)',
       provenance: 'default',
     });
+  if (dtensor)
+    assumptions.push({
+      what: 'DTensor layers counted as Hugging Face layers (hf profile), FSDP2 over data parallel × context parallel',
+      source: 'dtensor_cfg trains the HF / Automodel model under fully_shard (models/automodel/setup.py)',
+      provenance: 'default',
+    });
   assumptions.push({
     what: 'no dropout',
     source: 'NeMo-RL models come from Hugging Face checkpoints, whose RL and SFT configs train without dropout',

@@ -157,3 +157,21 @@ test('`recipe-lens estimate` text lists the phases in step order with the peak',
   );
   assert.match(text, /generation \(colocated\): 48\.01 GiB — fits \(60\.6%\) {2}← peak/);
 });
+
+test('RL-MEM on the phase that overflows, on the key that sizes it: colocated vLLM taking the whole GPU', () => {
+  const text = grpo('    colocated:\n      enabled: true\n').replace('gpu_memory_utilization: 0.6', 'gpu_memory_utilization: 1.0');
+  const a = analyzeText(text, { memoryWarnings: true });
+  const mem = a.diagnostics.filter((d) => d.code === 'RL-MEM');
+  assert.deepEqual(
+    mem.map((d) => [d.severity, d.path, d.message.split(':')[0]]),
+    [
+      [
+        'warning',
+        'policy.generation.vllm_cfg.gpu_memory_utilization',
+        'generation (colocated) needs an estimated 79.7 GiB per GPU, more than the NVIDIA H100 80GB HBM3 (SXM) (79.2 GiB)',
+      ],
+    ],
+  );
+  // 1.0 × 85,017,493,504 + 0.5 GiB (the offloaded policy worker's context) = 85,554,364,416 B = 79.7 GiB.
+  assert.equal(H100 + CONTEXT, 85_554_364_416);
+});

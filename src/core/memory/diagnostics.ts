@@ -6,7 +6,7 @@ import { pathToString } from '../tree.js';
 import type { Finding, RelatedInfo } from '../types.js';
 import type { DocEstimate } from './estimate.js';
 import { gib } from '../units.js';
-import { rlMemoryFindings } from './nemoRl.js';
+import { rlMemoryFindings } from './nemoRlReport.js';
 
 const g = (b: number) => gib(b, 1);
 

@@ -1,7 +1,7 @@
 // Markdown for a memory hover: the most-loaded rank against the GPU, the breakdown, and what-if deltas.
 import type { ServingField } from '../formats/fields.js';
 import { reestimate, type DocEstimate } from './estimate.js';
-import { rlPhaseSummary } from './nemoRl.js';
+import { rlPhaseSummary } from './nemoRlReport.js';
 import { variantsFor, type Lever } from './whatIf.js';
 import { gibNumber, mib } from '../units.js';
 

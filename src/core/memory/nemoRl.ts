@@ -15,12 +15,11 @@
 import type { NemoRlRead } from '../formats/nemoRl.js';
 import { resolveModelRef, type ModelResolution } from '../models/resolve.js';
 import type { TrainingRecipe } from '../recipe.js';
-import { pathToString } from '../tree.js';
-import type { Finding } from '../types.js';
 import { gib } from '../units.js';
 import type { TrainingConfig } from './config.js';
 import { hfLayer, megatronLayer } from './activations.js';
-import { DEFAULT_MAX_NUM_TOKENS, defaultRuntimeBytes, estimateKvCache, kvBytesPerToken, servingWeightBytes } from './kvcache.js';
+import { servingWeightBytes } from './kvcache.js';
+import { enginePhaseLines, generationMemory, type RlGeneration } from './rlGeneration.js';
 import { CUDA_CONTEXT_BYTES, deviceBytes, outsideAllocatorBytes } from './overheads.js';
 import { countParams } from './params.js';
 import { estimateTraining, fitVerdict, type TrainingEstimate } from './training.js';
@@ -45,21 +44,6 @@ export interface RlPhase {
   bytes: number;
   lines: RlLine[];
   fit: TrainingEstimate['fit'];
-}
-
-export interface RlGeneration {
-  backend: 'vllm' | 'trtllm';
-  tp: number;
-  pp: number;
-  /** The fraction of the GPU the engine takes (vLLM gpu_memory_utilization) or of the free memory (TensorRT-LLM). */
-  fraction: number;
-  weightBytes: number;
-  kvBytesPerToken: number;
-  kvPoolBytes: number;
-  kvTokens: number;
-  maxModelLen: number;
-  /** Sequences of max_model_len the KV cache holds at once. */
-  sequencesAtMaxLen: number;
 }
 
 export interface RlMemory {
@@ -454,122 +438,6 @@ function referenceLoaded(rl: NemoRlRead): { loaded: boolean; why: string } {
   return { loaded: false, why: `${rl.algorithm ?? 'this algorithm'} loads no reference model` };
 }
 
-/** The generation engine's memory per GPU: vLLM takes gpu_memory_utilization × GPU; TensorRT-LLM fills a fraction of what is free. */
-function generationMemory(
-  rl: NemoRlRead,
-  shape: ModelShape,
-  gpu: GpuSpec,
-  assumptions: Assumption[],
-  r: TrainingRecipe,
-): RlGeneration | undefined {
-  const x = rl.values;
-  const backend = x.genBackend;
-  const seq = num(r.values.seq);
-  if (backend === 'vllm') {
-    const tp = pos(x.vllmTp) ? x.vllmTp : 1;
-    const pp = pos(x.vllmPp) ? x.vllmPp : 1;
-    const util = num(x.vllmUtil);
-    if (util === undefined || util <= 0 || util > 1) {
-      assumptions.push({
-        what: 'no generation estimate',
-        source: 'vllm_cfg.gpu_memory_utilization is not a fraction in (0, 1]',
-        provenance: 'default',
-      });
-      return undefined;
-    }
-    const fp8 = x.vllmPrecision === 'fp8';
-    const weightBytes = servingWeightBytes(shape, { tp, pp, weightDtype: fp8 ? 'fp8' : 'bf16' });
-    const kvDtype = x.vllmKvDtype === 'fp8' || x.vllmKvDtype === 'fp8_e4m3' ? 'fp8' : 'auto';
-    const perToken = kvBytesPerToken(shape, { tp, pp, dtype: kvDtype, modelDtype: x.vllmPrecision === 'float16' ? 'fp16' : 'bf16' });
-    const runtime = defaultRuntimeBytes(shape, { tp, pp, maxNumTokens: DEFAULT_MAX_NUM_TOKENS });
-    assumptions.push(...runtime.assumptions);
-    assumptions.push({
-      what: `vLLM profiles a forward of ${DEFAULT_MAX_NUM_TOKENS} tokens (max_num_batched_tokens) before sizing the KV cache`,
-      source: 'vLLM default scheduler budget; memory/kvcache.ts defaultRuntimeBytes',
-      provenance: 'default',
-    });
-    const pool = Math.max(0, util * gpu.bytes - weightBytes - runtime.bytes);
-    const maxLen = pos(x.vllmMaxLen) ? x.vllmMaxLen : (seq ?? 0);
-    const kvTokens = perToken > 0 ? Math.floor(pool / perToken) : 0;
-    return {
-      backend: 'vllm',
-      tp,
-      pp,
-      fraction: util,
-      weightBytes,
-      kvBytesPerToken: perToken,
-      kvPoolBytes: pool,
-      kvTokens,
-      maxModelLen: maxLen,
-      sequencesAtMaxLen: maxLen > 0 ? Math.floor(kvTokens / maxLen) : 0,
-    };
-  }
-  if (backend === 'trtllm') {
-    const tp = pos(x.trtllmTp) ? x.trtllmTp : 1;
-    const pp = pos(x.trtllmPp) ? x.trtllmPp : 1;
-    const maxLen = pos(x.trtllmMaxLen) ? x.trtllmMaxLen : (seq ?? 1);
-    // trtllm_worker_async.py: gpu_memory_utilization becomes kv_cache_config.free_gpu_memory_fraction.
-    const kv = estimateKvCache({
-      shape,
-      gpu,
-      tp,
-      pp,
-      maxSeqLen: maxLen,
-      freeGpuMemoryFraction: num(x.trtllmUtil),
-      weightDtype: x.trtllmPrecision === 'fp8' ? 'fp8' : 'bf16',
-    });
-    assumptions.push(...kv.assumptions);
-    return {
-      backend: 'trtllm',
-      tp,
-      pp,
-      fraction: kv.fraction ?? 0,
-      weightBytes: kv.weightBytes,
-      kvBytesPerToken: kv.bytesPerToken,
-      kvPoolBytes: kv.allocatedBytes,
-      kvTokens: kv.poolTokens,
-      maxModelLen: maxLen,
-      sequencesAtMaxLen: kv.requestsAtMaxSeqLen,
-    };
-  }
-  if (backend !== undefined && backend !== null)
-    assumptions.push({
-      what: `generation backend ${String(backend)} not estimated`,
-      source: 'only vLLM and TensorRT-LLM are modelled',
-      provenance: 'default',
-    });
-  return undefined;
-}
-
-/** The lines of the engine's own memory on a GPU. */
-function enginePhaseLines(g: RlGeneration, gpu: GpuSpec): RlLine[] {
-  if (g.backend === 'vllm') {
-    const total = g.fraction * gpu.bytes;
-    return [
-      {
-        label: `vLLM: weights ${gib(g.weightBytes)}, KV cache ${gib(g.kvPoolBytes)} (${g.kvTokens} tokens, ${g.sequencesAtMaxLen} sequences of ${g.maxModelLen}), runtime`,
-        bytes: total,
-        formula: `gpu_memory_utilization ${g.fraction} × ${gib(gpu.bytes)}`,
-        source: 'nemo_rl/models/generation/vllm/vllm_worker.py gpu_memory_utilization; vLLM sizes the KV cache to fill it',
-      },
-    ];
-  }
-  return [
-    {
-      label: 'TensorRT-LLM weights',
-      bytes: g.weightBytes,
-      formula: `/ (TP·PP = ${g.tp}·${g.pp})`,
-      source: 'memory/kvcache.ts servingWeightBytes',
-    },
-    {
-      label: `TensorRT-LLM KV cache (${g.kvTokens} tokens)`,
-      bytes: g.kvPoolBytes,
-      formula: `free_gpu_memory_fraction ${g.fraction} of the free memory`,
-      source: 'trtllm_worker_async.py gpu_memory_utilization → free_gpu_memory_fraction; memory/kvcache.ts',
-    },
-  ];
-}
-
 /** Distillation's teacher: weights in its own layout plus its top-k forward (distillation.py, teacher_policy). */
 function teacherPhase(
   rl: NemoRlRead,
@@ -628,87 +496,4 @@ function teacherPhase(
         ]),
   ];
   return { teacher: { model: name, tp, pp, cp, weightBytes }, lines };
-}
-
-const PHASE_ORDER: readonly RlPhaseId[] = ['refit', 'generation', 'logprob', 'reference', 'teacher', 'training'];
-const g1 = (b: number) => (b / 2 ** 30).toFixed(1);
-
-/** One line per phase, in step order: what the status bar, the hover and the panel caption say about the step. */
-export function rlPhaseSummary(rl: RlMemory, gpu: GpuSpec): string[] {
-  return PHASE_ORDER.flatMap((id) => rl.phases.filter((p) => p.id === id)).map(
-    (p) =>
-      `${p.label}${p.gpus === 'generation' ? ' [generation GPUs]' : ''}: ${g1(p.bytes)} GiB of ${g1(gpu.bytes)} (${p.fit.verdict})${rl.peak.training === p.id || rl.peak.generation === p.id ? ' ← peak' : ''}`,
-  );
-}
-
-/** The phases for `recipe-lens estimate` (text): each phase with its lines, the engine, the reference model, the teacher. */
-export function rlPhasesText(rl: RlMemory): string[] {
-  const out: string[] = [
-    '',
-    `NeMo-RL ${rl.algorithm} step (${rl.backend} backend, ${rl.colocated ? 'colocated generation' : 'generation on its own GPUs or none'}), per GPU:`,
-  ];
-  for (const p of PHASE_ORDER.flatMap((id) => rl.phases.filter((x) => x.id === id))) {
-    const peak = rl.peak.training === p.id || rl.peak.generation === p.id ? '  ← peak' : '';
-    out.push(
-      `  ${p.label}${p.gpus === 'generation' ? ' [generation GPUs]' : ''}: ${gib(p.bytes)} — ${p.fit.verdict} (${(p.fit.fraction * 100).toFixed(1)}%)${peak}`,
-    );
-    if (p.id !== 'training') for (const l of p.lines) out.push(`      ${l.label}: ${gib(l.bytes)} — ${l.formula}`);
-  }
-  const gen = rl.generation;
-  if (gen)
-    out.push(
-      `  ${gen.backend} TP ${gen.tp} PP ${gen.pp}: weights ${gib(gen.weightBytes)}, KV cache ${gib(gen.kvPoolBytes)} = ${gen.kvTokens} tokens at ${gen.kvBytesPerToken} B/token = ${gen.sequencesAtMaxLen} sequences of ${gen.maxModelLen}`,
-    );
-  out.push(
-    `  reference model: ${rl.reference.loaded ? `loaded, ${rl.reference.why}; pinned CPU copy ${gib(rl.reference.hostBytes)} per GPU` : rl.reference.why}`,
-  );
-  if (rl.teacher)
-    out.push(
-      `  teacher ${rl.teacher.model}: TP ${rl.teacher.tp} PP ${rl.teacher.pp} CP ${rl.teacher.cp}, weights ${gib(rl.teacher.weightBytes)} per GPU`,
-    );
-  for (const a of rl.assumptions) out.push(`  - ${a.what} (${a.source})`);
-  return out;
-}
-
-/**
- * RL-MEM for the phases around training (the training phase has its own RL-MEM, memory/diagnostics.ts): a phase that
- * does not fit, placed on the key that sizes it (generation: gpu_memory_utilization; logprobs: logprob_batch_size;
- * teacher: teacher.model_name).
- */
-export function rlMemoryFindings(r: TrainingRecipe, rl: RlMemory, gpu: GpuSpec): Finding[] {
-  const out: Finding[] = [];
-  const read = r.rl;
-  if (!read) return out;
-  for (const p of rl.phases) {
-    if (p.id === 'training' || p.fit.verdict !== 'does-not-fit') continue;
-    const at =
-      p.id === 'refit' || p.id === 'generation'
-        ? (read.loc.vllmUtil ?? read.loc.trtllmUtil ?? read.loc.genBackend)
-        : p.id === 'teacher'
-          ? read.loc.teacherModel
-          : (read.loc.logprobBatch ?? read.loc.logprobMbTokens ?? r.loc.seq);
-    if (!at) continue;
-    const top = [...p.lines].sort((a, b) => b.bytes - a.bytes).slice(0, 3);
-    out.push({
-      code: 'RL-MEM',
-      severity: 'warning',
-      message: `${p.label} needs an estimated ${gib(p.bytes, 1)} per GPU, more than the ${gpu.name} (${gib(gpu.bytes, 1)}): ${top.map((l) => `${l.label} ${gib(l.bytes, 1)}`).join(', ')}`,
-      path: pathToString(at.path),
-      span: at.valueSpan,
-      ...(at.inherited
-        ? {
-            related: [
-              {
-                path: pathToString(at.path),
-                span: at.inherited.keySpan,
-                file: at.inherited.file,
-                range: at.inherited.range,
-                message: `set in ${at.inherited.name}`,
-              },
-            ],
-          }
-        : {}),
-    });
-  }
-  return out;
 }

@@ -1,6 +1,6 @@
 // Plain-text report of an estimate (the CLI's `estimate` output).
 import type { DocEstimate } from './estimate.js';
-import { rlPhasesText } from './nemoRl.js';
+import { rlPhasesText } from './nemoRlReport.js';
 import { gib } from '../units.js';
 
 const pct = (b: number, total: number) => `${((100 * b) / total).toFixed(1)}%`;

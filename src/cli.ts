@@ -13,6 +13,7 @@ import { estimateJson } from './core/memory/estimate.js';
 import { estimateText } from './core/memory/report.js';
 import { FORMAT_IDS, type FormatId } from './core/types.js';
 import { FRAMEWORKS } from './core/versions.js';
+import { documentPathOf, readSourceFile } from './host/sourceFiles.js';
 
 const VERSION = '0.1.0';
 
@@ -84,6 +85,13 @@ function parseCommand(argv: string[], command: 'check' | 'estimate' | 'layout'):
   return { format, settings: clean(settings), files: positionals };
 }
 
+/** The settings for one file: its path and a disk reader, so NeMo-RL `defaults:` parents resolve from disk. */
+const fileSettings = (s: AnalysisSettings, path: string): AnalysisSettings => ({
+  ...s,
+  documentPath: documentPathOf(path),
+  readFile: readSourceFile,
+});
+
 /** Settings without undefined entries, so the CLI and the editor fingerprint the same settings alike. */
 const clean = (s: AnalysisSettings): AnalysisSettings => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
 
@@ -102,7 +110,7 @@ function check(args: Args, write: (s: string) => void, warn: (s: string) => void
         unreadable = true;
         continue;
       }
-      const a = analyze(text, args.settings);
+      const a = analyze(text, fileSettings(args.settings, path));
       const detection = a.parsed.docs.find((d) => d.format)?.detection ?? a.parsed.docs[0]?.detection;
       reports.push({ path, format: a.format, detected: detection ? describeDetection(detection) : undefined, diagnostics: a.diagnostics });
     }
@@ -130,7 +138,7 @@ function oneRecipe(args: Args, command: string, warn: (s: string) => void): { pa
   const path = args.files[0]!;
   const text = readOrWarn(path, warn);
   if (text === undefined) return undefined;
-  const a = analyze(text, args.settings);
+  const a = analyze(text, fileSettings(args.settings, path));
   if (!a.main) {
     const d = a.parsed.docs[0]?.detection;
     warn(`recipe-lens: ${path} is not a recognised recipe format${d ? `: ${describeDetection(d)}` : ''}`);

@@ -6,6 +6,7 @@ import { analyze } from '../core/analysis.js';
 import { compareMemory, parseMemoryLog, tagFromFileName, type Comparison } from '../core/memory/logs.js';
 import { gpuArg, intArg, modelArg, UsageError } from './args.js';
 import { gib } from '../core/units.js';
+import { documentPathOf, readSourceFile } from '../host/sourceFiles.js';
 
 export const COMPARE_USAGE = `usage: recipe-lens compare [--gpu NAME] [--model PRESET] [--world-size N] [--profile megatron|hf]
                          [--attention flash|eager] [--tag TAG] [--format text|json] LOG RECIPE
@@ -129,7 +130,7 @@ export function compareCommand(argv: string[], write: (s: string) => void, warn:
       attention: args.attention,
     }).filter(([, x]) => x !== undefined),
   );
-  const main = analyze(recipeText, settings).main;
+  const main = analyze(recipeText, { ...settings, documentPath: documentPathOf(args.recipe), readFile: readSourceFile }).main;
   if (!main) {
     warn(`recipe-lens: ${args.recipe} is not a recognised recipe format`);
     return 2;

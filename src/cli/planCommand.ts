@@ -10,6 +10,7 @@ import { plan } from '../core/plan/plan.js';
 import { planJson, planText } from '../core/plan/report.js';
 import { gpuArg, intArg, modelArg, oneOf, parse, UsageError } from './args.js';
 import { readOrWarn } from './files.js';
+import { documentPathOf, readSourceFile } from '../host/sourceFiles.js';
 
 export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--model PRESET] [--top K] [--apply K] [--format text|json] FILE
 
@@ -62,10 +63,11 @@ export function planCommand(argv: string[], write: (s: string) => void, warn: (s
   }
   const text = readOrWarn(args.file, warn);
   if (text === undefined) return 2;
-  const a = analyze(
-    text,
-    Object.fromEntries(Object.entries({ gpu: args.gpu, model: args.model, worldSize: args.gpus }).filter(([, v]) => v !== undefined)),
-  );
+  const a = analyze(text, {
+    ...Object.fromEntries(Object.entries({ gpu: args.gpu, model: args.model, worldSize: args.gpus }).filter(([, v]) => v !== undefined)),
+    documentPath: documentPathOf(args.file),
+    readFile: readSourceFile,
+  });
   const main = a.main;
   if (!main) {
     warn(`recipe-lens: ${args.file} is not a recognised recipe format`);

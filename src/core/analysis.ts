@@ -1,7 +1,8 @@
 // One analysis per document version and settings: text → parse → detect → normalize → schema → rules →
 // estimate, computed once and shared by diagnostics, hover, completion, the status bar, the panel and the CLI.
 // Nothing else parses or validates; views read an Analysis and never recompute it.
-import { parseFile, type ParsedFile, type RecipeDoc } from './document.js';
+import { loadChain, normalizePath, type ChainSource, type DocChain } from './defaultsChain.js';
+import { parseFile, toData, type ParsedFile, type RecipeDoc } from './document.js';
 import type { TrainingField } from './formats/fields.js';
 import type { Attention, Profile } from './memory/config.js';
 import { memoryFindings } from './memory/diagnostics.js';
@@ -9,6 +10,7 @@ import { estimateRecipe, type DocEstimate, type EstimateOptions } from './memory
 import { readRecipe, type Recipe } from './recipe.js';
 import { checkRecipe } from './rules/check.js';
 import { schemaFindings } from './schemaCheck.js';
+import { mapGet, plainValue } from './tree.js';
 import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
 import { sortFindings, toDiagnostics } from './diagnostics.js';
 import type { Versions } from './versions.js';
@@ -31,12 +33,21 @@ export interface AnalysisSettings {
   versions?: Versions;
   /** 'yaml' skips the fast block-YAML path (tests comparing the two parsers). */
   parser?: 'auto' | 'yaml';
+  /** The document's own path (absolute, `/` or `\\` separated): NeMo-RL `defaults:` parents resolve relative to it. */
+  documentPath?: string;
+  /**
+   * Reads another file for the core (a NeMo-RL `defaults:` parent): its text, or undefined when it is missing or
+   * unreadable. The host does the I/O; the analysis records what it read (Analysis.sources) and the store re-analyses
+   * when a read file changes.
+   */
+  readFile?: (path: string) => string | undefined;
 }
 
 /** A stable key of the settings: an analysis is reused only for the same text version and this key. */
 export function settingsFingerprint(s: AnalysisSettings): string {
   const keys = (Object.keys(s) as (keyof AnalysisSettings)[]).filter((k) => s[k] !== undefined).sort();
-  return JSON.stringify(keys.map((k) => [k, s[k]]));
+  // A reader is a function: its presence counts, what it reads is checked against Analysis.sources.
+  return JSON.stringify(keys.map((k) => [k, typeof s[k] === 'function' ? true : s[k]]));
 }
 
 export interface DocAnalysis {
@@ -46,6 +57,8 @@ export interface DocAnalysis {
   /** The memory estimate (training), KV pool (serving) or retention coverage; why not, otherwise. */
   estimate?: DocEstimate;
   findings: Finding[];
+  /** NeMo-RL: the document merged with its `defaults:` parents (the recipe is read from the merged view). */
+  chain?: DocChain;
 }
 
 export interface Analysis {
@@ -59,13 +72,23 @@ export interface Analysis {
   docs: DocAnalysis[];
   /** Every finding of the file, sorted by position. */
   findings: Finding[];
+  /** Other files the analysis read (NeMo-RL `defaults:` parents) and what it read; a change in one makes it stale. */
+  sources: ChainSource[];
   /** The findings with LSP positions. */
   readonly diagnostics: Diagnostic[];
   /** The first recipe document (what the status bar, the panel and `estimate` show). */
   readonly main: DocAnalysis | undefined;
 }
 
-const TRAINING_OR_SERVING = new Set<FormatId>(['nemo1', 'nemo-launcher', 'nemo2', 'megatron-bridge', 'trtllm-options', 'trtllm-disagg']);
+const TRAINING_OR_SERVING = new Set<FormatId>([
+  'nemo1',
+  'nemo-launcher',
+  'nemo2',
+  'megatron-bridge',
+  'nemo-rl',
+  'trtllm-options',
+  'trtllm-disagg',
+]);
 
 /** Counts analyses, for tests that prove one keystroke computes one analysis whatever listens. */
 export const analysisStats = { computed: 0 };
@@ -93,7 +116,7 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
     for (const doc of parsed.docs) {
       // YAML syntax errors matter in any file Recipe Lens validates; in other files it stays silent.
       if (!doc.format && !forced) continue;
-      const d = analyzeDoc(doc, text, modeline, settings, estimateOptions, previous);
+      const d = analyzeDoc(doc, parsed, modeline, settings, estimateOptions, previous);
       docs.push(d);
       findings.push(...d.findings);
     }
@@ -110,6 +133,7 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
     format,
     docs,
     findings,
+    sources: docs.flatMap((d) => d.chain?.sources ?? []),
     get diagnostics() {
       return (diagnostics ??= toDiagnostics(parsed, findings));
     },
@@ -121,26 +145,46 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
 
 function analyzeDoc(
   doc: RecipeDoc,
-  text: string,
+  parsed: ParsedFile,
   modeline: Record<string, string>,
   settings: AnalysisSettings,
   opts: EstimateOptions,
   previous?: Analysis,
 ): DocAnalysis {
+  const text = parsed.text;
   const findings = syntaxFindings(doc);
   const format = doc.format;
   // A document with syntax errors, or cut at a limit, is partial: schema and rule findings on it would be noise.
   if (!format || !doc.root || doc.truncated || doc.problems.some((p) => p.severity === 'error')) return { doc, findings };
-  findings.push(...schemaFindings(doc, format));
-  const recipe = readRecipe(doc, { worldSize: settings.worldSize, modeline, versions: settings.versions });
-  if (!recipe) return { doc, findings };
+  // NeMo-RL runs the document merged with its `defaults:` parents: the recipe and the schema read that view, and
+  // interpolations in the document resolve against it; findings stay on the document's own keys.
+  const chain =
+    format === 'nemo-rl'
+      ? loadChain(doc.root, parsed.lines, { path: settings.documentPath, readFile: settings.readFile, parser: settings.parser })
+      : undefined;
+  let view = doc;
+  if (chain) {
+    findings.push(...chain.findings);
+    doc.resolve = { ...doc.resolve, root: chain.root };
+    view = { ...doc, root: chain.root, resolve: doc.resolve, chain };
+  }
+  findings.push(...schemaFindings(doc, format, chain ? { data: mergedData(doc, view), partial: !chain.complete } : undefined));
+  const recipe = readRecipe(view, { worldSize: settings.worldSize, modeline, versions: settings.versions });
+  if (!recipe) return { doc, findings, ...(chain ? { chain } : {}) };
   const before = previous?.docs.find((d) => d.doc.index === doc.index)?.recipe;
   findings.push(...checkRecipe(recipe, { text, docIndex: doc.index, lastEdited: lastEdited(before, recipe) }));
   const estimate = estimateRecipe(recipe, modeline, opts);
   // The memory check only makes sense on a configuration the launcher would accept.
   if (settings.memoryWarnings !== false && TRAINING_OR_SERVING.has(format) && !findings.some((f) => f.severity === 'error'))
     findings.push(...memoryFindings(recipe, estimate));
-  return { doc, recipe, estimate, findings };
+  return { doc, recipe, estimate, findings, ...(chain ? { chain } : {}) };
+}
+
+/** The merged config as the schema sees it, with the document's own `defaults:` (which load_config pops after reading). */
+function mergedData(doc: RecipeDoc, view: RecipeDoc): unknown {
+  const data = toData(view);
+  const own = mapGet(doc.root, 'defaults');
+  return own && data && typeof data === 'object' && !Array.isArray(data) ? { defaults: plainValue(own.value), ...data } : data;
 }
 
 /** Training fields whose value differs from the previous version's: what the user just edited. */
@@ -222,6 +266,17 @@ function sizeFinding(text: string, settings: AnalysisSettings): Finding {
   };
 }
 
+/** Whether every file an analysis read still reads the same (a `defaults:` parent edited or saved makes it stale). */
+export function sourcesCurrent(a: Analysis, settings: AnalysisSettings): boolean {
+  return a.sources.every((src) => (settings.readFile ? settings.readFile(src.path) : undefined) === src.text);
+}
+
+/** Whether an analysis read `path` (hosts re-validate the documents whose parent changed). */
+export function readsFile(a: Analysis, path: string): boolean {
+  const p = normalizePath(path);
+  return a.sources.some((s) => s.path === p);
+}
+
 /**
  * Analyses by document, reused while the version and the settings fingerprint are the same. Every consumer asks
  * the store; the first to ask for a version computes it, the others get the same object.
@@ -232,7 +287,7 @@ export class AnalysisStore {
   get(uri: string, version: number, text: () => string, settings: AnalysisSettings): Analysis {
     const fp = settingsFingerprint(settings);
     const hit = this.byUri.get(uri);
-    if (hit && hit.version === version && hit.analysis.fingerprint === fp) return hit.analysis;
+    if (hit && hit.version === version && hit.analysis.fingerprint === fp && sourcesCurrent(hit.analysis, settings)) return hit.analysis;
     const analysis = analyze(text(), settings, hit?.analysis);
     this.byUri.set(uri, { version, analysis });
     return analysis;

@@ -10,7 +10,20 @@ export function toDiagnostics(parsed: ParsedFile, findings: readonly Finding[]):
     message: f.message,
     path: f.path,
     range: r(f.span),
-    ...(f.related?.length ? { related: f.related.map((x) => ({ path: x.path, range: r(x.span), message: x.message })) } : {}),
+    ...(f.related?.length
+      ? {
+          related: f.related.map((x) =>
+            x.file !== undefined
+              ? {
+                  path: x.path,
+                  range: x.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+                  message: x.message,
+                  file: x.file,
+                }
+              : { path: x.path, range: r(x.span), message: x.message },
+          ),
+        }
+      : {}),
     ...(f.fixes?.length
       ? { fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits.map((e) => ({ range: r(e.span), newText: e.newText })) })) }
       : {}),

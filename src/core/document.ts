@@ -1,7 +1,8 @@
 // Parse a YAML text into documents with spans, detect each document's format, resolve interpolations.
 import { parseAllDocuments, type Document } from 'yaml';
+import type { DocChain } from './defaultsChain.js';
 import { detect, type Detection } from './detect.js';
-import { hasInterpolation, resolveNode, UNRESOLVED, type ResolveContext, type Resolved } from './interpolate.js';
+import { hasInterpolation, NEMO_RL_RESOLVERS, resolveNode, UNRESOLVED, type ResolveContext, type Resolved } from './interpolate.js';
 import { readModeline, type Modeline } from './modeline.js';
 import { fastBuildTree } from './fastTree.js';
 import { LAUNCHER_MOUNTS } from './formats/nemoLauncher.js';
@@ -39,6 +40,11 @@ export interface RecipeDoc {
   truncated?: { reason: 'aliases' | 'depth'; span: Span };
   duplicateKeys: { key: string; span: Span; first: Span }[];
   resolve: ResolveContext;
+  /**
+   * A NeMo-RL document read through its `defaults:` parents: `root` is then the merged config (nodes from parent files
+   * carry spans in those files) and the chain says which file wrote each node (src/core/defaultsChain.ts).
+   */
+  chain?: DocChain;
 }
 
 export interface ParsedFile {
@@ -73,7 +79,7 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
       span: fast.span,
       problems: [],
       duplicateKeys: fast.duplicateKeys,
-      resolve: { root: fast.root, rootAliases: format === 'nemo-launcher' ? LAUNCHER_MOUNTS : [] },
+      resolve: resolveContext(fast.root, format),
     };
     return parsedFile(text, modeline, [doc]);
   }
@@ -142,10 +148,19 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
       problems,
       truncated: built.truncated,
       duplicateKeys: built.duplicateKeys,
-      resolve: { root: built.root, rootAliases: format === 'nemo-launcher' ? LAUNCHER_MOUNTS : [] },
+      resolve: resolveContext(built.root, format),
     } satisfies RecipeDoc;
   });
   return parsedFile(text, modeline, docs);
+}
+
+/** How a format's loader resolves `${…}`: launcher recipes are mounted under `training`; NeMo-RL registers its own resolvers. */
+function resolveContext(root: TreeNode | undefined, format: FormatId | null): ResolveContext {
+  return {
+    root,
+    rootAliases: format === 'nemo-launcher' ? LAUNCHER_MOUNTS : [],
+    ...(format === 'nemo-rl' ? { resolvers: NEMO_RL_RESOLVERS } : {}),
+  };
 }
 
 /** Detection, unless a modeline or a setting names the format (then the content's reading still gives the body's base). */

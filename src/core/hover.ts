@@ -1,6 +1,7 @@
 // The hover for a position: the memory view for keys that move memory (training levers, KV-cache keys, retention
 // ranges) and the schema's documentation of the key. The editor adapters only convert it.
 import type { Analysis } from './analysis.js';
+import { chainHoverMarkdown } from './chainHover.js';
 import { pathAtOffset } from './cursor.js';
 import type { ServingField } from './formats/fields.js';
 import { hoverMarkdown } from './hoverText.js';
@@ -41,5 +42,8 @@ export function hoverAt(a: Analysis, offset: number): Hover | undefined {
   if (e?.kind === 'retention') parts.push(retentionHoverMarkdown(e));
   const md = hoverMarkdown(doc, doc.format, where.path);
   if (md) parts.push(md);
+  // NeMo-RL: which file a value comes from (the `defaults:` chain).
+  const chain = d.chain && chainHoverMarkdown(d.chain, where.path, d.recipe);
+  if (chain) parts.push(chain);
   return parts.length ? { contents: parts, span: where.entry.keySpan } : undefined;
 }

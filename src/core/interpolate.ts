@@ -87,8 +87,11 @@ function literal(s: string): unknown {
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
+/** OmegaConf resolvers by name: what `${name:a,b}` calls. */
+export type Resolvers = Record<string, (args: unknown[]) => Resolved>;
+
 /** Resolvers that NeMo (hydra_runner) and the launcher register. */
-const RESOLVERS: Record<string, (args: unknown[]) => Resolved> = {
+const RESOLVERS: Resolvers = {
   multiply: (a) => (a.length === 2 && num(a[0]) !== undefined && num(a[1]) !== undefined ? num(a[0])! * num(a[1])! : UNRESOLVED),
   sum: (a) => (a.length >= 1 && a.every((x) => num(x) !== undefined) ? a.reduce((s: number, x) => s + (x as number), 0) : UNRESOLVED),
   subtract: (a) => (a.length === 2 && num(a[0]) !== undefined && num(a[1]) !== undefined ? num(a[0])! - num(a[1])! : UNRESOLVED),
@@ -97,10 +100,27 @@ const RESOLVERS: Record<string, (args: unknown[]) => Resolved> = {
   int_div: (a) => (a.length === 2 && num(a[0]) !== undefined && num(a[1]) ? Math.floor(num(a[0])! / num(a[1])!) : UNRESOLVED),
 };
 
+const two = (a: unknown[], f: (x: number, y: number) => number | undefined): Resolved => {
+  const x = num(a[0]);
+  const y = num(a[1]);
+  const r = a.length === 2 && x !== undefined && y !== undefined ? f(x, y) : undefined;
+  return r === undefined ? UNRESOLVED : r;
+};
+
+/** NeMo-RL's resolvers: add, mul, div (true division), max (nemo_rl/utils/config.py register_omegaconf_resolvers at 7ea279a). */
+export const NEMO_RL_RESOLVERS: Resolvers = {
+  add: (a) => two(a, (x, y) => x + y),
+  mul: (a) => two(a, (x, y) => x * y),
+  div: (a) => two(a, (x, y) => (y === 0 ? undefined : x / y)),
+  max: (a) => two(a, (x, y) => Math.max(x, y)),
+};
+
 export interface ResolveContext {
   root: TreeNode | undefined;
   /** Path prefixes that stand for the document root (`training` for launcher recipes). */
   rootAliases: readonly string[];
+  /** The resolvers the consuming program registers (default: NeMo's). */
+  resolvers?: Resolvers;
 }
 
 const MAX_DEPTH = 32;
@@ -135,7 +155,8 @@ function resolveBody(ctx: ResolveContext, body: string, path: readonly PathSeg[]
   const firstInterp = body.indexOf('${');
   if (colon > 0 && (firstInterp < 0 || colon < firstInterp)) {
     const name = body.slice(0, colon).trim();
-    const fn = RESOLVERS[name];
+    const table = ctx.resolvers ?? RESOLVERS;
+    const fn = Object.hasOwn(table, name) ? table[name] : undefined;
     if (!fn) return UNRESOLVED;
     const args = splitArgs(body.slice(colon + 1)).map((a) => (hasInterpolation(a) ? resolveString(ctx, a, path, depth + 1) : literal(a)));
     if (args.some((a) => a === UNRESOLVED)) return UNRESOLVED;

@@ -19,6 +19,7 @@ import { TRAINING_TABLES } from './formats/index.js';
 import { KV_RETENTION, RETENTION_RANGE } from './formats/kvRetention.js';
 import { fieldAt, readTable, type FieldLoc } from './formats/table.js';
 import { DISAGG_ROLES, roleBases, type DisaggRole } from './formats/trtllmDisagg.js';
+import { readNemoRl, type NemoRlRead } from './formats/nemoRl.js';
 import { TRTLLM_OPTIONS } from './formats/trtllmOptions.js';
 import type { TrainingFamily, TrainingTable } from './formats/training.js';
 import { lookup } from './tree.js';
@@ -31,6 +32,8 @@ export type Locs<F extends string> = Partial<Record<F, FieldLoc>>;
 export interface WorldSize {
   size: number;
   source: 'file' | 'modeline' | 'setting';
+  /** How the file's GPUs become the training world when that is more than devices × nodes (NeMo-RL's generation split). */
+  note?: string;
 }
 
 export interface TrainingRecipe {
@@ -48,6 +51,8 @@ export interface TrainingRecipe {
   base: KeyPath;
   /** The release the file is checked against (modeline, setting, or none named). */
   target: TargetRelease;
+  /** NeMo-RL's own settings beyond the training fields (generation, reference model, teacher, batching). */
+  rl?: NemoRlRead;
 }
 
 export interface ServingRole {
@@ -99,7 +104,8 @@ export function readRecipe(doc: RecipeDoc, ctx: RecipeContext = {}): Recipe | un
   return undefined;
 }
 
-export function readTraining(doc: RecipeDoc, format: FormatId, table: TrainingTable, ctx: RecipeContext = {}): TrainingRecipe {
+export function readTraining(doc: RecipeDoc, format: FormatId, variants: TrainingTable, ctx: RecipeContext = {}): TrainingRecipe {
+  const table = variants.select?.(doc) ?? variants;
   const base = doc.detection.base;
   const read = readTable(doc, table, TRAINING_FIELDS, [base]);
   const file: TrainingValues = { ...read.values, ...table.derive?.(doc) };
@@ -112,11 +118,15 @@ export function readTraining(doc: RecipeDoc, format: FormatId, table: TrainingTa
     file,
     values: withDefaults(file, loc, table),
     loc,
-    world: worldOf(file, loc, ctx),
+    world: table.world ? worldFromTable(table.world(doc, file)) : worldOf(file, loc, ctx),
     base,
     target: targetRelease(format, ctx.modeline ?? {}, ctx.versions),
+    ...(format === 'nemo-rl' ? { rl: readNemoRl(doc) } : {}),
   };
 }
+
+const worldFromTable = (w: { size: number; note?: string } | null): WorldSize | undefined =>
+  w ? { size: w.size, source: 'file', ...(w.note ? { note: w.note } : {}) } : undefined;
 
 /** The file's values plus the loader's defaults for what it leaves out; used again when a what-if or a fix changes a value. */
 export function withDefaults(file: TrainingValues, loc: Locs<TrainingField>, table: TrainingTable): TrainingValues {

@@ -122,15 +122,25 @@ function keyIndexOf(locs: readonly Located[]): KeyIndexes {
   return hit;
 }
 
+/**
+ * What a document is validated as when it is not its own whole config: NeMo-RL's merged `defaults:` chain. Errors are
+ * still reported only at the document's own keys; `partial` (a parent could not be read) drops missing-key errors,
+ * since the parent may set them.
+ */
+export interface SchemaView {
+  data: unknown;
+  partial: boolean;
+}
+
 /** Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys. */
-export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
+export function schemaFindings(doc: RecipeDoc, format: FormatId, view?: SchemaView): Finding[] {
   const validate = VALIDATORS[format];
   const findings: Finding[] = [];
   // The recipe body may sit below the root (a Bridge performance config's `ConfigContainer:`); paths stay file paths.
   const base = doc.detection.base;
   const body = base.length ? lookup(doc.root, base)?.node : doc.root;
   if (!body) return findings;
-  validate(toData(doc, body, base));
+  validate(view ? view.data : toData(doc, body, base));
   const errors: AjvError[] = validate.errors ?? [];
   const seen = new Set<string>();
   const infoCache = new Map<string, PropertyInfo | undefined>();
@@ -182,6 +192,7 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       continue;
     }
     if (e.keyword === 'required') {
+      if (view?.partial) continue;
       const missing = String(e.params.missingProperty);
       const id = `required:${dotted}:${missing}`;
       if (seen.has(id)) continue;

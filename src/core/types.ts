@@ -54,6 +54,9 @@ export interface RelatedInfo {
   path: string;
   span: Span;
   message: string;
+  /** Another file (a NeMo-RL `defaults:` parent): `span` is then an offset there and `range` its position. */
+  file?: string;
+  range?: Range;
 }
 
 /** A text replacement; `span` is in offsets of the document the finding came from. */
@@ -85,6 +88,7 @@ export interface Diagnostic {
   message: string;
   path: string;
   range: Range;
-  related?: { path: string; range: Range; message: string }[];
+  /** `file` is set when the location is in another file (a `defaults:` parent). */
+  related?: { path: string; range: Range; message: string; file?: string }[];
   fixes?: { title: string; edits: { range: Range; newText: string }[] }[];
 }

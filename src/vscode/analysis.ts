@@ -30,6 +30,11 @@ export class AnalysisCache implements vscode.Disposable {
     return a;
   }
 
+  /** The current analysis of a document, if one was computed (never computes). */
+  peek(doc: vscode.TextDocument): Analysis | undefined {
+    return this.store.peek(doc.uri.toString());
+  }
+
   delete(uri: vscode.Uri): void {
     this.store.delete(uri.toString());
   }

@@ -16,7 +16,9 @@ export function toVsDiagnostic(d: Diagnostic, uri: vscode.Uri): vscode.Diagnosti
   out.code = d.code;
   if (d.related?.length)
     out.relatedInformation = d.related.map(
-      (r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, toRange(r.range)), r.message),
+      // A location in another file: the `defaults:` parent that writes the value.
+      (r) =>
+        new vscode.DiagnosticRelatedInformation(new vscode.Location(r.file ? vscode.Uri.file(r.file) : uri, toRange(r.range)), r.message),
     );
   if (d.code === 'RL-DEPRECATED') out.tags = [vscode.DiagnosticTag.Deprecated];
   return out;

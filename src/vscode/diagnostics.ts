@@ -1,5 +1,6 @@
 // Keeps a DiagnosticCollection current: immediately on open, debounced on change, cleared on close.
 import * as vscode from 'vscode';
+import { readsFile } from '../core/analysis.js';
 import type { AnalysisCache } from './analysis.js';
 import { toVsDiagnostic } from './convert.js';
 import { settingsFor } from './settings.js';
@@ -12,13 +13,30 @@ export class DiagnosticsController implements vscode.Disposable {
   constructor(private readonly cache: AnalysisCache) {
     this.subs.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.refresh(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        this.schedule(e.document);
+        this.scheduleDependents(e.document.uri);
+      }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('recipeLens')) this.refreshAll();
       }),
     );
+    // A NeMo-RL `defaults:` parent changed on disk: the documents that read it are re-validated.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
+    for (const on of [watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete]) this.subs.push(on((u) => this.scheduleDependents(u)));
+    this.subs.push(watcher);
     this.refreshAll();
+  }
+
+  /** Re-validate the open documents whose analysis read `uri` (a `defaults:` parent). */
+  private scheduleDependents(uri: vscode.Uri): void {
+    if (uri.scheme !== 'file') return;
+    for (const d of vscode.workspace.textDocuments) {
+      if (d.uri.toString() === uri.toString()) continue;
+      const a = this.cache.peek(d);
+      if (a && readsFile(a, uri.fsPath)) this.schedule(d);
+    }
   }
 
   refreshAll(): void {

@@ -4,6 +4,7 @@ import type { AnalysisSettings } from '../core/analysis.js';
 import type { EstimateOptions } from '../core/memory/estimate.js';
 import { isFormatId, type FormatId } from '../core/types.js';
 import { isFramework, isRelease, type Versions } from '../core/versions.js';
+import { cachedSourceReader } from '../host/sourceFiles.js';
 
 export interface DocSettings {
   enable: boolean;
@@ -24,6 +25,13 @@ function versionsSetting(raw: Record<string, unknown> | undefined): Versions | u
   for (const [k, v] of Object.entries(raw ?? {})) if (isFramework(k) && typeof v === 'string' && isRelease(v)) out[k] = v;
   return Object.keys(out).length ? out : undefined;
 }
+
+/** Reads the files a document names (NeMo-RL `defaults:` parents): an open editor's text first, else the disk. */
+const sourceReader = cachedSourceReader((path) => {
+  const norm = (p: string) => p.replace(/\\/g, '/');
+  const want = norm(path);
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && norm(d.uri.fsPath) === want)?.getText();
+});
 
 export function settingsFor(doc: vscode.TextDocument): DocSettings {
   const c = vscode.workspace.getConfiguration('recipeLens', doc.uri);
@@ -57,6 +65,7 @@ export function settingsFor(doc: vscode.TextDocument): DocSettings {
     maxLength: out.maxLength,
     memoryWarnings: out.memoryWarnings,
     versions: versionsSetting(c.get<Record<string, unknown>>('versions', {})),
+    ...(doc.uri.scheme === 'file' ? { documentPath: doc.uri.fsPath, readFile: sourceReader } : {}),
   };
   return { ...out, analysis };
 }

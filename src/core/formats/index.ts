@@ -5,6 +5,7 @@ import { MEGATRON_LM } from './megatronLm.js';
 import { NEMO1 } from './nemo1.js';
 import { NEMO2 } from './nemo2.js';
 import { NEMO_LAUNCHER } from './nemoLauncher.js';
+import { NEMO_RL } from './nemoRl.js';
 import type { TrainingTable } from './training.js';
 
 /** Training formats and their tables. */
@@ -14,6 +15,7 @@ export const TRAINING_TABLES: Partial<Record<FormatId, TrainingTable>> = {
   nemo2: NEMO2,
   'megatron-bridge': BRIDGE,
   'megatron-lm': MEGATRON_LM,
+  'nemo-rl': NEMO_RL,
 };
 
 export const isServingFormat = (f: FormatId | null): boolean => f === 'trtllm-options' || f === 'trtllm-disagg';

@@ -1,6 +1,7 @@
 // A key-path table says where each logical field lives in one file format; readTable reads a document through
 // it. This is the only mechanism in the core that turns paths into values: rules, the estimate, hovers, the
 // panel and Apply all go through a table (src/core/formats/<format>.ts).
+import { inheritedFrom, type Inherited } from '../defaultsChain.js';
 import { valueAt, type RecipeDoc } from '../document.js';
 import { hasInterpolation, UNRESOLVED } from '../interpolate.js';
 import { findKeyPath, lookup, parsePath, plainValue, type TreeNode } from '../tree.js';
@@ -24,6 +25,11 @@ export interface FieldLoc {
   items?: Span[];
   /** The value is an OmegaConf interpolation (`${…}`): it follows its source by itself. */
   interpolated?: boolean;
+  /**
+   * The value comes from a `defaults:` parent (NeMo-RL): `keySpan` and `valueSpan` are then the document's `defaults:`
+   * value (where findings about it go) and this says where the parent wrote it.
+   */
+  inherited?: Inherited;
 }
 
 export interface ReadFields<F extends string, V> {
@@ -63,12 +69,14 @@ export function readTable<F extends string, K extends Record<F, FieldKind>>(
     const path = locate(doc, table, field, bases);
     if (!path) continue;
     const hit = lookup(doc.root, path)!;
+    const inherited = doc.chain && inheritedFrom(doc.chain, hit.entry, hit.node);
     loc[field] = {
       path,
-      keySpan: hit.entry?.keySpan ?? hit.node.span,
-      valueSpan: hit.node.span,
+      keySpan: inherited ? doc.chain!.anchor : (hit.entry?.keySpan ?? hit.node.span),
+      valueSpan: inherited ? doc.chain!.anchor : hit.node.span,
+      ...(inherited ? { inherited } : {}),
       node: hit.node.kind,
-      ...(hit.node.kind === 'seq' ? { items: hit.node.items.map((n) => n.span) } : {}),
+      ...(hit.node.kind === 'seq' && !inherited ? { items: hit.node.items.map((n) => n.span) } : {}),
       ...(hit.node.kind === 'scalar' && typeof hit.node.value === 'string' && hasInterpolation(hit.node.value)
         ? { interpolated: true }
         : {}),

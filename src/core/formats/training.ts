@@ -25,4 +25,15 @@ export interface TrainingTable extends Table<TrainingField> {
   derive?: (doc: RecipeDoc) => TrainingValues;
   /** How this format selects a precision recipe (the what-if and the planner's Apply write it). */
   writePrecision?: (p: PrecisionId, file: TrainingValues, loc: Partial<Record<TrainingField, FieldLoc>>) => PrecisionWrite;
+  /** The table a document is read with when the format has variants (NeMo-RL: the megatron_cfg or the dtensor_cfg backend). */
+  select?: (doc: RecipeDoc) => TrainingTable;
+  /**
+   * The GPUs the training runs on where devices × nodes is not the whole story (NeMo-RL gives non-colocated generation
+   * its own GPUs): the size and why, or null when it cannot be known. Absent: devices × nodes.
+   */
+  world?: (doc: RecipeDoc, file: TrainingValues) => { size: number; note?: string } | null;
+  /** Rules of rules/training.ts that do not hold for this format, each with the reason (for the docs). */
+  skipRules?: Readonly<Record<string, string>>;
+  /** When set, only these rules of rules/training.ts hold for this format. */
+  onlyRules?: readonly string[];
 }

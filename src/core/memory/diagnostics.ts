@@ -6,6 +6,7 @@ import { pathToString } from '../tree.js';
 import type { Finding, RelatedInfo } from '../types.js';
 import type { DocEstimate } from './estimate.js';
 import { gib } from '../units.js';
+import { rlMemoryFindings } from './nemoRlReport.js';
 
 const g = (b: number) => gib(b, 1);
 
@@ -19,6 +20,13 @@ const DRIVERS: Record<'activations' | 'weights' | 'optimizer', TrainingField[]> 
 /** RL-MEM for a recipe and its estimate (computed once per analysis). */
 export function memoryFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   if (e.kind === 'serving' && recipe.kind === 'serving') return servingFindings(recipe, e);
+  // NeMo-RL: the phases around training (refit, generation, logprobs, teacher) may be what overflows.
+  if (e.kind === 'training' && recipe.kind === 'training' && e.rl)
+    return [...trainingFindings(recipe, e), ...rlMemoryFindings(recipe, e.rl, e.gpu)];
+  return trainingFindings(recipe, e);
+}
+
+function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   if (e.kind !== 'training' || recipe.kind !== 'training' || e.estimate.fit.verdict !== 'does-not-fit') return [];
   const seq = recipe.loc.seq;
   if (!seq) return [];
@@ -35,7 +43,12 @@ export function memoryFindings(recipe: Recipe, e: DocEstimate): Finding[] {
       const f = recipe.loc[k];
       const path = f && pathToString(f.path);
       if (f && path && recipe.values[k] !== undefined && !related.some((r) => r.path === path))
-        related.push({ path, span: f.keySpan, message: `${path} = ${String(recipe.values[k])} drives ${part}` });
+        related.push({
+          path,
+          span: f.inherited?.keySpan ?? f.keySpan,
+          message: `${path} = ${String(recipe.values[k])} drives ${part}${f.inherited ? ` (set in ${f.inherited.name})` : ''}`,
+          ...(f.inherited ? { file: f.inherited.file, range: f.inherited.range } : {}),
+        });
     }
   const stage = e.estimate.stages.length > 1 ? ` (PP stage ${e.estimate.stage})` : '';
   return [

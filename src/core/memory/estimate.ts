@@ -6,6 +6,7 @@ import type { TrainingConfig } from './config.js';
 import { trainingInputs, type ExtractOptions } from './fromRecipe.js';
 import { findGpu } from './gpus.js';
 import { estimateKvCache, retentionCoverage, type KvCacheEstimate, type RetentionCoverage, type WeightDtype } from './kvcache.js';
+import { estimateNemoRl, type RlMemory } from './nemoRl.js';
 import { findPreset, MODEL_PRESETS } from './presets.js';
 import { estimateTraining, type TrainingEstimate } from './training.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
@@ -28,7 +29,16 @@ export interface ServingRole {
 }
 
 export type DocEstimate =
-  | { kind: 'training'; format: FormatId; shape: ModelShape; config: TrainingConfig; gpu: GpuSpec; estimate: TrainingEstimate }
+  | {
+      kind: 'training';
+      format: FormatId;
+      shape: ModelShape;
+      config: TrainingConfig;
+      gpu: GpuSpec;
+      estimate: TrainingEstimate;
+      /** NeMo-RL: every phase of a step (generation, refit, logprobs, reference, teacher, training); `estimate` is the training phase. */
+      rl?: RlMemory;
+    }
   | {
       kind: 'serving';
       format: FormatId;
@@ -60,6 +70,12 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
       // kvPerToken rejects a KV dtype it cannot size (RL-K3 reports it); no estimate then.
       return { kind: 'none', format, reason: (err as Error).message };
     }
+  }
+  if (recipe.rl) {
+    // NeMo-RL: the model is policy.model_name, and a step has more phases than training (memory/nemoRl.ts).
+    const e = estimateNemoRl(recipe, recipe.rl, modeline, gpu, opts.model);
+    if (!e.ok) return { kind: 'none', format, reason: e.reason };
+    return { kind: 'training', format, shape: e.shape, config: e.config, gpu, estimate: e.estimate, rl: e.rl };
   }
   const ex = trainingInputs(recipe, modeline, opts);
   if (!ex.ok) return { kind: 'none', format, reason: ex.reason };
@@ -139,6 +155,7 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
     pipeline: t.pipeline,
     fit: t.fit,
     breakdown: t.breakdown,
+    ...(e.rl ? { rl: e.rl } : {}),
     assumptions: t.assumptions.map((a: Assumption) => ({ what: a.what, source: a.source, provenance: a.provenance })),
   };
 }

@@ -1,6 +1,7 @@
 // Markdown for a memory hover: the most-loaded rank against the GPU, the breakdown, and what-if deltas.
 import type { ServingField } from '../formats/fields.js';
 import { reestimate, type DocEstimate } from './estimate.js';
+import { rlPhaseSummary } from './nemoRlReport.js';
 import { variantsFor, type Lever } from './whatIf.js';
 import { gibNumber, mib } from '../units.js';
 
@@ -44,6 +45,7 @@ export function memoryHoverMarkdown(e: Extract<DocEstimate, { kind: 'training' }
     }
     if (deltas.length) lines.push('', '**What if**', ...deltas);
   }
+  if (e.rl) lines.push('', `**NeMo-RL step** (the table is the training phase):`, ...rlPhaseSummary(e.rl, e.gpu).map((l) => `- ${l}`));
   lines.push(
     '',
     `_${e.config.profile === 'hf' ? 'Hugging Face' : 'Megatron-Core + TE'} profile, ${e.config.attention} attention; ${t.assumptions.length} assumption${t.assumptions.length === 1 ? '' : 's'} — see the planning panel or \`recipe-lens estimate\`_`,

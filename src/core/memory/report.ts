@@ -1,5 +1,6 @@
 // Plain-text report of an estimate (the CLI's `estimate` output).
 import type { DocEstimate } from './estimate.js';
+import { rlPhasesText } from './nemoRlReport.js';
 import { gib } from '../units.js';
 
 const pct = (b: number, total: number) => `${((100 * b) / total).toFixed(1)}%`;
@@ -37,6 +38,7 @@ export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string 
     out.push('', 'assumptions:');
     for (const a of t.assumptions) out.push(`  - ${a.what} (${a.source})`);
   }
+  if (e.rl) out.push(...rlPhasesText(e.rl));
   return out.join('\n');
 }
 

@@ -39,7 +39,10 @@ export function trainingMemory(e: TrainingDoc): MemoryVM {
   const t = e.estimate;
   const cap = e.gpu.bytes;
   const pp = t.stages.length;
-  const caption = pp > 1 ? `most-loaded rank: PP stage ${t.stage} of ${pp}` : 'per GPU (every rank holds the same)';
+  const rank = pp > 1 ? `most-loaded rank: PP stage ${t.stage} of ${pp}` : 'per GPU (every rank holds the same)';
+  // NeMo-RL: the bar is the training phase; the step's other phases (memory/nemoRl.ts) are named beside it.
+  const peak = e.rl?.phases.find((p) => p.id === e.rl!.peak.training);
+  const caption = e.rl && peak ? `${rank}; training phase of a NeMo-RL step — step peak: ${peak.label} ${gib(peak.bytes)}` : rank;
   const scale = Math.max(cap, ...t.stages.map((s) => s.total));
   const stages =
     pp > 1

@@ -1,12 +1,14 @@
 // The checker: every cross-field rule of a recipe, placed on the file. Rule logic lives in training.ts, kvcache.ts
 // and retention.ts; this module only feeds them the normalized recipe and places what they return.
 import type { TrainingField, TrainingValues } from '../formats/fields.js';
+import { NEMO_RL_FIELDS, NEMO_RL_TABLE, type NemoRlField, type NemoRlRead } from '../formats/nemoRl.js';
 import { writePath } from '../formats/table.js';
 import { TRTLLM_OPTIONS } from '../formats/trtllmOptions.js';
 import { withChanges, type Recipe, type RetentionRecipe, type ServingRecipe, type TrainingRecipe } from '../recipe.js';
 import type { Finding } from '../types.js';
-import type { FixChoice, Ref } from './hit.js';
+import { refField, type FixChoice, type Ref } from './hit.js';
 import { disaggRules, kvCacheRules, type ServingHit } from './kvcache.js';
+import { nemoRlRules, type NemoRlRuleField } from './nemoRl.js';
 import { placeHits } from './place.js';
 import { retentionRules, type RetentionHitField } from './retention.js';
 import { trainingRules, type TrainingHit, type TrainingRuleInput } from './training.js';
@@ -28,8 +30,13 @@ export function trainingInput(r: TrainingRecipe): TrainingRuleInput {
     unusable: (f) => f in r.loc && r.file[f] === undefined,
     worldFrom: r.world?.source === 'file' ? ['devices', 'nodes'] : [],
     target: r.target,
+    ...(r.table.skipRules || r.table.onlyRules ? { applies: (code: string) => rulesApply(r.table, code) } : {}),
   };
 }
+
+/** Whether a rule of rules/training.ts holds for a table (its skipRules and onlyRules). */
+export const rulesApply = (t: TrainingRecipe['table'], code: string): boolean =>
+  !(t.skipRules && code in t.skipRules) && (!t.onlyRules || t.onlyRules.includes(code));
 
 export function checkRecipe(recipe: Recipe, ctx: CheckContext): Finding[] {
   if (recipe.kind === 'training') return checkTraining(recipe, ctx);
@@ -37,15 +44,50 @@ export function checkRecipe(recipe: Recipe, ctx: CheckContext): Finding[] {
   return checkRetention(recipe, ctx);
 }
 
+/** Model-shape fields a format may fill from the model catalogue rather than write (NeMo-RL's policy.model_name). */
+const SHAPE_FIELDS = new Set<TrainingField>(['layers', 'heads', 'groups', 'experts']);
+
 function checkTraining(r: TrainingRecipe, ctx: CheckContext): Finding[] {
   const input = trainingInput(r);
-  const hits = trainingRules(input).map((h) => ({ ...h, fixes: (h.fixes ?? []).filter((f) => fixHolds(r, h, f)) }));
-  return placeHits<TrainingField>(hits, {
+  // A shape the file does not write came from the model it names: say so where a rule used it.
+  const shapeNote =
+    r.format === 'nemo-rl' && typeof r.values.modelName === 'string' ? ` (the shape of ${r.values.modelName} in the model catalogue)` : '';
+  const hits = trainingRules(input).map((h) => ({
+    ...h,
+    message: shapeNote && h.fields.some((f) => SHAPE_FIELDS.has(refField(f)) && !r.loc[refField(f)]) ? h.message + shapeNote : h.message,
+    fixes: (h.fixes ?? []).filter((f) => fixHolds(r, h, f)),
+  }));
+  const findings = placeHits<TrainingField>(hits, {
     text: ctx.text,
     docIndex: ctx.docIndex,
     locate: (ref) => r.loc[typeof ref === 'string' ? ref : ref.field],
     writePath: (ref) => writePath(r.table, r.loc, typeof ref === 'string' ? ref : ref.field, r.base),
     value: (ref) => r.values[typeof ref === 'string' ? ref : ref.field],
+    lastEdited: ctx.lastEdited,
+  });
+  if (r.rl) findings.push(...checkNemoRl(r, r.rl, ctx));
+  return findings;
+}
+
+/** NeMo-RL's own checks (rules/nemoRl.ts), placed through the NeMo-RL table and the training table. */
+function checkNemoRl(r: TrainingRecipe, rl: NemoRlRead, ctx: CheckContext): Finding[] {
+  const isRl = (f: NemoRlRuleField): f is NemoRlField => Object.hasOwn(NEMO_RL_FIELDS, f);
+  const field = (ref: Ref<NemoRlRuleField>) => refField(ref);
+  return placeHits<NemoRlRuleField>(nemoRlRules(r, rl), {
+    text: ctx.text,
+    docIndex: ctx.docIndex,
+    locate: (ref) => {
+      const f = field(ref);
+      return isRl(f) ? rl.loc[f] : r.loc[f];
+    },
+    writePath: (ref) => {
+      const f = field(ref);
+      return isRl(f) ? writePath(NEMO_RL_TABLE, rl.loc, f) : writePath(r.table, r.loc, f, r.base);
+    },
+    value: (ref) => {
+      const f = field(ref);
+      return isRl(f) ? rl.values[f] : r.values[f];
+    },
     lastEdited: ctx.lastEdited,
   });
 }

@@ -41,10 +41,18 @@ export function placeHits<F extends string>(hits: readonly RuleHit<F>[], p: Plac
     if (seen.has(key)) continue; // a top-level key read by both disaggregated roles
     seen.add(key);
     const related: RelatedInfo[] = [];
+    // A finding on a value a `defaults:` parent sets sits on the `defaults:` line; the parent's key is where it is written.
+    if (at?.inherited) related.push(relatedAt(at, `${pathToString(at.path)} = ${fmt(p.value(primary!))} (set in ${at.inherited.name})`));
     for (const r of [...h.fields, ...(h.context ?? [])]) {
       const l = p.locate(r);
-      if (!l || l === at || related.some((x) => x.span[0] === l.keySpan[0])) continue;
-      related.push({ path: pathToString(l.path), span: l.keySpan, message: `${pathToString(l.path)} = ${fmt(p.value(r))}` });
+      if (!l || l === at || related.some((x) => x.file === l.inherited?.file && x.span[0] === (l.inherited?.keySpan ?? l.keySpan)[0]))
+        continue;
+      const value = `${pathToString(l.path)} = ${fmt(p.value(r))}`;
+      related.push(
+        l.inherited
+          ? relatedAt(l, `${value} (set in ${l.inherited.name})`)
+          : { path: pathToString(l.path), span: l.keySpan, message: value },
+      );
     }
     const fixes = (h.fixes ?? []).map((f) => fixEdits(f, p, primary)).filter((f): f is Fix => !!f);
     out.push({
@@ -58,6 +66,12 @@ export function placeHits<F extends string>(hits: readonly RuleHit<F>[], p: Plac
     });
   }
   return out;
+}
+
+/** A related location in the `defaults:` parent that writes the field. */
+function relatedAt(l: FieldLoc, message: string): RelatedInfo {
+  const i = l.inherited!;
+  return { path: pathToString(l.path), span: i.keySpan, file: i.file, range: i.range, message };
 }
 
 function fixEdits<F extends string>(f: FixChoice<F>, p: Placement<F>, primary: Ref<F> | undefined): Fix | undefined {
@@ -75,7 +89,7 @@ function fixEdits<F extends string>(f: FixChoice<F>, p: Placement<F>, primary: R
   }
   if (f.rename) {
     const l = p.locate(f.rename.ref);
-    if (!l) return undefined;
+    if (!l || l.inherited) return undefined; // a key a parent file writes is not renamed here
     edits.push({ span: l.keySpan, newText: f.rename.to });
   }
   if (!edits.length) return undefined;

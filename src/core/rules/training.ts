@@ -21,6 +21,8 @@ export interface TrainingRuleInput {
   worldFrom?: TrainingField[];
   /** The release the file is checked against (rules that changed across releases). */
   target?: TargetRelease;
+  /** Which rules hold for the format (its table's skipRules / onlyRules); default all. */
+  applies?: (code: string) => boolean;
 }
 
 // R22: NeMo up to 2.3 passes pipeline_model_parallel_split_rank to megatron-core (nemo/lightning/megatron_init.py at
@@ -403,7 +405,7 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
       ['gbs', 'vpp'],
       { context: ['mbs', 'pp'] },
     );
-  return out;
+  return input.applies ? out.filter((h) => input.applies!(h.code)) : out;
 }
 
 const BUDGET_KEY = { trainIters: 'train_iters', trainSamples: 'train_samples', numEpochs: 'num_epochs' } as const;

@@ -175,3 +175,25 @@ test('RL-MEM on the phase that overflows, on the key that sizes it: colocated vL
   // 1.0 × 85,017,493,504 + 0.5 GiB (the offloaded policy worker's context) = 85,554,364,416 B = 79.7 GiB.
   assert.equal(H100 + CONTEXT, 85_554_364_416);
 });
+
+test('RL-MEM on passes padded to max_total_sequence_length is an information (the worst case), a warning once packed', () => {
+  // 1B policy, 131,072 tokens per sample, no recompute: training and the logprob passes overflow only if a sample is that long.
+  const long = grpo('    colocated:\n      enabled: true\n')
+    .replace('max_total_sequence_length: 1024', 'max_total_sequence_length: 131072')
+    .replace('max_model_len: 1024', 'max_model_len: 131072');
+  const mem = (text: string) =>
+    analyzeText(text, { memoryWarnings: true })
+      .diagnostics.filter((d) => d.code === 'RL-MEM')
+      .map((d) => [d.severity, d.path, d.message.split(': ')[0]]);
+  const bound = 'if a micro-batch reaches 131072 tokens (NeMo-RL pads to the longest sample of a batch)';
+  assert.deepEqual(mem(long), [
+    ['info', 'policy.logprob_batch_size', bound],
+    ['info', 'policy.logprob_batch_size', bound],
+    ['info', 'policy.max_total_sequence_length', bound],
+  ]);
+  const packed = mem(long.replace('  sequence_packing:\n    enabled: false', '  sequence_packing:\n    enabled: true'));
+  assert.deepEqual(
+    packed.map((d) => d[0]),
+    ['warning', 'warning', 'warning'],
+  );
+});

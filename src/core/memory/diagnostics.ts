@@ -51,11 +51,16 @@ function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
         });
     }
   const stage = e.estimate.stages.length > 1 ? ` (PP stage ${e.estimate.stage})` : '';
+  // NeMo-RL without sequence packing or dynamic batching pads a micro-batch to its longest sample, not to
+  // max_total_sequence_length: the estimate is the worst case, an information rather than a warning.
+  const rl = recipe.rl?.values;
+  const bound = rl !== undefined && rl.packing !== true && rl.dynamicBatching !== true;
   return [
     {
       code: 'RL-MEM',
-      severity: 'warning',
+      severity: bound ? 'info' : 'warning',
       message:
+        (bound ? `if a micro-batch reaches ${recipe.values.seq} tokens (NeMo-RL pads to the longest sample of a batch): ` : '') +
         `estimated ${g(p.total)} per GPU${stage} exceeds the ${e.gpu.name} (${g(e.gpu.bytes)}): ` +
         `activations ${g(p.activations)}, transient ${g(p.transient)}, weights ${g(p.weights)}, gradients ${g(p.gradients)}, optimizer ${g(p.optimizer)}, overheads ${g(p.overhead)}`,
       path: pathToString(seq.path),

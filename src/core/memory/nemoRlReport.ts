@@ -66,10 +66,12 @@ export function rlMemoryFindings(r: TrainingRecipe, rl: RlMemory, gpu: GpuSpec):
           : (read.loc.logprobBatch ?? read.loc.logprobMbTokens ?? r.loc.seq);
     if (!at) continue;
     const top = [...p.lines].sort((a, b) => b.bytes - a.bytes).slice(0, 3);
+    // Logprob and teacher passes over unpacked batches are sized by max_total_sequence_length, the worst case.
+    const bound = p.id !== 'refit' && p.id !== 'generation' && read.values.packing !== true && read.values.dynamicBatching !== true;
     out.push({
       code: 'RL-MEM',
-      severity: 'warning',
-      message: `${p.label} needs an estimated ${gib(p.bytes, 1)} per GPU, more than the ${gpu.name} (${gib(gpu.bytes, 1)}): ${top.map((l) => `${l.label} ${gib(l.bytes, 1)}`).join(', ')}`,
+      severity: bound ? 'info' : 'warning',
+      message: `${bound ? `if a micro-batch reaches ${r.values.seq} tokens (NeMo-RL pads to the longest sample of a batch): ` : ''}${p.label} needs an estimated ${gib(p.bytes, 1)} per GPU, more than the ${gpu.name} (${gib(gpu.bytes, 1)}): ${top.map((l) => `${l.label} ${gib(l.bytes, 1)}`).join(', ')}`,
       path: pathToString(at.path),
       span: at.valueSpan,
       ...(at.inherited

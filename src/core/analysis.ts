@@ -11,7 +11,7 @@ import { checkRecipe } from './rules/check.js';
 import { schemaFindings } from './schemaCheck.js';
 import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
 import { sortFindings, toDiagnostics } from './diagnostics.js';
-import type { Versions } from './versions.js';
+import { targetRelease, type Versions } from './versions.js';
 
 /** Everything outside the text that changes an analysis. Two analyses with equal settings and text are equal. */
 export interface AnalysisSettings {
@@ -131,7 +131,7 @@ function analyzeDoc(
   const format = doc.format;
   // A document with syntax errors, or cut at a limit, is partial: schema and rule findings on it would be noise.
   if (!format || !doc.root || doc.truncated || doc.problems.some((p) => p.severity === 'error')) return { doc, findings };
-  findings.push(...schemaFindings(doc, format));
+  findings.push(...schemaFindings(doc, format, targetRelease(format, modeline, settings.versions)));
   const recipe = readRecipe(doc, { worldSize: settings.worldSize, modeline, versions: settings.versions });
   if (!recipe) return { doc, findings };
   const before = previous?.docs.find((d) => d.doc.index === doc.index)?.recipe;

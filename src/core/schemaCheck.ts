@@ -7,6 +7,7 @@ import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
 import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
 import { closest, closestAcross, KeyIndex } from './suggest.js';
 import { isLlmArgsTop, isTrtllm, legacyValueVerdict, releaseVerdict, shipped, unknownKeyVerdict } from './trtllmCheck.js';
+import { coerceLax } from './trtllmLax.js';
 import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from './tree.js';
 import type { Finding, FormatId, PathSeg, Severity } from './types.js';
 import type { TargetRelease } from './versions.js';
@@ -135,7 +136,9 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId, target?: Target
   const base = doc.detection.base;
   const body = base.length ? lookup(doc.root, base)?.node : doc.root;
   if (!body) return findings;
-  validate(toData(doc, body, base));
+  const data = toData(doc, body, base);
+  // TensorRT-LLM validates with pydantic's lax mode: '9e-1' is a float there, 'yes' a bool (trtllmLax.ts).
+  validate(isTrtllm(format) ? coerceLax(data, locateRoot(format)) : data);
   const errors: AjvError[] = validate.errors ?? [];
   const seen = new Set<string>();
   const infoCache = new Map<string, PropertyInfo | undefined>();

@@ -26,6 +26,11 @@ export const EXTRA_KEYWORDS = [
   'x-releaseNotes',
   'x-backends',
   'x-status',
+  // pydantic strict types (no lax-mode conversion of strings) and fields a before/plain validator converts first.
+  'x-strict',
+  'x-validator',
+  // Enum values only older TensorRT-LLM releases accept, with a note each (the overlay of generate.py).
+  'x-legacyValues',
 ];
 
 const camel = (id) => id.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());

@@ -46,9 +46,13 @@ SOURCE_FILES = [
     'tensorrt_llm/llmapi/llm_args.py',
     'tensorrt_llm/llmapi/disagg_utils.py',
     'tensorrt_llm/_torch/auto_deploy/llm_args.py',
+    'tensorrt_llm/_torch/auto_deploy/utils/_config.py',
+    'tensorrt_llm/_torch/peft/lora/config.py',
     'tensorrt_llm/lora_helper.py',
     'tensorrt_llm/lora_manager.py',
     'tensorrt_llm/llmapi/kv_cache_type.py',
+    'tensorrt_llm/usage/config.py',
+    'tensorrt_llm/mapping.py',
 ]
 
 # The classes whose fields a YAML options file may set, per backend (`backend:` key).
@@ -87,10 +91,11 @@ SIMPLE_TYPES = {
     'NegativeInt': {'type': 'integer', 'exclusiveMaximum': 0},
     'PositiveFloat': {'type': 'number', 'exclusiveMinimum': 0},
     'NonNegativeFloat': {'type': 'number', 'minimum': 0},
-    'StrictInt': {'type': 'integer'},
-    'StrictStr': {'type': 'string'},
-    'StrictBool': {'type': 'boolean'},
-    'StrictFloat': {'type': 'number'},
+    # pydantic's strict types: no lax-mode conversion ('8' is no StrictInt); x-strict tells the checker so.
+    'StrictInt': {'type': 'integer', 'x-strict': True},
+    'StrictStr': {'type': 'string', 'x-strict': True},
+    'StrictBool': {'type': 'boolean', 'x-strict': True},
+    'StrictFloat': {'type': 'number', 'x-strict': True},
 }
 ANY_TYPES = {'Any', 'object', 'Callable', 'Type', 'type'}
 
@@ -108,6 +113,12 @@ class Module:
         self.imports: Dict[str, Tuple[str, str]] = {}
         for node in tree.body:
             self._collect(node)
+        # A class nested in a model's body (`GuidedDecodingConfig.GuidedDecodingBackend`) is what the model's own
+        # annotations name; module-level classes keep precedence.
+        for cls in list(self.classes.values()):
+            for sub in cls.body:
+                if isinstance(sub, ast.ClassDef):
+                    self.classes.setdefault(sub.name, sub)
 
     def _collect(self, node: ast.stmt) -> None:
         if isinstance(node, ast.ClassDef):
@@ -234,6 +245,9 @@ class ModelInfo:
         self.extra: Optional[str] = None
         self.fields: Dict[str, dict] = {}
         self.discriminator: Optional[Tuple[str, str]] = None
+        # Fields whose annotation is a one-value Literal (inherited too): the values a discriminated union selects on
+        # (`decoding_type: Literal["MTP"]`, `algorithm: Literal["dsa"]`, `mode: Literal["decode"]`).
+        self.literals: Dict[str, Any] = {}
         self.doc = ast.get_docstring(node) or ''
 
 
@@ -263,11 +277,16 @@ class Extractor:
             info.kind = 'model'
         elif is_dataclass:
             info.kind = 'dataclass'
+        if info.kind == '':
+            # A plain mix-in (AutoDeploy's DynamicYamlMixInForSettings): pydantic collects the annotations of every
+            # class along a model's MRO, so its annotated fields become fields of the models that list it as a base.
+            self.own_fields(info)
         if info.kind in ('model', 'dataclass'):
             for b in reversed(bases):
-                if b.kind in ('model', 'dataclass'):
+                if b.kind in ('model', 'dataclass', ''):
                     for k, v in b.fields.items():
                         info.fields[k] = v
+                    info.literals.update(b.literals)
             for b in bases:
                 if b.extra is not None:
                     info.extra = b.extra
@@ -291,6 +310,13 @@ class Extractor:
             if kw.arg == 'extra':
                 v = _const(kw.value)
                 return v if isinstance(v, str) else None
+        for stmt in node.body:
+            # pydantic's v1-style inner `class Config: extra = "forbid"` (still honoured by pydantic 2).
+            if isinstance(stmt, ast.ClassDef) and stmt.name == 'Config':
+                for sub in stmt.body:
+                    if isinstance(sub, ast.Assign) and any(isinstance(t, ast.Name) and t.id == 'extra' for t in sub.targets):
+                        v = _const(sub.value)
+                        return v if isinstance(v, str) else None
         for stmt in node.body:
             target = None
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
@@ -322,7 +348,16 @@ class Extractor:
                         return self.config_extra(mod, sub.value)
         return None
 
+    def is_field(self, mod: Module, node: Optional[ast.AST]) -> bool:
+        """A call of pydantic's Field, under any name it is imported as (`from pydantic import Field as PydanticField`),
+        or of a module's own `Field` wrapper (TensorRT-LLM's adds `status=` and `telemetry=`)."""
+        if not isinstance(node, ast.Call):
+            return False
+        name = _name_of(node.func)
+        return name == 'Field' or mod.imports.get(name, ('', ''))[1] == 'Field'
+
     def own_fields(self, info: ModelInfo) -> None:
+        mod = info.module
         for stmt in info.node.body:
             if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
                 continue
@@ -337,11 +372,62 @@ class Extractor:
                 continue
             if isinstance(stmt.value, ast.Call) and _name_of(stmt.value.func) == 'PrivateAttr':
                 continue
-            info.fields[name] = {'module': info.module, 'annotation': ann, 'value': stmt.value, 'owner': info.node.name}
-            if name == 'decoding_type' and _name_of(ann) == 'Literal':
+            f = {'module': mod, 'annotation': ann, 'value': stmt.value, 'owner': info.node.name}
+            aliases = self.field_aliases(mod, stmt.value)
+            if aliases:
+                f['aliases'] = aliases
+            info.fields[name] = f
+            if _name_of(ann) == 'Literal':
                 vals = self.literal_values(ann)
-                if len(vals) == 1 and isinstance(vals[0], str):
-                    info.discriminator = (name, vals[0])
+                if len(vals) == 1:
+                    info.literals[name] = vals[0]
+                    if name == 'decoding_type' and isinstance(vals[0], str):
+                        info.discriminator = (name, vals[0])
+        # A `mode="before"` / `"plain"` / `"wrap"` field validator sees the raw value before (or instead of) the
+        # annotation's validation, so the annotation no longer says what the YAML may hold (`eagle_choices` parses a
+        # string, `cp_type` upper-cases one). Only validators of the class that declares the field relax it; one a
+        # subclass adds to an inherited field narrows it (AutoDeploy rejects non-default parallel sizes) and is left out.
+        own = {n for n, f in info.fields.items() if f.get('owner') == info.node.name}
+        for stmt in info.node.body:
+            if not isinstance(stmt, ast.FunctionDef):
+                continue
+            for dec in stmt.decorator_list:
+                if not (isinstance(dec, ast.Call) and _name_of(dec.func) == 'field_validator'):
+                    continue
+                mode = next((_const(k.value) for k in dec.keywords if k.arg == 'mode'), 'after')
+                if mode not in ('before', 'plain', 'wrap'):
+                    continue
+                for a in dec.args:
+                    n = _const(a)
+                    if isinstance(n, str) and n in own:
+                        info.fields[n] = dict(info.fields[n], validator=mode)
+
+    def field_aliases(self, mod: Module, value: Optional[ast.expr]) -> List[str]:
+        """The other input names of a field: `alias="x"` and `validation_alias=AliasChoices("a", "b")`."""
+        if not self.is_field(mod, value):
+            return []
+        out: List[str] = []
+        for kw in value.keywords:  # type: ignore[union-attr]
+            if kw.arg not in ('alias', 'validation_alias'):
+                continue
+            v = kw.value
+            names = [_const(a) for a in v.args] if isinstance(v, ast.Call) and _name_of(v.func) == 'AliasChoices' else [_const(v)]
+            out += [n for n in names if isinstance(n, str) and n not in out]
+        return out
+
+    def field_props(self, fields: Dict[str, dict]) -> Dict[str, dict]:
+        """The properties of a set of fields, with a property for each alias a field also accepts."""
+        props: Dict[str, dict] = {}
+        for name, f in fields.items():
+            props[name] = self.field_schema(f)
+        for name, f in fields.items():
+            for a in f.get('aliases', []):
+                if a != name and a not in props:
+                    s = copy.deepcopy(props[name])
+                    s['description'] = f'Another name of `{name}` (pydantic alias). ' + s.get('description', '')
+                    s['description'] = s['description'].strip()
+                    props[a] = s
+        return props
 
     @staticmethod
     def literal_values(ann: ast.expr) -> List[Any]:
@@ -382,20 +468,49 @@ class Extractor:
         return {'$ref': f'#/$defs/{name}'}
 
     def model_schema(self, info: ModelInfo) -> dict:
-        s: dict = {'type': 'object'}
+        # No `type` here: each use site says `{"type": "object", "$ref": …}` (or ["object", "null"] where the field is
+        # Optional), so a null is judged at the field, never by a second union branch that only adds noise.
+        s: dict = {}
         doc = _first_paragraph(info.doc)
         if doc:
             s['description'] = doc
-        props = {}
-        for name, f in info.fields.items():
-            props[name] = self.field_schema(f)
+        s.update(self.fields_schema(info))
         if info.discriminator:
             key, val = info.discriminator
-            props.setdefault(key, {'const': val})
-        s['properties'] = props
+            s['properties'].setdefault(key, {'const': val})
         if info.extra == 'forbid':
             s['additionalProperties'] = False
         return s
+
+    def fields_schema(self, info: ModelInfo) -> dict:
+        """`properties` of a model's fields. A model whose pydantic base has fields of its own refers to that base's
+        fields (`allOf` of `$defs/<Base>Fields`, listing the inherited names so that the set can still be closed):
+        the twelve speculative-decoding configs share DecodingBaseConfig's fields instead of each compiling them
+        again. A subclass that narrows or widens an inherited field's type keeps every field inline."""
+        parent = next((b for b in self.bases(info) if b.kind == 'model' and b.fields), None)
+        if parent is not None:
+            own = {n: f for n, f in info.fields.items() if n not in parent.fields or f is not parent.fields[n]}
+            same = all(
+                _validation(self.field_schema(f)) == _validation(self.field_schema(parent.fields[n]))
+                for n, f in own.items()
+                if n in parent.fields
+            )
+            if same:
+                props = self.field_props(own)
+                for n, f in parent.fields.items():
+                    for name in [n, *f.get('aliases', [])]:
+                        props.setdefault(name, {})
+                return {'allOf': [{'$ref': f'#/$defs/{self.fields_ref(parent)}'}], 'properties': props}
+        return {'properties': self.field_props(info.fields)}
+
+    def fields_ref(self, info: ModelInfo) -> str:
+        """The def holding a base model's fields, open (the subclass closes the set), built once."""
+        name = self.def_name(info) + 'Fields'
+        if name not in self.defs and name not in self.building:
+            self.building.add(name)
+            self.defs[name] = self.fields_schema(info)
+            self.building.discard(name)
+        return name
 
     def field_schema(self, f: dict) -> dict:
         mod: Module = f['module']
@@ -403,7 +518,7 @@ class Extractor:
         schema = self.ann(mod, f['annotation'])
         kwargs: Dict[str, ast.expr] = {}
         default: Any = NO_VALUE
-        if isinstance(value, ast.Call) and _name_of(value.func) == 'Field':
+        if self.is_field(mod, value):
             kwargs = {kw.arg: kw.value for kw in value.keywords if kw.arg}
             if value.args:
                 default = _const(value.args[0])
@@ -438,6 +553,15 @@ class Extractor:
                 schema['x-deprecatedMessage'] = ' '.join(msg.split())
         elif isinstance(status, str) and status in ('prototype', 'beta'):
             schema['x-status'] = status
+        # `telemetry=TelemetryField.categorical("auto", "float16", …)`: the values TensorRT-LLM recognises for a
+        # free-form string field, shown as examples (never enforced: the field is a str).
+        tel = kwargs.get('telemetry')
+        if isinstance(tel, ast.Call) and _name_of(tel.func) == 'categorical' and 'enum' not in schema:
+            vals = [v for v in (_const(a) for a in tel.args) if isinstance(v, str)]
+            if vals:
+                schema['examples'] = vals
+        if f.get('validator'):
+            schema = _relaxed(schema, f['validator'])
         return schema
 
     def enum_member_value(self, mod: Module, node: ast.expr) -> Any:
@@ -448,7 +572,10 @@ class Extractor:
                 if info.kind == 'enum':
                     for stmt in info.node.body:
                         if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.attr for t in stmt.targets):
-                            return _const(stmt.value)
+                            # A str enum's member is its value in YAML; an int-valued Enum's (LoadFormat.AUTO = 0) is
+                            # no spelling a file uses, so it is no default worth showing.
+                            v = _const(stmt.value)
+                            return v if isinstance(v, str) else NO_VALUE
         return NO_VALUE
 
     def ann(self, mod: Module, node: Optional[ast.expr], depth: int = 0) -> dict:
@@ -486,7 +613,9 @@ class Extractor:
                 if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
                     item = self.ann(mod, args[0], depth + 1)
                     return {'type': 'array', 'items': item} if item else {'type': 'array'}
-                return {'type': 'array', 'prefixItems': [self.ann(mod, a, depth + 1) for a in args], 'maxItems': len(args)}
+                # A fixed-length tuple: exactly len(args) items (pydantic rejects more or fewer).
+                items = [self.ann(mod, a, depth + 1) for a in args]
+                return {'type': 'array', 'prefixItems': items, 'minItems': len(args), 'maxItems': len(args)}
             if head in ('Dict', 'dict', 'Mapping', 'MutableMapping', 'DefaultDict'):
                 s: dict = {'type': 'object'}
                 if len(args) == 2:
@@ -495,10 +624,15 @@ class Extractor:
                         s['additionalProperties'] = v
                 return s
             if head == 'Annotated':
+                metas = [{kw.arg: kw.value for kw in m.keywords if kw.arg} for m in args[1:] if self.is_field(mod, m)]
+                key = next((_const(m['discriminator']) for m in metas if 'discriminator' in m), None)
+                members = self.union_members(mod, args[0]) if isinstance(key, str) else []
+                if members:
+                    # `Annotated[Union[A, B], Field(discriminator="mode")]`: chosen by each variant's Literal `mode`.
+                    return self.union(mod, members, depth, key)
                 base = copy.deepcopy(self.ann(mod, args[0], depth + 1))
-                for meta in args[1:]:
-                    if isinstance(meta, ast.Call) and _name_of(meta.func) == 'Field':
-                        _apply_constraints(base, {kw.arg: kw.value for kw in meta.keywords if kw.arg})
+                for m in metas:
+                    _apply_constraints(base, m)
                 return base
             if head in ('ClassVar', 'Final', 'Required', 'NotRequired'):
                 return self.ann(mod, args[0], depth + 1)
@@ -522,13 +656,38 @@ class Extractor:
                     return {'type': types[0] if len(types) == 1 else types, 'enum': vals}
                 return {}
             if info.kind in ('model', 'dataclass'):
-                return self.model_ref(info)
+                return {'type': 'object', **self.model_ref(info)}
             return {}
         if name in SIMPLE_TYPES:
             return dict(SIMPLE_TYPES[name])
         return {}
 
-    def union(self, mod: Module, members: List[ast.expr], depth: int) -> dict:
+    def union_members(self, mod: Module, node: ast.expr, depth: int = 0) -> List[ast.expr]:
+        """The members of a union annotation (`Union[...]`, `Optional[...]`, `A | B`, or an alias of one)."""
+        if depth > 8:
+            return []
+        if isinstance(node, ast.Subscript) and _name_of(node.value) in ('Union', 'Optional'):
+            sl = node.slice
+            items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+            return items + ([ast.Constant(value=None)] if _name_of(node.value) == 'Optional' else [])
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return [m for side in (node.left, node.right) for m in (self.union_members(mod, side, depth + 1) or [side])]
+        if isinstance(node, ast.Name):
+            m, n, kind = self.src.resolve(mod, node.id)
+            if kind == 'alias' and m is not None and n is not None:
+                return self.union_members(m, m.aliases[n], depth + 1)
+        return []
+
+    def disc_value(self, info: ModelInfo, key: Optional[str]) -> Any:
+        """The value that selects `info` in a union discriminated by `key` (its one-value Literal field, or a
+        `ClassVar[str]` of that name); without a key, the legacy `decoding_type` ClassVar."""
+        if key is None:
+            return info.discriminator[1] if info.discriminator else None
+        if key in info.literals:
+            return info.literals[key]
+        return info.discriminator[1] if info.discriminator and info.discriminator[0] == key else None
+
+    def union(self, mod: Module, members: List[ast.expr], depth: int, key: Optional[str] = None) -> dict:
         variants: List[ModelInfo] = []
         schemas: List[dict] = []
         nullable = False
@@ -539,7 +698,7 @@ class Extractor:
             m, n, kind = self.src.resolve(mod, _name_of(a)) if isinstance(a, (ast.Name, ast.Attribute)) else (None, None, '')
             if kind == 'class' and m is not None and n is not None:
                 info = self.info(m, n)
-                if info.kind == 'model' and info.discriminator:
+                if info.kind == 'model' and isinstance(self.disc_value(info, key), str):
                     variants.append(info)
             s = self.ann(mod, a, depth + 1)
             if s.get('anyOf') and len(s) == 1:
@@ -549,7 +708,7 @@ class Extractor:
             else:
                 schemas.append(s)
         if len(variants) >= 2 and len(variants) == len(schemas):
-            out = self.discriminated(variants)
+            out = self.discriminated(variants, key or variants[0].discriminator[0])  # type: ignore[index]
             if nullable:
                 out['type'] = ['object', 'null']
             return out
@@ -579,20 +738,23 @@ class Extractor:
                                         out[_name_of(val)].append(key)
         return out
 
-    def discriminated(self, variants: List[ModelInfo]) -> dict:
-        key = variants[0].discriminator[0]  # type: ignore[index]
+    def discriminated(self, variants: List[ModelInfo], key: str) -> dict:
         spellings = self.dispatch_names(variants)
         props: Dict[str, dict] = {}
         branches = []
         values: List[str] = []
         for v in variants:
             ref = self.model_ref(v)
-            vals = [v.discriminator[1]]  # type: ignore[index]
+            vals = [self.disc_value(v, key)]
             vals += [x for x in spellings.get(v.node.name, []) if x not in vals]
             values += [x for x in vals if x not in values]
             cond = {'const': vals[0]} if len(vals) == 1 else {'enum': vals}
             branches.append({'if': {'properties': {key: cond}, 'required': [key]}, 'then': ref})
-            for pname, ps in self.defs[self.def_name(v)]['properties'].items():
+            # Every field of the variant, inherited ones included (its def may list those by name only).
+            full = self.field_props(v.fields)
+            if v.discriminator:
+                full.setdefault(v.discriminator[0], {'const': v.discriminator[1]})
+            for pname, ps in full.items():
                 if pname == key:
                     continue
                 # The choice-independent view (hover, completion): every variant's key, widened over the variants,
@@ -605,12 +767,66 @@ class Extractor:
                     props[pname] = w
                 else:
                     props[pname] = copy.deepcopy(ps)
-        return {
+        out = {
             'type': 'object',
             'description': f'Selected by `{key}`; each choice accepts only its own keys.',
-            'properties': {key: {'type': 'string', 'enum': values}, **{k: props[k] for k in sorted(props)}},
+            'properties': {key: {'type': 'string', 'enum': values}, **{k: _view(props[k]) for k in sorted(props)}},
             'allOf': branches,
         }
+        # Every choice strict: a key that no choice declares is rejected whatever `key` says, or when it is absent
+        # (`cuda_graph_config` without `mode`, which a before-validator infers).
+        if all(self.defs[self.def_name(v)].get('additionalProperties') is False for v in variants):
+            out['additionalProperties'] = False
+        return out
+
+
+# What the choice-independent view of a discriminated union keeps of each key: what hover, completion and the lax-mode
+# conversion read. The chosen variant (`then`) validates the value in full; a second full copy here only doubled the
+# compiled validator.
+_VIEW_KEEP = ('type', 'enum', 'examples', 'description', 'default', 'deprecated', 'x-deprecatedMessage', 'x-status', 'x-strict', 'x-validator', 'x-releases')
+
+
+def _validation(schema: dict) -> str:
+    """A field schema without its annotations: what it accepts, for comparing an override with the field it shadows."""
+    return _canon({k: v for k, v in schema.items() if k not in ('description', 'default', 'x-status', 'deprecated', 'x-deprecatedMessage', 'examples')})
+
+
+def _view(schema: dict) -> dict:
+    out = {k: copy.deepcopy(v) for k, v in schema.items() if k in _VIEW_KEEP}
+    if 'type' not in out and ('$ref' in schema or 'allOf' in schema):
+        out['type'] = 'object'
+    return out
+
+
+def _views_follow_variants(props: Dict[str, dict], defs: Dict[str, dict]) -> None:
+    """After the overlay: a discriminated union's choice-independent view marks a key deprecated where every variant
+    that has the key says so (the overlay annotates the variants' defs, e.g. MTPDecodingConfig's num_nextn_predict_layers)."""
+
+    def field(name: str, key: str) -> Optional[dict]:
+        d = defs.get(name, {})
+        f = d.get('properties', {}).get(key)
+        if f:
+            return f
+        for br in d.get('allOf', []):
+            ref = br.get('$ref', '')
+            if ref.startswith('#/$defs/'):
+                got = field(ref[len('#/$defs/') :], key)
+                if got:
+                    return got
+        return f
+
+    for view in props.values():
+        refs = [b.get('then', {}).get('$ref', '') for b in view.get('allOf', []) if 'if' in b]
+        names = [r[len('#/$defs/') :] for r in refs if r.startswith('#/$defs/')]
+        if not names:
+            continue
+        for key, p in view.get('properties', {}).items():
+            fs = [f for f in (field(n, key) for n in names) if f is not None]
+            if fs and all(f.get('deprecated') for f in fs) and not p.get('deprecated'):
+                p['deprecated'] = True
+                msg = next((f['x-deprecatedMessage'] for f in fs if f.get('x-deprecatedMessage')), None)
+                if msg:
+                    p['x-deprecatedMessage'] = msg
 
 
 def _first_paragraph(doc: str) -> str:
@@ -644,7 +860,30 @@ def _factory_default(node: ast.expr) -> Any:
         return {}
     if n in ('list', 'List'):
         return []
+    # `default_factory=lambda: [1, 1, 4]`: a literal body is the default.
+    if isinstance(node, ast.Lambda) and not node.args.args:
+        return _const(node.body)
     return NO_VALUE
+
+
+# What survives of a field's schema when a before/plain/wrap validator sees the raw value first.
+_RELAXED_KEEP = ('description', 'default', 'examples', 'deprecated', 'x-deprecatedMessage', 'x-status')
+
+
+def _relaxed(schema: dict, mode: str) -> dict:
+    """A field validated by a `mode="before"` (or plain, wrap) validator: a nested model keeps its schema (the
+    validator normalises the mapping, e.g. infers `mode`) and also takes null; any other type takes any value."""
+    model = '$ref' in schema or 'allOf' in schema or any('$ref' in b for b in schema.get('anyOf', []))
+    if model and mode == 'before':
+        out = copy.deepcopy(schema)
+        if 'anyOf' in out and {'type': 'null'} not in out['anyOf']:
+            out['anyOf'] = out['anyOf'] + [{'type': 'null'}]
+        elif 'type' in out and 'null' not in (out['type'] if isinstance(out['type'], list) else [out['type']]):
+            out['type'] = (out['type'] if isinstance(out['type'], list) else [out['type']]) + ['null']
+    else:
+        out = {k: copy.deepcopy(v) for k, v in schema.items() if k in _RELAXED_KEEP}
+    out['x-validator'] = mode
+    return out
 
 
 def _apply_constraints(schema: dict, kwargs: Dict[str, ast.expr]) -> None:
@@ -684,7 +923,7 @@ def _union_of(schemas: List[dict], nullable: bool) -> dict:
         s = copy.deepcopy(schemas[0])
         if not nullable:
             return s
-        if 'type' in s and '$ref' not in s:
+        if 'type' in s:
             t = s['type'] if isinstance(s['type'], list) else [s['type']]
             s['type'] = t + ['null'] if 'null' not in t else t
             if 'enum' in s and None not in s['enum']:
@@ -711,7 +950,7 @@ def extract_release(root: str) -> dict:
         if mod is None or cls not in mod.classes:
             continue
         info = ex.info(mod, cls)
-        props = {name: ex.field_schema(f) for name, f in info.fields.items()}
+        props = ex.field_props(info.fields)
         backends[backend] = {'properties': props, 'closed': info.extra == 'forbid'}
     disagg = extract_disagg(src, ex)
     return {'backends': backends, 'defs': ex.defs, 'disagg': disagg}
@@ -920,7 +1159,19 @@ def build(releases: List[Tuple[str, str, dict]], overlay: dict) -> Tuple[dict, d
         '$defs': defs,
     }
     apply_overlay(options, overlay.get('options', {}))
-    disagg = build_disagg(data, order, list(options['properties']))
+    # The LlmArgs fields live in `$defs/LlmArgs`, validated once and shared with the disaggregated schema's pools (a
+    # `$ref` per property there compiled every field a second time); the root keeps each name (detect.ts reads them)
+    # with an empty schema, and closes the set.
+    names = list(options['properties'])
+    options['$defs']['LlmArgs'] = {
+        'description': 'The fields of LlmArgs, shared by the options file and the disaggregated pools.',
+        'properties': options['properties'],
+    }
+    _views_follow_variants(options['properties'], options['$defs'])
+    options['$ref'] = '#/$defs/LlmArgs'
+    options['properties'] = {n: {} for n in names}
+    options = {k: options[k] for k in ('$schema', '$id', 'title', 'description', 'type', 'x-releases', 'x-source', 'x-aliases', '$ref', 'properties', 'additionalProperties', '$defs') if k in options}
+    disagg = build_disagg(data, order, names)
     apply_overlay(disagg, overlay.get('disagg', {}))
     prune_defs(options)
     return options, disagg
@@ -939,14 +1190,15 @@ def build_disagg(data: List[Tuple[str, dict]], order: List[str], option_names: L
     for p in ('context_servers', 'generation_servers'):
         top[p] = {'$ref': '#/$defs/serverPool'}
     # Each pool is launched as a trtllm-serve instance with the pool's keys as LlmArgs, so every options key is a
-    # pool key too; the pool's own keys (num_instances, urls, router) come from the overlay.
-    llm_refs = {p: {'$ref': f'trtllm-options.schema.json#/properties/{p}'} for p in option_names}
+    # pool key too; the pool's own keys (num_instances, urls, router) come from the overlay. Pools and a benchmark's
+    # worker_config.{ctx,gen} are strict like the options file's top level: the LlmArgs fields (by reference) and
+    # each name listed, so that the set can be closed.
+    llm = {'$ref': 'trtllm-options.schema.json#/$defs/LlmArgs'}
+    names_only = {p: {} for p in option_names}
+    pool = {'type': ['object', 'null'], 'allOf': [dict(llm)], 'properties': dict(names_only), 'additionalProperties': False}
+    worker = {'type': ['object', 'null'], 'allOf': [dict(llm)], 'properties': dict(names_only), 'additionalProperties': False}
     passes = any(d['disagg']['passes_llm_args'] for _, d in data)
-    props = dict(top)
-    if passes:
-        for p, r in llm_refs.items():
-            props.setdefault(p, r)
-    return {
+    out = {
         '$schema': 'https://json-schema.org/draft/2020-12/schema',
         '$id': DISAGG_ID,
         'title': 'TensorRT-LLM disaggregated-server config',
@@ -956,9 +1208,13 @@ def build_disagg(data: List[Tuple[str, dict]], order: List[str], option_names: L
         ),
         'type': 'object',
         'x-releases': order,
-        'properties': props,
-        '$defs': {'serverPool': {'type': ['object', 'null'], 'properties': dict(llm_refs)}},
+        'properties': dict(top),
+        '$defs': {'serverPool': pool, 'workerArgs': worker},
     }
+    # `**kwargs` of extract_disagg_cfg: LlmArgs keys at the top are passed on to both pools.
+    if passes:
+        out['allOf'] = [dict(llm)]
+    return out
 
 
 def apply_overlay(schema: dict, overlay: dict) -> None:
@@ -976,9 +1232,19 @@ def apply_overlay(schema: dict, overlay: dict) -> None:
                 node[part] = {}
                 created = True
             node = node[part]
+        # An explicit `"x-releases": []` marks a legacy-only note: it describes a key no release read has, and leaves
+        # alone a key some release does have (AutoDeploy's live cuda_graph_batch_sizes in a release that still has it).
+        if not created and patch.get('x-releases', None) == [] and 'x-releases' in patch:
+            continue
         _deep_merge(node, patch)
-        if created and len(parts) >= 2 and parts[-2] == 'properties' and 'x-releases' in schema:
+        # A key the overlay creates is in no release's models: `x-releases: []` (a legacy key), unless the patch says
+        # otherwise (`"x-releases": null`: a key every release's loader takes that is no model field, like `hf_revision`).
+        if created and len(parts) >= 2 and parts[-2] == 'properties' and 'x-releases' in schema and 'x-releases' not in patch:
             node.setdefault('x-releases', [])
+        # Values only older releases accept (`x-legacyValues`: value -> note) stay valid input: the enum takes them.
+        legacy = node.get('x-legacyValues')
+        if isinstance(legacy, dict) and isinstance(node.get('enum'), list):
+            node['enum'] = node['enum'] + [v for v in legacy if v not in node['enum']]
 
 
 def _deep_merge(node: dict, patch: dict) -> None:

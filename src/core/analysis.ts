@@ -13,7 +13,7 @@ import { schemaFindings } from './schemaCheck.js';
 import { mapGet, plainValue } from './tree.js';
 import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
 import { sortFindings, toDiagnostics } from './diagnostics.js';
-import type { Versions } from './versions.js';
+import { targetRelease, type Versions } from './versions.js';
 
 /** Everything outside the text that changes an analysis. Two analyses with equal settings and text are equal. */
 export interface AnalysisSettings {
@@ -168,7 +168,12 @@ function analyzeDoc(
     doc.resolve = { ...doc.resolve, root: chain.root };
     view = { ...doc, root: chain.root, resolve: doc.resolve, chain };
   }
-  findings.push(...schemaFindings(doc, format, chain ? { data: mergedData(doc, view), partial: !chain.complete } : undefined));
+  findings.push(
+    ...schemaFindings(doc, format, {
+      target: targetRelease(format, modeline, settings.versions),
+      ...(chain ? { view: { data: mergedData(doc, view), partial: !chain.complete } } : {}),
+    }),
+  );
   const recipe = readRecipe(view, { worldSize: settings.worldSize, modeline, versions: settings.versions });
   if (!recipe) return { doc, findings, ...(chain ? { chain } : {}) };
   const before = previous?.docs.find((d) => d.doc.index === doc.index)?.recipe;

@@ -14,6 +14,10 @@ export const RULES: Record<string, RuleInfo> = {
   'RL-SCHEMA': { title: 'Value does not match the format schema (type, enum, range, required key)' },
   'RL-UNKNOWN-KEY': { title: 'Unknown key (typo or wrong section)' },
   'RL-DEPRECATED': { title: 'Deprecated key' },
+  'RL-RELEASE': {
+    title: 'Key or value the named TensorRT-LLM release does not have (added later, or removed)',
+    source: "TensorRT-LLM's pydantic models, read per release (scripts/trtllm-schema/generate.py)",
+  },
   'RL-ENUM-CASE': { title: 'Enum value in a different case than upstream spells it' },
   'RL-NONE-STRING': { title: 'YAML string "None" where null was meant' },
   'RL-R1': {

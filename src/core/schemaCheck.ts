@@ -6,8 +6,11 @@ import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
 import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
 import { closest, closestAcross, KeyIndex } from './suggest.js';
+import { isLlmArgsTop, isTrtllm, legacyValueVerdict, releaseVerdict, shipped, unknownKeyVerdict } from './trtllmCheck.js';
+import { coerceLax } from './trtllmLax.js';
 import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from './tree.js';
-import type { Finding, FormatId, PathSeg } from './types.js';
+import type { Finding, FormatId, PathSeg, Severity } from './types.js';
+import type { TargetRelease } from './versions.js';
 
 const VALIDATORS: Record<FormatId, ValidateFn> = {
   nemo1: V.nemo1,
@@ -132,15 +135,28 @@ export interface SchemaView {
   partial: boolean;
 }
 
-/** Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys. */
-export function schemaFindings(doc: RecipeDoc, format: FormatId, view?: SchemaView): Finding[] {
+export interface SchemaOptions {
+  /** The release checked against (versions.ts): what it makes of each TensorRT-LLM key. */
+  target?: TargetRelease;
+  /** The merged view a NeMo-RL document is validated as. */
+  view?: SchemaView;
+}
+
+/**
+ * Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys; for the TensorRT-LLM
+ * formats also what the target release makes of each key.
+ */
+export function schemaFindings(doc: RecipeDoc, format: FormatId, opts: SchemaOptions = {}): Finding[] {
+  const { target, view } = opts;
   const validate = VALIDATORS[format];
   const findings: Finding[] = [];
   // The recipe body may sit below the root (a Bridge performance config's `ConfigContainer:`); paths stay file paths.
   const base = doc.detection.base;
   const body = base.length ? lookup(doc.root, base)?.node : doc.root;
   if (!body) return findings;
-  validate(view ? view.data : toData(doc, body, base));
+  const data = view ? view.data : toData(doc, body, base);
+  // TensorRT-LLM validates with pydantic's lax mode: '9e-1' is a float there, 'yes' a bool (trtllmLax.ts).
+  validate(isTrtllm(format) ? coerceLax(data, locateRoot(format)) : data);
   const errors: AjvError[] = validate.errors ?? [];
   const seen = new Set<string>();
   const infoCache = new Map<string, PropertyInfo | undefined>();
@@ -154,17 +170,10 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId, view?: SchemaVi
     return infoCache.get(k);
   };
   let unknownCount = 0;
-  const indexes = new Map<string, KeyIndexes>();
-  const indexAt = (path: PathSeg[]) => {
-    const k = JSON.stringify(path);
-    let ix = indexes.get(k);
-    if (!ix) {
-      let cur: Located[] = locateRoot(format);
-      for (const seg of path) cur = locateChild(cur, seg);
-      ix = keyIndexOf(cur);
-      indexes.set(k, ix);
-    }
-    return ix;
+  const locsAt = (path: PathSeg[]) => {
+    let cur: Located[] = locateRoot(format);
+    for (const seg of path) cur = locateChild(cur, seg);
+    return cur;
   };
   const byPath = new Map<string, AjvError[]>();
   for (const e of errors) {
@@ -188,7 +197,9 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId, view?: SchemaVi
       if (seen.has(id)) continue;
       seen.add(id);
       if (++unknownCount > MAX_UNKNOWN_KEYS) continue;
-      findings.push(unknownKey(format, path, child, true, (k) => closestAcross(k, indexAt(rel).models)));
+      const parent = locsAt(rel);
+      const verdict = isTrtllm(format) ? unknownKeyVerdict(parent, target, shipped(format)) : undefined;
+      findings.push(unknownKey(format, path, child, true, (k) => closestAcross(k, keyIndexOf(parent).models), verdict));
       continue;
     }
     if (e.keyword === 'required') {
@@ -319,7 +330,7 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId, view?: SchemaVi
     });
   }
 
-  unknownCount += typosAndDeprecations(doc, format, findings, seen, MAX_UNKNOWN_KEYS - unknownCount);
+  unknownCount += typosAndDeprecations(doc, format, findings, seen, MAX_UNKNOWN_KEYS - unknownCount, target);
   if (unknownCount > MAX_UNKNOWN_KEYS)
     findings.push({
       code: 'RL-UNKNOWN-KEY',
@@ -337,6 +348,7 @@ function unknownKey(
   entry: MapEntry,
   closed: boolean,
   suggest: (key: string) => string | undefined,
+  verdict?: { severity: Severity; note: string },
 ): Finding {
   const full = [...parentPath, entry.key];
   const dotted = pathToString(full);
@@ -355,8 +367,8 @@ function unknownKey(
   const consequence = closed ? ' (the loader rejects unknown keys here)' : ' (it is ignored)';
   return {
     code: 'RL-UNKNOWN-KEY',
-    severity: 'warning',
-    message: `unknown key \`${entry.key}\`${where}${hint}${hint ? '' : consequence}`,
+    severity: verdict?.severity ?? 'warning',
+    message: `unknown key \`${entry.key}\`${where}${hint}${verdict?.note ? verdict.note : hint ? '' : consequence}`,
     path: dotted,
     span: entry.keySpan,
     fixes,
@@ -364,8 +376,17 @@ function unknownKey(
 }
 
 /** In open sections (NeMo model, Bridge sections) unknown keys are legal, but a near-miss of a known key is a typo. */
-function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Finding[], seen: Set<string>, budget: number): number {
+function typosAndDeprecations(
+  doc: RecipeDoc,
+  format: FormatId,
+  findings: Finding[],
+  seen: Set<string>,
+  budget: number,
+  target: TargetRelease | undefined,
+): number {
   let count = 0;
+  const trt = isTrtllm(format);
+  const base = doc.detection.base;
   const rec = (n: TreeNode, path: PathSeg[], locs: Located[]) => {
     if (!locs.length) return;
     if (n.kind === 'seq') {
@@ -383,7 +404,19 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
           findings.push(unknownKey(format, path, e, false, () => s));
       }
       const info = child.length ? infoOf(child) : undefined;
-      if (info?.deprecated)
+      // TensorRT-LLM: what the named release makes of the key (added later, removed), in place of a plain deprecation.
+      const verdict =
+        trt && child.length
+          ? releaseVerdict(
+              childPath.slice(base.length),
+              child.map((l) => l.schema),
+              target,
+              !isLlmArgsTop(locs),
+              shipped(format),
+            )
+          : undefined;
+      if (verdict) findings.push({ code: 'RL-RELEASE', ...verdict, path: pathToString(childPath), span: e.keySpan });
+      else if (info?.deprecated)
         findings.push({
           code: 'RL-DEPRECATED',
           severity: 'warning',
@@ -391,10 +424,27 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
           path: pathToString(childPath),
           span: e.keySpan,
         });
+      const v = e.value;
+      const legacy =
+        trt && v.kind === 'scalar'
+          ? legacyValueVerdict(
+              child.map((l) => l.schema),
+              v.value,
+              target,
+              shipped(format),
+            )
+          : undefined;
+      if (legacy && v.kind === 'scalar')
+        findings.push({
+          code: 'RL-RELEASE',
+          severity: legacy.severity,
+          message: `\`${e.key}: ${String(v.value)}\` ${legacy.message}`,
+          path: pathToString(childPath),
+          span: e.value.span,
+        });
       rec(e.value, childPath, child);
     }
   };
-  const base = doc.detection.base;
   const body = base.length ? lookup(doc.root, base)?.node : doc.root;
   if (body) rec(body, [...base], locateRoot(format));
   return count;

@@ -86,6 +86,9 @@ function deref(loc: Located, depth = 0): Located | undefined {
 function expand(loc: Located, out: Located[] = [], depth = 0): Located[] {
   const d = deref(loc);
   if (!d || depth > 16) return out;
+  // JSON Schema 2020-12 applies a `$ref`'s sibling keywords too (`{"type": ["object", "null"], "$ref": …, "description"}`):
+  // the use site's own type and description come first.
+  if (d !== loc && Object.keys(loc.schema).length > 1) out.push(loc);
   out.push(d);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const)
     for (const s of d.schema[k] ?? []) expand({ schema: s, base: d.base }, out, depth + 1);

@@ -49,7 +49,7 @@ export function releaseSource(schema: JsonSchema, release: string): string | und
 }
 
 /** Resolves `#/…` references within `root`, and `file.json#/…` references through `others` (by file name). */
-function deref(s: JsonSchema, root: JsonSchema, others: Record<string, JsonSchema>): { schema: JsonSchema; root: JsonSchema } {
+function deref(s: JsonSchema, root: JsonSchema, others: Record<string, JsonSchema>): Placed {
   let cur = s;
   let doc = root;
   for (let i = 0; i < 16 && typeof cur.$ref === 'string'; i++) {
@@ -64,19 +64,17 @@ function deref(s: JsonSchema, root: JsonSchema, others: Record<string, JsonSchem
   return { schema: cur, root: doc };
 }
 
-interface Step {
-  schemas: JsonSchema[];
+/** A subschema with the document its `#/…` references resolve in. */
+interface Placed {
+  schema: JsonSchema;
   root: JsonSchema;
 }
 
-function expand(s: JsonSchema, root: JsonSchema, others: Record<string, JsonSchema>, out: Step, depth = 0): void {
+function expand(s: JsonSchema, root: JsonSchema, others: Record<string, JsonSchema>, out: Placed[], depth = 0): void {
   if (depth > 16) return;
-  out.schemas.push(s);
+  out.push({ schema: s, root });
   const d = deref(s, root, others);
-  if (d.schema !== s) {
-    out.schemas.push(d.schema);
-    out.root = d.root;
-  }
+  if (d.schema !== s) out.push(d);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const sub of d.schema[k] ?? []) expand(sub, d.root, others, out, depth + 1);
 }
 
@@ -86,13 +84,13 @@ function expand(s: JsonSchema, root: JsonSchema, others: Record<string, JsonSche
  */
 export function keyRelease(schema: JsonSchema, path: KeyPath, release: string, others: Record<string, JsonSchema> = {}): KeyRelease {
   const all = schemaReleases(schema);
-  let step: Step = { schemas: [], root: schema };
+  let step: Placed[] = [];
   expand(schema, schema, others, step);
   let releases = all;
   let deprecated: string | undefined;
   for (const seg of path) {
-    const next: Step = { schemas: [], root: step.root };
-    for (const s of step.schemas) {
+    const next: Placed[] = [];
+    for (const { schema: s, root } of step) {
       const child =
         typeof seg === 'number'
           ? s.items && typeof s.items === 'object'
@@ -100,11 +98,11 @@ export function keyRelease(schema: JsonSchema, path: KeyPath, release: string, o
             : undefined
           : (s.properties?.[seg] ??
             (s.additionalProperties && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined));
-      if (child) expand(child, step.root, others, next);
+      if (child) expand(child, root, others, next);
     }
-    if (!next.schemas.length) return { status: 'unknown' };
+    if (!next.length) return { status: 'unknown' };
     deprecated = undefined;
-    for (const s of next.schemas) {
+    for (const { schema: s } of next) {
       const r = strings(s['x-releases']);
       if (r) releases = releases.filter((x) => r.includes(x));
       if (s.deprecated) deprecated ??= s['x-deprecatedMessage'] ?? 'deprecated';

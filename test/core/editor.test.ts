@@ -185,7 +185,7 @@ test('completions: the keys of kv_cache_config, without the keys already there',
   assert.equal(tpb.kind, 'key');
   assert.equal(tpb.insertText, 'tokens_per_block: ');
   assert.equal(tpb.detail, 'integer');
-  assert.match(tpb.documentation ?? '', /^Tokens per KV-cache block/);
+  assert.match(tpb.documentation ?? '', /^The number of tokens per block/);
   assert.equal(tpb.deprecated, false);
   assert.equal(items.find((i) => i.label === 'onboard_blocks')?.deprecated, true);
 });
@@ -230,7 +230,7 @@ test('completions: enum values in value mode, null last and marked as the defaul
       ['value', 'null', 'default'],
     ],
   );
-  assert.match(items[0]!.documentation ?? '', /^Transport for KV transfer/);
+  assert.match(items[0]!.documentation ?? '', /^The communication backend type to use for the cache transceiver/);
 });
 
 test('completions: a string field without an enum offers the values the schema lists as examples (dtype)', () => {

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyze } from '../core/analysis.js';
+import { analyzeWithModelFiles } from '../host/modelFiles.js';
 import { compareMemory, parseMemoryLog, tagFromFileName, type Comparison } from '../core/memory/logs.js';
-import { gpuArg, intArg, modelArg, UsageError } from './args.js';
+import { gpuArg, intArg, modelArg, modelSettings, UsageError, type ModelArg } from './args.js';
 import { gib } from '../core/units.js';
 
 export const COMPARE_USAGE = `usage: recipe-lens compare [--gpu NAME] [--model PRESET] [--world-size N] [--profile megatron|hf]
@@ -23,7 +23,7 @@ interface CompareArgs {
   log: string;
   recipe: string;
   gpu?: string;
-  model?: string;
+  model?: ModelArg;
   worldSize?: number;
   profile?: 'megatron' | 'hf';
   attention?: 'flash' | 'eager';
@@ -120,16 +120,19 @@ export function compareCommand(argv: string[], write: (s: string) => void, warn:
   const logText = read(args.log);
   const recipeText = read(args.recipe);
   if (logText === undefined || recipeText === undefined) return 2;
-  const settings = Object.fromEntries(
-    Object.entries({
-      gpu: args.gpu,
-      model: args.model,
-      worldSize: args.worldSize,
-      profile: args.profile,
-      attention: args.attention,
-    }).filter(([, x]) => x !== undefined),
-  );
-  const main = analyze(recipeText, settings).main;
+  const settings = {
+    ...Object.fromEntries(
+      Object.entries({
+        explicitGpu: args.gpu,
+        worldSize: args.worldSize,
+        profile: args.profile,
+        attention: args.attention,
+      }).filter(([, x]) => x !== undefined),
+    ),
+    ...modelSettings(args.model),
+    documentPath: args.recipe,
+  };
+  const main = analyzeWithModelFiles(recipeText, settings).main;
   if (!main) {
     warn(`recipe-lens: ${args.recipe} is not a recognised recipe format`);
     return 2;

@@ -12,6 +12,7 @@ import { schemaFindings } from './schemaCheck.js';
 import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
 import { sortFindings, toDiagnostics } from './diagnostics.js';
 import type { Versions } from './versions.js';
+import { needsFiles, type ResolvedModels } from './models/select.js';
 
 /** Everything outside the text that changes an analysis. Two analyses with equal settings and text are equal. */
 export interface AnalysisSettings {
@@ -21,8 +22,20 @@ export interface AnalysisSettings {
   worldSize?: number;
   /** Files longer than this (UTF-16 code units) are not parsed. */
   maxLength?: number;
+  /** The recipeLens.gpu setting: the GPU when no modeline, --gpu or path names one. */
   gpu?: string;
+  /** The recipeLens.model setting: the model when neither the file nor its path names one. */
   model?: string;
+  /** The CLI's --model and --gpu: they beat what the file and its path name; a modeline beats them. */
+  explicitModel?: string;
+  explicitGpu?: string;
+  /** The document's path (hosts pass the file's path; the CLI its argument): upstream config databases name model and GPU there. */
+  documentPath?: string;
+  /**
+   * Model references the host resolved against local files (a config.json, the Hugging Face cache), keyed by the
+   * reference as written; the core reads no files (src/host/modelFiles.ts fills this). Fingerprinted by content.
+   */
+  models?: ResolvedModels;
   profile?: Profile;
   attention?: Attention;
   /** RL-MEM findings (the estimate is computed either way). Default true. */
@@ -36,7 +49,21 @@ export interface AnalysisSettings {
 /** A stable key of the settings: an analysis is reused only for the same text version and this key. */
 export function settingsFingerprint(s: AnalysisSettings): string {
   const keys = (Object.keys(s) as (keyof AnalysisSettings)[]).filter((k) => s[k] !== undefined).sort();
-  return JSON.stringify(keys.map((k) => [k, s[k]]));
+  return JSON.stringify(keys.map((k) => [k, k === 'models' ? modelsDigest(s.models!) : s[k]]));
+}
+
+/** A short digest of the resolved models: the same references and contents give the same key. */
+function modelsDigest(models: ResolvedModels): string[] {
+  return Object.keys(models)
+    .sort()
+    .map((k) => `${k}#${fnv1a(JSON.stringify(models[k]))}`);
+}
+
+/** FNV-1a, 32 bits, hex: a stable content key (not a security hash). */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 export interface DocAnalysis {
@@ -56,6 +83,11 @@ export interface Analysis {
   modeline: Record<string, string>;
   /** Format of the first recipe document, or null when the file is not a recipe. */
   format: FormatId | null;
+  /**
+   * Model references the estimate tried that a host with file access could resolve differently (paths, HF ids the
+   * catalogue lacks) and that `settings.models` does not hold yet: the host may read them and analyze again.
+   */
+  modelRequests: string[];
   docs: DocAnalysis[];
   /** Every finding of the file, sorted by position. */
   findings: Finding[];
@@ -83,13 +115,7 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
   } else {
     const forced =
       (parsed.modeline?.format ?? settings.forcedFormat) !== undefined && (parsed.modeline?.format ?? settings.forcedFormat) !== 'none';
-    const estimateOptions: EstimateOptions = {
-      gpu: settings.gpu,
-      model: settings.model,
-      profile: settings.profile,
-      attention: settings.attention,
-      worldSize: settings.worldSize,
-    };
+    const estimateOptions = estimateOptionsFrom(settings);
     for (const doc of parsed.docs) {
       // YAML syntax errors matter in any file Recipe Lens validates; in other files it stays silent.
       if (!doc.format && !forced) continue;
@@ -101,6 +127,10 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
   }
   sortFindings(findings);
   let diagnostics: Diagnostic[] | undefined;
+  const known = settings.models ?? {};
+  const modelRequests = [
+    ...new Set(docs.flatMap((d) => (d.estimate && 'modelRefs' in d.estimate ? (d.estimate.modelRefs ?? []) : []))),
+  ].filter((r) => needsFiles(r) && !Object.hasOwn(known, r.trim()));
   return {
     text,
     fingerprint: settingsFingerprint(settings),
@@ -108,6 +138,7 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
     parsed,
     modeline,
     format,
+    modelRequests,
     docs,
     findings,
     get diagnostics() {
@@ -117,6 +148,22 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
       return docs.find((d) => d.doc.format);
     },
   };
+}
+
+/** The estimate options an analysis's settings give. */
+export function estimateOptionsFrom(settings: AnalysisSettings): EstimateOptions {
+  const out: EstimateOptions = {
+    gpu: settings.gpu,
+    model: settings.model,
+    explicitModel: settings.explicitModel,
+    explicitGpu: settings.explicitGpu,
+    documentPath: settings.documentPath,
+    models: settings.models,
+    profile: settings.profile,
+    attention: settings.attention,
+    worldSize: settings.worldSize,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as EstimateOptions;
 }
 
 function analyzeDoc(

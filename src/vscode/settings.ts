@@ -25,6 +25,11 @@ function versionsSetting(raw: Record<string, unknown> | undefined): Versions | u
   return Object.keys(out).length ? out : undefined;
 }
 
+/** The value a user (or workspace) set, not the contributed default. */
+function userValue<T>(i: { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined): T | undefined {
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+}
+
 export function settingsFor(doc: vscode.TextDocument): DocSettings {
   const c = vscode.workspace.getConfiguration('recipeLens', doc.uri);
   const assoc = c.get<Record<string, string>>('formatAssociations', {}) ?? {};
@@ -43,7 +48,8 @@ export function settingsFor(doc: vscode.TextDocument): DocSettings {
     debounceMs: c.get<number>('debounceMs', 150),
     maxLength: c.get<number>('maxFileSizeKb', 5120) * 1024,
     memory: {
-      gpu: c.get<string>('gpu', 'h100') || 'h100',
+      // Only a GPU the user chose: the built-in default leaves room for the GPU a file's path names.
+      gpu: userValue(c.inspect<string>('gpu')) || undefined,
       model: c.get<string>('model', '') || undefined,
       profile: c.get<string>('profile', 'megatron') === 'hf' ? 'hf' : 'megatron',
       attention: c.get<string>('attention', 'flash') === 'eager' ? 'eager' : 'flash',

@@ -54,6 +54,8 @@ export const NEMO1_PATHS: TrainingTable['paths'] = {
   tokType: ['model.tokenizer.type'],
   tokModel: ['model.tokenizer.model'],
   modelName: ['run.name', 'name'],
+  // NeVA and other NeMo multimodal configs: the language model is frozen while the projector trains.
+  llmFrozen: ['model.mm_cfg.llm.freeze'],
   recomputeGranularity: ['model.activations_checkpoint_granularity'],
   recomputeMethod: ['model.activations_checkpoint_method'],
   recomputeLayers: ['model.activations_checkpoint_num_layers'],

@@ -99,7 +99,7 @@ test('header and memory: file name, format · model · GPU, verdict, breakdown r
     assert.equal(
       text(folded.querySelector('h3 + ul + h3 + ul li')),
       // The model the file names, in the tokenizer field, fills what the file leaves out; listed first.
-      'model llama3-8b — model.tokenizer.type "meta-llama/Meta-Llama-3-8B" [file]',
+      'model llama3-8b — model.tokenizer.type names "meta-llama/Meta-Llama-3-8B" [file]',
     );
   } finally {
     await p.close();

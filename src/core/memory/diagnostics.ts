@@ -5,6 +5,7 @@ import type { Recipe, ServingRecipe } from '../recipe.js';
 import { pathToString } from '../tree.js';
 import type { Finding, RelatedInfo } from '../types.js';
 import type { DocEstimate } from './estimate.js';
+import { peftOn } from './fromRecipe.js';
 import { gib } from '../units.js';
 
 const g = (b: number) => gib(b, 1);
@@ -23,6 +24,8 @@ export function memoryFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   // A sharded optimizer (distributed optimizer, FSDP) needs the world size: without it the estimate assumes the smallest
   // data-parallel size and is an upper bound, not grounds for a warning (rules that need a value the file lacks are skipped).
   if (e.config.worldSize === undefined && (e.config.distributedOptimizer || e.config.fsdp)) return [];
+  // Adapter fine-tuning is counted as full training: an upper bound, no grounds for a warning either.
+  if (peftOn(recipe.values.peft)) return [];
   const seq = recipe.loc.seq;
   if (!seq) return [];
   const p = e.estimate.perGpu;

@@ -297,7 +297,8 @@ function servingRole(
   const tp = n(v.tp) ?? n(v.worldSize) ?? 1;
   const pp = n(v.pp) ?? 1;
   const cp = n(v.cp) ?? 1;
-  const ep = n(v.ep) ?? tp;
+  // moe_expert_parallel_size unset: every rank holds a TP slice of every expert (Mapping: moe_tp_size = tp_size, moe_ep_size = 1).
+  const ep = n(v.ep) ?? 1;
   const attentionDp = v.attentionDp === true;
   const maxNumTokens = n(v.maxNumTokens);
   let maxSeqLen = n(v.maxSeqLen);

@@ -37,6 +37,9 @@ const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 const bool = (x: unknown) => (typeof x === 'boolean' ? x : undefined);
 const HF_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 
+/** A recipe that fine-tunes adapters only: a NeMo `peft_scheme` other than none, a Megatron-Bridge `peft:` section. */
+export const peftOn = (peft: unknown) => peft !== undefined && peft !== null && peft !== 'none' && peft !== false;
+
 /** The explicit, path and setting candidates every format shares (select.ts gives the order). */
 export function commonModelRefs(modeline: Record<string, string>, opts: ExtractOptions): { refs: ModelRef[]; notes: string[] } {
   const refs: ModelRef[] = [];
@@ -130,7 +133,20 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       modelRefs,
     };
   }
-  if (!seq) return { ok: false, reason: 'the sequence length is not in the file (or not resolvable here)', modelRefs };
+  // Megatron-Bridge performance configs keep sequence length and layout per GPU and GPU count under `perf_matrix`:
+  // one file, several runs (scripts/performance/configs/*/*_llm_pretrain.yaml).
+  if (recipe.family === 'bridge' && recipe.base[0] === 'ConfigContainer' && recipe.loc.tp === undefined && recipe.loc.pp === undefined)
+    return {
+      ok: false,
+      reason: `this Megatron-Bridge performance config keeps its sequence length and parallel layout per GPU and GPU count under perf_matrix: one file, several runs${model ? ` of ${model.name}` : ''}; estimate a run's own config`,
+      modelRefs,
+    };
+  if (!seq)
+    return {
+      ok: false,
+      reason: `the sequence length is not in the file (or not resolvable here)${model ? `; the model is ${model.name} (${model.where} names "${model.ref}")` : ''}`,
+      modelRefs,
+    };
   // The training model counts gradients and optimizer states of every weight: a frozen language model has neither.
   if (v.llmFrozen === true)
     return {
@@ -166,6 +182,12 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       assumptions.push(a.assumption);
     }
   }
+  if (peftOn(v.peft))
+    assumptions.push({
+      what: 'every weight counted as trained (an upper bound)',
+      source: `parameter-efficient fine-tuning (${typeof v.peft === 'string' ? v.peft : 'peft'}) is not modelled: a frozen base keeps no gradients or optimizer states`,
+      provenance: 'default',
+    });
   const activation = str(v.activation);
   const gated = bool(f.gated) ?? (activation !== undefined ? GATED.test(activation) : (fill('gated MLP', undefined, m?.gatedMlp) ?? false));
   const normRaw = str(v.norm);

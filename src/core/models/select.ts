@@ -105,7 +105,7 @@ function chosen(r: ModelRef, res: Extract<ModelResolution, { kind: 'catalogue' |
   const name = res.kind === 'catalogue' ? res.entry.id : res.shape.name;
   const first: Assumption = {
     what: `model ${name}`,
-    source: `${r.where} "${r.ref}"${passedOver.length ? ` (passed over: ${passedOver.join('; ')})` : ''}`,
+    source: `${r.where} names "${r.ref}"${passedOver.length ? ` (passed over: ${passedOver.join('; ')})` : ''}`,
     provenance: PROVENANCE[r.source],
   };
   return {

@@ -154,3 +154,16 @@ test('an explicit reference the host could not find keeps the paths searched in 
     /^the --model option: "\.\/missing-ckpt" is no catalogue model and no config\.json was found locally/,
   );
 });
+
+test('training recipes name their model by run name, checkpoint path, config class or an HF tokenizer id', () => {
+  const bridge =
+    'model:\n  seq_length: 4096\n  tensor_model_parallel_size: 1\ncheckpoint:\n  pretrained_checkpoint: ./checkpoints/llama32_1b\ntrain:\n  global_batch_size: 8\n  micro_batch_size: 1\n';
+  const e = analyze(bridge, {}).main?.estimate;
+  assert.equal(e?.kind === 'training' && e.shape.name, 'llama3.2-1b');
+  assert.ok(
+    e?.kind === 'training' &&
+      e.estimate.assumptions.some(
+        (a) => a.what === 'model llama3.2-1b' && a.source === 'checkpoint.pretrained_checkpoint names "llama32-1b"',
+      ),
+  );
+});

@@ -72,6 +72,8 @@ export const TRAINING_FIELDS = {
   modelName: 'str',
   /** Class names a NeMo 2 tree instantiates (`_target_` last segments), e.g. Llama3Config8B. */
   modelClasses: 'list',
+  /** A checkpoint the recipe starts from (NeMo `restore_from_path`, Megatron-Bridge `checkpoint.pretrained_checkpoint`). */
+  checkpoint: 'str',
   /** A multimodal recipe that freezes its language model (NeMo `mm_cfg.llm.freeze`). */
   llmFrozen: 'bool',
   // Recompute and offload (formats.md §1.4, §4).

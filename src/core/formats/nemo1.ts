@@ -55,6 +55,7 @@ export const NEMO1_PATHS: TrainingTable['paths'] = {
   tokType: ['model.tokenizer.type'],
   tokModel: ['model.tokenizer.model'],
   modelName: ['run.name', 'name'],
+  checkpoint: ['model.restore_from_path'],
   // NeMo 1.x PEFT recipes (megatron_gpt_finetuning_config.yaml `peft.peft_scheme`: lora, ptuning, adapter, …).
   peft: ['model.peft.peft_scheme'],
   // NeVA and other NeMo multimodal configs: the language model is frozen while the projector trains.

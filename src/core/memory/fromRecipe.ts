@@ -57,13 +57,22 @@ export function commonModelRefs(modeline: Record<string, string>, opts: ExtractO
 /** What a training recipe names as its model: a run or model name, NeMo 2 / Megatron-Bridge classes, an HF tokenizer id. */
 function fileModelRefs(recipe: TrainingRecipe): ModelRef[] {
   const v = recipe.values;
-  const at = (k: 'modelName' | 'modelClasses' | 'tokType' | 'tokModel', fallback: string) => {
+  const at = (k: 'modelName' | 'modelClasses' | 'tokType' | 'tokModel' | 'checkpoint', fallback: string) => {
     const loc = recipe.loc[k];
     return loc ? pathToString(loc.path) || fallback : fallback;
   };
   const refs: ModelRef[] = [];
   const run = runNameRef(str(v.modelName));
   if (run) refs.push({ ref: run, source: 'file', where: at('modelName', 'the run name') });
+  // A checkpoint path names its model in its last folders (`./checkpoints/llama32_1b`, `…/megatron_qwen2.nemo`).
+  const ckpt = str(v.checkpoint)
+    ?.split(/[\\/]+/)
+    .filter((seg) => seg && !/\$\{/.test(seg))
+    .slice(-2)
+    .reverse()
+    .map((seg) => runNameRef(seg.replace(/\.nemo$/, '')))
+    .find((r) => r);
+  if (ckpt) refs.push({ ref: ckpt, source: 'file', where: at('checkpoint', 'the checkpoint path') });
   const classes = Array.isArray(v.modelClasses) ? v.modelClasses.filter((x): x is string => typeof x === 'string') : [];
   for (const c of classes) refs.push({ ref: c, source: 'file', where: at('modelClasses', '_target_') });
   // A tokenizer names a model only as an HF id (`meta-llama/Meta-Llama-3-8B`); Megatron types and files name none.

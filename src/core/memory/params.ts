@@ -1,7 +1,7 @@
 // The parameter inventory: every parameter group of every layer kind, with how Megatron-Core shards it. The one place
-// parameter counts are computed — the published-count check (presets), the per-rank weights (weights.ts) and the
+// parameter counts are computed — the published-count check (the catalogue), the per-rank weights (weights.ts) and the
 // planner read it. Shapes follow Megatron-Core's layer specs at NVIDIA/Megatron-LM@d98e8a64 (gpt_layer_specs.py,
-// multi_latent_attention.py, ssm/mamba_mixer.py, multi_token_prediction.py) and the Hugging Face configs of the presets.
+// multi_latent_attention.py, ssm/mamba_mixer.py, multi_token_prediction.py) and the Hugging Face configs of the catalogue models.
 import type { ModelShape } from './types.js';
 
 /** How a group is laid out over the model-parallel ranks. */

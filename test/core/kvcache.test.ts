@@ -111,10 +111,13 @@ test('max_tokens and max_gpu_total_bytes cap the pool: the smallest budget wins'
   assert.equal(fractionWins.limit, 'free_gpu_memory_fraction');
   assert.equal(fractionWins.poolTokens, 464_799);
   // free_gpu_memory_fraction explicitly null: max_tokens alone (TRT-RM calculate_max_num_blocks).
-  const alone = estimateKvCache({ ...base, maxTokens: 10_000_000, freeGpuMemoryFraction: null });
+  const alone = estimateKvCache({ ...base, maxTokens: 400_000, freeGpuMemoryFraction: null });
   assert.equal(alone.fraction, null);
   assert.equal(alone.limit, 'max_tokens');
-  assert.equal(alone.poolTokens, 10_000_000);
+  assert.equal(alone.poolTokens, 400_000);
+  // Never more than is free: 10,000,000 tokens (1.31e12 B) are capped at the 67,691,339,776 B weights and runtime leave: 516,443 tokens of 131,072 B.
+  const capped = estimateKvCache({ ...base, maxTokens: 10_000_000, freeGpuMemoryFraction: null });
+  assert.deepEqual([capped.limit, capped.poolBytes, capped.poolTokens], ['max_tokens', 67_691_339_776, 516_443]);
 });
 
 test('beam width multiplies the blocks a request needs', () => {

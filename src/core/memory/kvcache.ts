@@ -298,6 +298,16 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
   let limit: KvLimit = 'free_gpu_memory_fraction';
   let poolBytes = Infinity;
   for (const [k, v] of Object.entries(budgets) as [KvLimit, number][]) if (v < poolBytes) [limit, poolBytes] = [k, v];
+  // A pool is allocated from free memory: a cap above it (max_tokens, max_gpu_total_bytes, a fraction over 1, which
+  // RL-K1 reports) cannot be allocated, so the pool never exceeds what is free.
+  if (poolBytes > freeBytes) {
+    assumptions.push({
+      what: `KV pool capped at the ${freeBytes} B free`,
+      source: `${limit} asks for ${poolBytes} B, more than weights, runtime and state leave`,
+      provenance: 'default',
+    });
+    poolBytes = freeBytes;
+  }
   const poolTokens = Math.floor(poolBytes / bpt);
   const poolBlocks = Math.floor(poolTokens / tpb); // blocks_in_primary_pool = max_tokens // tokens_per_block [TRT-RM]
   // Helix: each CP rank caches every cp-th block of a sequence, so one request needs ceil(len / CP) tokens per rank.

@@ -132,9 +132,21 @@ export function modelInName(name: string): NameMatch {
   return ambiguous ? { kind: 'ambiguous', choices: ambiguous } : { kind: 'none' };
 }
 
+/** Every analysis of a document asks for the same path: the answers are kept (bounded). */
+const CACHE = new Map<string, PathHints>();
+
 /** Model and GPU hints in `documentPath`, read from the file name back to the root. */
 export function pathHints(documentPath: string | undefined): PathHints {
   if (!documentPath) return {};
+  const hit = CACHE.get(documentPath);
+  if (hit) return hit;
+  const out = readHints(documentPath);
+  if (CACHE.size >= 256) CACHE.clear();
+  CACHE.set(documentPath, out);
+  return out;
+}
+
+function readHints(documentPath: string): PathHints {
   const segs = pathSegments(documentPath);
   const out: PathHints = {};
   // Model: an `org/name` pair of segments that is a catalogue HF id first, then single segments from the file name up.

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze } from '../../src/core/analysis.js';
-import { WILD, wildSources } from '../helpers.js';
+import { CORPUS, WILD, wildSources } from '../helpers.js';
 
 const KINDS = new Set(['nemo1', 'nemo-launcher', 'megatron-bridge', 'megatron-lm']);
 const NAMES_NONE = /the model shape \(num_layers, hidden_size, num_attention_heads\) is not in the file and no model is named/;
@@ -86,3 +86,27 @@ for (const s of files) {
     if (e?.kind === 'training' && NAMED[s.file]) assert.equal(e.shape.name, NAMED[s.file]);
   });
 }
+
+// NeMo's Llama template leaves its tokenizer `???`: the estimate assumes a vocabulary and says so, and no RL-MEM rests on
+// that guess; once the user states the vocabulary (modeline), its 7.5B full training on devices: 1 is a finding.
+test('a guessed vocabulary gives an estimate but no RL-MEM; a stated one does', () => {
+  const text = readFileSync(join(CORPUS, 'NeMo/megatron_llama_config.yaml'), 'utf8');
+  const guessed = analyze(text, { documentPath: 'examples/nlp/language_modeling/conf/megatron_llama_config.yaml' });
+  const e = guessed.main?.estimate;
+  assert.equal(e?.kind, 'training');
+  if (e?.kind !== 'training') return;
+  assert.equal(e.vocabAssumed, true);
+  assert.equal(e.estimate.fit.verdict, 'does-not-fit');
+  assert.ok(
+    e.estimate.assumptions.some((a) => a.what === 'vocab = 128256' && a.source.startsWith('"megatron_llama" names no known tokenizer')),
+  );
+  assert.deepEqual(
+    guessed.diagnostics.filter((d) => d.code === 'RL-MEM'),
+    [],
+  );
+  const stated = analyze(`# recipe-lens: vocab=32000\n${text}`);
+  assert.deepEqual(
+    stated.diagnostics.filter((d) => d.code === 'RL-MEM').map((d) => d.path),
+    ['model.encoder_seq_length'],
+  );
+});

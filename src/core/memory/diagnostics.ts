@@ -24,6 +24,9 @@ export function memoryFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   // A sharded optimizer (distributed optimizer, FSDP) needs the world size: without it the estimate assumes the smallest
   // data-parallel size and is an upper bound, not grounds for a warning (rules that need a value the file lacks are skipped).
   if (e.config.worldSize === undefined && (e.config.distributedOptimizer || e.config.fsdp)) return [];
+  // A finding rests on what the file, the model or the user states: with the vocabulary only guessed (a template whose
+  // tokenizer is `???`), the estimate is shown with its assumption, not warned about.
+  if (e.vocabAssumed) return [];
   // Adapter fine-tuning is counted as full training: an upper bound, no grounds for a warning either.
   if (peftOn(recipe.values.peft)) return [];
   const seq = recipe.loc.seq;

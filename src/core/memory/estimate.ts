@@ -57,6 +57,8 @@ export type DocEstimate =
       gpu: GpuSpec;
       estimate: TrainingEstimate;
       modelRefs?: string[];
+      /** The vocabulary is a stated guess (no tokenizer, model or modeline named it). */
+      vocabAssumed?: boolean;
     }
   | {
       kind: 'serving';
@@ -142,6 +144,7 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
     gpu: g.gpu,
     estimate: estimateTraining(ex.shape, ex.config, g.gpu, assumptions),
     modelRefs: ex.modelRefs,
+    ...(ex.vocabAssumed ? { vocabAssumed: true } : {}),
   };
 }
 

@@ -29,7 +29,16 @@ export interface ExtractOptions {
 const GATED = /swiglu|geglu|reglu|glu$/i;
 
 export type Extracted =
-  | { ok: true; shape: ModelShape; config: TrainingConfig; assumptions: Assumption[]; model?: ChosenModel; modelRefs: string[] }
+  | {
+      ok: true;
+      shape: ModelShape;
+      config: TrainingConfig;
+      assumptions: Assumption[];
+      model?: ChosenModel;
+      modelRefs: string[];
+      /** No file value, modeline, tokenizer or model gave the vocabulary: assumeVocab's stated guess is in use. */
+      vocabAssumed: boolean;
+    }
   | { ok: false; reason: string; modelRefs: string[] };
 
 const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
@@ -175,6 +184,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
   const headDim = num(f.headDim) ?? m?.headDim ?? hidden / heads;
   // Vocabulary: the file, else a modeline, else the tokenizer table, else the model, else a stated assumption.
   let vocab = num(f.vocab);
+  let vocabAssumed = false;
   if (vocab === undefined) {
     const tok = resolveTokenizerVocab({ library: str(v.tokLibrary), type: str(v.tokType), model: str(v.tokModel) });
     if (modeline.vocab && /^\d+$/.test(modeline.vocab) && Number(modeline.vocab) > 0) {
@@ -188,6 +198,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       const hint = str(v.tokModel) ?? str(v.tokType) ?? str(v.modelName);
       const a = assumeVocab(hint);
       vocab = a.vocab;
+      vocabAssumed = true;
       assumptions.push(a.assumption);
     }
   }
@@ -325,7 +336,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     return { ok: false, reason: `virtual pipeline size ${config.vpp} exceeds num_layers ${shape.layers}`, modelRefs };
   if (config.microBatch === 1 && num(v.mbs) === undefined)
     assumptions.push({ what: 'micro_batch_size = 1', source: 'not in the file', provenance: 'default' });
-  return { ok: true, shape, config, assumptions, ...(model ? { model } : {}), modelRefs };
+  return { ok: true, shape, config, assumptions, ...(model ? { model } : {}), modelRefs, vocabAssumed };
 }
 
 function precisionOf(recipe: TrainingRecipe): {

@@ -174,7 +174,7 @@ export function assumeVocab(hint?: string, override?: number): { vocab: number; 
       vocab,
       assumption: {
         what: `vocab = ${vocab}`,
-        source: `tokenizer "${hint}" is unknown; the most common vocabulary of the catalogue's ${family} models (${n} of ${members.length}); ${how}`,
+        source: `"${hint}" names no known tokenizer; the most common vocabulary of the catalogue's ${family} models (${n} of ${members.length}); ${how}`,
         provenance: 'default',
       },
     };
@@ -183,7 +183,7 @@ export function assumeVocab(hint?: string, override?: number): { vocab: number; 
     vocab: DEFAULT_VOCAB,
     assumption: {
       what: `vocab = ${DEFAULT_VOCAB}`,
-      source: `${hint ? `tokenizer "${hint}" is unknown` : 'no tokenizer named'}; Llama 3's 128,256-token vocabulary assumed as a neutral middle between 32k and 256k vocabularies; ${how}`,
+      source: `${hint ? `"${hint}" names no known tokenizer` : 'no tokenizer named'}; Llama 3's 128,256-token vocabulary assumed as a neutral middle between 32k and 256k vocabularies; ${how}`,
       provenance: 'default',
     },
   };

@@ -1,13 +1,14 @@
 // recipe-lens: the command-line front end over the same core the extension uses. Every command reads its file,
 // computes the one analysis (src/core/analysis.ts) and prints a view of it.
-import { gpuArg, intArg, modelArg, oneOf, parse, UsageError, versionsArg } from './cli/args.js';
+import { gpuArg, intArg, modelArg, modelSettings, oneOf, parse, UsageError, versionsArg } from './cli/args.js';
 import { compareCommand } from './cli/compareCommand.js';
 import { expandArg, readOrWarn } from './cli/files.js';
 import { planCommand } from './cli/planCommand.js';
 import { simulateCommand } from './cli/simulateCommand.js';
 import { toSarif, type FileReport } from './cli/sarif.js';
-import { analyze, type Analysis, type AnalysisSettings } from './core/analysis.js';
+import type { Analysis, AnalysisSettings } from './core/analysis.js';
 import { describeDetection } from './core/detect.js';
+import { analyzeWithModelFiles } from './host/modelFiles.js';
 import { layoutFromRecipe, layoutText } from './core/layout.js';
 import { estimateJson } from './core/memory/estimate.js';
 import { estimateText } from './core/memory/report.js';
@@ -19,13 +20,13 @@ const VERSION = '0.1.0';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT] [--world-size N] [--gpu NAME] [--model PRESET]
+const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT] [--world-size N] [--gpu NAME] [--model MODEL]
                          [--versions FW=REL,…] [--no-memory] FILE...
-       recipe-lens estimate [--gpu NAME] [--model PRESET] [--profile megatron|hf] [--attention flash|eager]
+       recipe-lens estimate [--gpu NAME] [--model MODEL] [--profile megatron|hf] [--attention flash|eager]
                             [--world-size N] [--format text|json] FILE
        recipe-lens layout [--gpus N] [--as FORMAT] [--format text|json] FILE
-       recipe-lens plan [--gpus N] [--gpu NAME] [--model PRESET] [--top K] [--apply K] [--format text|json] FILE
-       recipe-lens compare [--gpu NAME] [--model PRESET] [--format text|json] LOG RECIPE
+       recipe-lens plan [--gpus N] [--gpu NAME] [--model MODEL] [--top K] [--apply K] [--format text|json] FILE
+       recipe-lens compare [--gpu NAME] [--model MODEL] [--format text|json] LOG RECIPE
        recipe-lens simulate [--options FILE] [--pool-blocks N[,N…]] [--workload NAME|TRACE.jsonl] … [RETENTION.yaml]
 
   check         validate NeMo / Megatron-Bridge / TensorRT-LLM YAML files (globs allowed), with the memory check
@@ -37,7 +38,10 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
   compare       a training log's measured memory per rank against the estimate (recipe-lens compare --help)
   --format      text (default), json, or sarif (SARIF 2.1.0 for code scanning; check only)
   --gpu         GPU preset (h100, h200, b200, gb200, gb300, b300, a100-40gb, a100-80gb, l40s, h20, h100-nvl) or custom:<GiB>
-  --model       model preset for files that carry no shape (llama3-8b, llama3-70b, mixtral-8x7b, deepseek-v3, …)
+  --model       the model, for files that name none or to override the one they name: a catalogue name
+                (llama3-70b, deepseek-r1, gpt-oss-120b, …), an HF id (deepseek-ai/DeepSeek-R1-0528, read from the
+                local Hugging Face cache when the catalogue lacks it) or a path to a config.json or its folder;
+                a \`# recipe-lens: model=…\` modeline wins (docs/models.md)
   --profile     megatron (Megatron-Core + Transformer Engine, default) or hf (Hugging Face transformers)
   --attention   flash (default) or eager (materialised attention scores)
   --as          force the format of every file (${FORMAT_IDS.join(', ')})
@@ -75,8 +79,8 @@ function parseCommand(argv: string[], command: 'check' | 'estimate' | 'layout'):
   const settings: AnalysisSettings = {
     forcedFormat: as,
     worldSize: intArg('world-size', o['world-size'], 1) ?? intArg('gpus', o.gpus, 1),
-    gpu: gpuArg(o.gpu),
-    model: modelArg(o.model),
+    explicitGpu: gpuArg(o.gpu),
+    ...modelSettings(modelArg(o.model)),
     profile: oneOf('profile', o.profile, ['megatron', 'hf'] as const),
     attention: oneOf('attention', o.attention, ['flash', 'eager'] as const),
     memoryWarnings: !o['no-memory'],
@@ -110,7 +114,7 @@ function check(args: Args, write: (s: string) => void, warn: (s: string) => void
         unreadable = true;
         continue;
       }
-      const a = analyze(text, fileSettings(args.settings, path));
+      const a = analyzeWithModelFiles(text, fileSettings(args.settings, path));
       const detection = a.parsed.docs.find((d) => d.format)?.detection ?? a.parsed.docs[0]?.detection;
       reports.push({ path, format: a.format, detected: detection ? describeDetection(detection) : undefined, diagnostics: a.diagnostics });
     }
@@ -138,7 +142,7 @@ function oneRecipe(args: Args, command: string, warn: (s: string) => void): { pa
   const path = args.files[0]!;
   const text = readOrWarn(path, warn);
   if (text === undefined) return undefined;
-  const a = analyze(text, fileSettings(args.settings, path));
+  const a = analyzeWithModelFiles(text, fileSettings(args.settings, path));
   if (!a.main) {
     const d = a.parsed.docs[0]?.detection;
     warn(`recipe-lens: ${path} is not a recognised recipe format${d ? `: ${describeDetection(d)}` : ''}`);

@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { analyze, type Analysis, type AnalysisSettings } from '../src/core/analysis.js';
 import type { TrainingConfig } from '../src/core/memory/config.js';
+import type { ModelShape } from '../src/core/memory/types.js';
+import { catalogueEntry } from '../src/core/models/catalogue.js';
 import type { Diagnostic } from '../src/core/types.js';
 
 export const REPO = process.cwd();
@@ -112,3 +114,14 @@ export const trainingConfig = (patch: Partial<TrainingConfig> = {}): TrainingCon
   attention: 'flash',
   ...patch,
 });
+
+/**
+ * A catalogue model's shape as a training estimate takes it: multi-token-prediction layers only when a recipe trains
+ * them (fromRecipe.ts), so they are left out here.
+ */
+export function modelShape(id: string): ModelShape {
+  const e = catalogueEntry(id);
+  if (!e) throw new Error(`no catalogue model ${id}`);
+  const { mtpLayers: _mtp, ...shape } = e.shape;
+  return shape;
+}

@@ -1,7 +1,9 @@
 // Command-line options shared by every recipe-lens command, parsed with Node's util.parseArgs.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { AnalysisSettings } from '../core/analysis.js';
 import { findGpu, GPUS } from '../core/memory/gpus.js';
-import { findPreset, MODEL_PRESETS } from '../core/memory/presets.js';
+import type { ModelResolution } from '../core/models/resolve.js';
+import { resolveModelOnDisk } from '../host/modelFiles.js';
 import { FRAMEWORKS, parseVersions, type Versions } from '../core/versions.js';
 
 export class UsageError extends Error {}
@@ -33,11 +35,23 @@ export function gpuArg(v: string | undefined): string | undefined {
   return v;
 }
 
-export function modelArg(v: string | undefined): string | undefined {
+/** `--model`: a catalogue name, an HF id, or a path to a config.json or its folder, resolved here against local files. */
+export interface ModelArg {
+  ref: string;
+  resolution: Extract<ModelResolution, { kind: 'catalogue' | 'config' }>;
+}
+
+/** Resolves `--model`; a name that fits several models, one that nothing matches, or a broken config.json is a usage error. */
+export function modelArg(v: string | undefined): ModelArg | undefined {
   if (v === undefined) return undefined;
-  const id = findPreset(v);
-  if (!id) throw new UsageError(`unknown model preset ${v} (${Object.keys(MODEL_PRESETS).join(', ')})`);
-  return id;
+  const r = resolveModelOnDisk(v, 'cli');
+  if (r.kind === 'catalogue' || r.kind === 'config') return { ref: v.trim(), resolution: r };
+  throw new UsageError(`--model ${v}: ${r.message}`);
+}
+
+/** The analysis settings a resolved --model gives: it beats what the file names, and the host's reading travels with it. */
+export function modelSettings(m: ModelArg | undefined): Pick<AnalysisSettings, 'explicitModel' | 'models'> {
+  return m ? { explicitModel: m.ref, models: { [m.ref]: m.resolution } } : {};
 }
 
 /** `--versions nemo=2.3,trtllm=1.1`: the releases files are checked against. */

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyze } from '../core/analysis.js';
+import { analyzeWithModelFiles } from '../host/modelFiles.js';
 import { compareMemory, parseMemoryLog, tagFromFileName, type Comparison } from '../core/memory/logs.js';
-import { gpuArg, intArg, modelArg, UsageError } from './args.js';
+import { gpuArg, intArg, modelArg, modelSettings, UsageError, type ModelArg } from './args.js';
 import { gib } from '../core/units.js';
 import { documentPathOf, readSourceFile } from '../host/sourceFiles.js';
 
@@ -24,7 +24,7 @@ interface CompareArgs {
   log: string;
   recipe: string;
   gpu?: string;
-  model?: string;
+  model?: ModelArg;
   worldSize?: number;
   profile?: 'megatron' | 'hf';
   attention?: 'flash' | 'eager';
@@ -121,16 +121,20 @@ export function compareCommand(argv: string[], write: (s: string) => void, warn:
   const logText = read(args.log);
   const recipeText = read(args.recipe);
   if (logText === undefined || recipeText === undefined) return 2;
-  const settings = Object.fromEntries(
-    Object.entries({
-      gpu: args.gpu,
-      model: args.model,
-      worldSize: args.worldSize,
-      profile: args.profile,
-      attention: args.attention,
-    }).filter(([, x]) => x !== undefined),
-  );
-  const main = analyze(recipeText, { ...settings, documentPath: documentPathOf(args.recipe), readFile: readSourceFile }).main;
+  const settings = {
+    ...Object.fromEntries(
+      Object.entries({
+        explicitGpu: args.gpu,
+        worldSize: args.worldSize,
+        profile: args.profile,
+        attention: args.attention,
+      }).filter(([, x]) => x !== undefined),
+    ),
+    ...modelSettings(args.model),
+    documentPath: documentPathOf(args.recipe),
+    readFile: readSourceFile,
+  };
+  const main = analyzeWithModelFiles(recipeText, settings).main;
   if (!main) {
     warn(`recipe-lens: ${args.recipe} is not a recognised recipe format`);
     return 2;

@@ -1,24 +1,23 @@
 // `recipe-lens plan`: the parallel layouts that fit N GPUs for the file's model, sequence length and global batch,
 // ranked; `--apply K` prints the file with layout K written in (the panel's Apply: the same minimal edits).
-import { analyze } from '../core/analysis.js';
+import { analyzeWithModelFiles } from '../host/modelFiles.js';
 import { applyEdits } from '../core/edit.js';
 import { GPUS } from '../core/memory/gpus.js';
-import { MODEL_PRESETS } from '../core/memory/presets.js';
 import { candidateValues } from '../core/panel/planner.js';
 import { writeCheck } from '../core/panel/whatIf.js';
 import { plan } from '../core/plan/plan.js';
 import { planJson, planText } from '../core/plan/report.js';
-import { gpuArg, intArg, modelArg, oneOf, parse, UsageError } from './args.js';
+import { gpuArg, intArg, modelArg, modelSettings, oneOf, parse, UsageError } from './args.js';
 import { readOrWarn } from './files.js';
 import { documentPathOf, readSourceFile } from '../host/sourceFiles.js';
 
-export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--model PRESET] [--top K] [--apply K] [--format text|json] FILE
+export const PLAN_USAGE = `usage: recipe-lens plan [--gpus N] [--gpu NAME] [--model MODEL] [--top K] [--apply K] [--format text|json] FILE
 
   plan          the TP / PP / VPP / CP / EP / micro-batch / recompute / offload / precision layouts that fit
                 N GPUs for FILE's model, sequence length and global batch, cheapest first
   --gpus        GPU count to plan for (default: the file's world size)
   --gpu         GPU preset (${GPUS.map((g) => g.id).join(', ')}) or custom:<GiB>; a gpu= modeline wins; default h100
-  --model       model preset for files that carry no shape (${Object.keys(MODEL_PRESETS).slice(0, 4).join(', ')}, …)
+  --model       the model: a catalogue name (llama3-70b, …), an HF id or a path to a config.json (docs/models.md)
   --top         candidates to list (default 10; 0 lists every fitting one)
   --apply K     print FILE with the K-th layout of the list written in (comments and formatting kept)
   --format      text (default) or json
@@ -63,8 +62,9 @@ export function planCommand(argv: string[], write: (s: string) => void, warn: (s
   }
   const text = readOrWarn(args.file, warn);
   if (text === undefined) return 2;
-  const a = analyze(text, {
-    ...Object.fromEntries(Object.entries({ gpu: args.gpu, model: args.model, worldSize: args.gpus }).filter(([, v]) => v !== undefined)),
+  const a = analyzeWithModelFiles(text, {
+    ...Object.fromEntries(Object.entries({ explicitGpu: args.gpu, worldSize: args.gpus }).filter(([, v]) => v !== undefined)),
+    ...modelSettings(args.model),
     documentPath: documentPathOf(args.file),
     readFile: readSourceFile,
   });

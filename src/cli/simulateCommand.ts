@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze } from '../core/analysis.js';
+import { analyzeWithModelFiles } from '../host/modelFiles.js';
 import { toData } from '../core/document.js';
 import { DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY, DEFAULT_TOKENS_PER_BLOCK } from '../core/memory/kvcache.js';
 import {
@@ -23,7 +24,7 @@ import {
   type SimConfig,
   type Workload,
 } from '../core/kvsim/index.js';
-import { gpuArg, intArg, modelArg, UsageError } from './args.js';
+import { gpuArg, intArg, modelArg, modelSettings, UsageError, type ModelArg } from './args.js';
 
 export const SIMULATE_USAGE = `usage: recipe-lens simulate [--options OPTIONS.yaml] [--model M] [--gpu G] [--pool-blocks N[,N…]]
                            [--tokens-per-block T] [--host-blocks H] [--trace-block-size B]
@@ -77,8 +78,16 @@ export interface PoolFromOptions {
  * The KV pool and reuse settings of a TensorRT-LLM options file, from the memory estimate (parseFile + estimateDoc)
  * and kv_cache_config. The one place that reads the options file for the simulator.
  */
-export function poolFromOptions(text: string, opts: { model?: string; gpu?: string }): PoolFromOptions | { error: string } {
-  const a = analyze(text, { model: opts.model, gpu: opts.gpu, memoryWarnings: false });
+export function poolFromOptions(
+  text: string,
+  opts: { model?: ModelArg; gpu?: string; documentPath?: string },
+): PoolFromOptions | { error: string } {
+  const a = analyzeWithModelFiles(text, {
+    ...modelSettings(opts.model),
+    ...(opts.gpu ? { explicitGpu: opts.gpu } : {}),
+    ...(opts.documentPath ? { documentPath: opts.documentPath } : {}),
+    memoryWarnings: false,
+  });
   const recipe = a.main?.recipe;
   const e = a.main?.estimate;
   if (recipe?.kind !== 'serving') return { error: 'not a TensorRT-LLM options file (kv_cache_config, tensor_parallel_size, …)' };
@@ -213,7 +222,7 @@ function run(argv: string[], write: (s: string) => void, warn: (s: string) => vo
   // The pool: flags win over the options file.
   let fromFile: PoolFromOptions | undefined;
   if (v.options !== undefined) {
-    const r = poolFromOptions(readText(v.options, 'options file'), { model, gpu });
+    const r = poolFromOptions(readText(v.options, 'options file'), { model, gpu, documentPath: v.options });
     if ('error' in r) throw new InputError(`no KV pool from ${v.options}: ${r.error}`);
     fromFile = r;
     if (!r.enableBlockReuse)

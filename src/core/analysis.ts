@@ -14,6 +14,7 @@ import { mapGet, plainValue } from './tree.js';
 import { FORMAT_IDS, type Diagnostic, type Finding, type FormatId } from './types.js';
 import { sortFindings, toDiagnostics } from './diagnostics.js';
 import { targetRelease, type Versions } from './versions.js';
+import { needsFiles, type ResolvedModels } from './models/select.js';
 
 /** Everything outside the text that changes an analysis. Two analyses with equal settings and text are equal. */
 export interface AnalysisSettings {
@@ -23,8 +24,18 @@ export interface AnalysisSettings {
   worldSize?: number;
   /** Files longer than this (UTF-16 code units) are not parsed. */
   maxLength?: number;
+  /** The recipeLens.gpu setting: the GPU when no modeline, --gpu or path names one. */
   gpu?: string;
+  /** The recipeLens.model setting: the model when neither the file nor its path names one. */
   model?: string;
+  /** The CLI's --model and --gpu: they beat what the file and its path name; a modeline beats them. */
+  explicitModel?: string;
+  explicitGpu?: string;
+  /**
+   * Model references the host resolved against local files (a config.json, the Hugging Face cache), keyed by the
+   * reference as written; the core reads no files (src/host/modelFiles.ts fills this). Fingerprinted by content.
+   */
+  models?: ResolvedModels;
   profile?: Profile;
   attention?: Attention;
   /** RL-MEM findings (the estimate is computed either way). Default true. */
@@ -33,7 +44,10 @@ export interface AnalysisSettings {
   versions?: Versions;
   /** 'yaml' skips the fast block-YAML path (tests comparing the two parsers). */
   parser?: 'auto' | 'yaml';
-  /** The document's own path (absolute, `/` or `\\` separated): NeMo-RL `defaults:` parents resolve relative to it. */
+  /**
+   * The document's own path (absolute, `/` or `\\` separated; hosts pass the file's path): NeMo-RL `defaults:` parents
+   * resolve relative to it, and upstream config databases name model and GPU in it.
+   */
   documentPath?: string;
   /**
    * Reads another file for the core (a NeMo-RL `defaults:` parent): its text, or undefined when it is missing or
@@ -47,7 +61,21 @@ export interface AnalysisSettings {
 export function settingsFingerprint(s: AnalysisSettings): string {
   const keys = (Object.keys(s) as (keyof AnalysisSettings)[]).filter((k) => s[k] !== undefined).sort();
   // A reader is a function: its presence counts, what it reads is checked against Analysis.sources.
-  return JSON.stringify(keys.map((k) => [k, typeof s[k] === 'function' ? true : s[k]]));
+  return JSON.stringify(keys.map((k) => [k, k === 'models' ? modelsDigest(s.models!) : typeof s[k] === 'function' ? true : s[k]]));
+}
+
+/** A short digest of the resolved models: the same references and contents give the same key. */
+function modelsDigest(models: ResolvedModels): string[] {
+  return Object.keys(models)
+    .sort()
+    .map((k) => `${k}#${fnv1a(JSON.stringify(models[k]))}`);
+}
+
+/** FNV-1a, 32 bits, hex: a stable content key (not a security hash). */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 export interface DocAnalysis {
@@ -69,6 +97,11 @@ export interface Analysis {
   modeline: Record<string, string>;
   /** Format of the first recipe document, or null when the file is not a recipe. */
   format: FormatId | null;
+  /**
+   * Model references the estimate tried that a host with file access could resolve differently (paths, HF ids the
+   * catalogue lacks) and that `settings.models` does not hold yet: the host may read them and analyze again.
+   */
+  modelRequests: string[];
   docs: DocAnalysis[];
   /** Every finding of the file, sorted by position. */
   findings: Finding[];
@@ -106,13 +139,7 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
   } else {
     const forced =
       (parsed.modeline?.format ?? settings.forcedFormat) !== undefined && (parsed.modeline?.format ?? settings.forcedFormat) !== 'none';
-    const estimateOptions: EstimateOptions = {
-      gpu: settings.gpu,
-      model: settings.model,
-      profile: settings.profile,
-      attention: settings.attention,
-      worldSize: settings.worldSize,
-    };
+    const estimateOptions = estimateOptionsFrom(settings);
     for (const doc of parsed.docs) {
       // YAML syntax errors matter in any file Recipe Lens validates; in other files it stays silent.
       if (!doc.format && !forced) continue;
@@ -124,6 +151,10 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
   }
   sortFindings(findings);
   let diagnostics: Diagnostic[] | undefined;
+  const known = settings.models ?? {};
+  const modelRequests = [
+    ...new Set(docs.flatMap((d) => (d.estimate && 'modelRefs' in d.estimate ? (d.estimate.modelRefs ?? []) : []))),
+  ].filter((r) => needsFiles(r) && !Object.hasOwn(known, r.trim()));
   return {
     text,
     fingerprint: settingsFingerprint(settings),
@@ -131,6 +162,7 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
     parsed,
     modeline,
     format,
+    modelRequests,
     docs,
     findings,
     sources: docs.flatMap((d) => d.chain?.sources ?? []),
@@ -141,6 +173,22 @@ export function analyze(text: string, settings: AnalysisSettings = {}, previous?
       return docs.find((d) => d.doc.format);
     },
   };
+}
+
+/** The estimate options an analysis's settings give. */
+export function estimateOptionsFrom(settings: AnalysisSettings): EstimateOptions {
+  const out: EstimateOptions = {
+    gpu: settings.gpu,
+    model: settings.model,
+    explicitModel: settings.explicitModel,
+    explicitGpu: settings.explicitGpu,
+    documentPath: settings.documentPath,
+    models: settings.models,
+    profile: settings.profile,
+    attention: settings.attention,
+    worldSize: settings.worldSize,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as EstimateOptions;
 }
 
 function analyzeDoc(

@@ -18,7 +18,7 @@ import {
 import { TRAINING_TABLES } from './formats/index.js';
 import { KV_RETENTION, RETENTION_RANGE } from './formats/kvRetention.js';
 import { fieldAt, readTable, type FieldLoc } from './formats/table.js';
-import { DISAGG_ROLES, roleBases, type DisaggRole } from './formats/trtllmDisagg.js';
+import { DISAGG_ROLES, roleBases, WORKER_CONFIG, type DisaggLayout, type DisaggRole } from './formats/trtllmDisagg.js';
 import { readNemoRl, type NemoRlRead } from './formats/nemoRl.js';
 import { TRTLLM_OPTIONS } from './formats/trtllmOptions.js';
 import type { TrainingFamily, TrainingTable } from './formats/training.js';
@@ -66,7 +66,11 @@ export interface ServingRole {
 export interface ServingRecipe {
   kind: 'serving';
   format: FormatId;
+  /** `servers` (context_servers / generation_servers) or `worker_config` (wide-EP SLURM benchmark); '' for an options file. */
+  layout: DisaggLayout | '';
   roles: ServingRole[];
+  /** `hardware.gpus_per_node` of the wide-EP layout. */
+  gpusPerNode?: number;
 }
 
 export interface RetentionRangeRead {
@@ -162,13 +166,31 @@ function worldOf(file: TrainingValues, loc: Locs<TrainingField>, ctx: RecipeCont
 
 function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
   const roles: ServingRole[] = [];
-  const names: (DisaggRole | '')[] = format === 'trtllm-disagg' ? DISAGG_ROLES.filter((r) => lookup(doc.root, [r])) : [''];
+  const intAt = (path: string[]) => {
+    const n = lookup(doc.root, path)?.node;
+    return n?.kind === 'scalar' && typeof n.value === 'number' && Number.isInteger(n.value) ? n.value : undefined;
+  };
+  let layout: DisaggLayout | '' = '';
+  let names: (DisaggRole | '')[] = [''];
+  if (format === 'trtllm-disagg') {
+    layout = DISAGG_ROLES.some((r) => lookup(doc.root, [r]))
+      ? 'servers'
+      : lookup(doc.root, ['worker_config'])
+        ? 'worker_config'
+        : 'servers';
+    names = DISAGG_ROLES.filter((r) => lookup(doc.root, layout === 'worker_config' ? ['worker_config', WORKER_CONFIG[r].key] : [r]));
+  }
   for (const role of names) {
-    const bases = roleBases(role);
+    const bases = roleBases(role, layout || 'servers');
     const { values, loc } = readTable(doc, TRTLLM_OPTIONS, SERVING_FIELDS, bases);
+    if (role && layout === 'worker_config' && values.instances === undefined) {
+      const n = intAt(['hardware', WORKER_CONFIG[role].count]);
+      if (n !== undefined) values.instances = n;
+    }
     roles.push({ role, bases, values, loc });
   }
-  return { kind: 'serving', format, roles };
+  const gpusPerNode = layout === 'worker_config' ? intAt(['hardware', 'gpus_per_node']) : undefined;
+  return { kind: 'serving', format, layout, roles, ...(gpusPerNode ? { gpusPerNode } : {}) };
 }
 
 function readRetention(doc: RecipeDoc, format: FormatId): RetentionRecipe {

@@ -33,6 +33,11 @@ const sourceReader = cachedSourceReader((path) => {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && norm(d.uri.fsPath) === want)?.getText();
 });
 
+/** The value a user (or workspace) set, not the contributed default. */
+function userValue<T>(i: { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined): T | undefined {
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+}
+
 export function settingsFor(doc: vscode.TextDocument): DocSettings {
   const c = vscode.workspace.getConfiguration('recipeLens', doc.uri);
   const assoc = c.get<Record<string, string>>('formatAssociations', {}) ?? {};
@@ -51,7 +56,8 @@ export function settingsFor(doc: vscode.TextDocument): DocSettings {
     debounceMs: c.get<number>('debounceMs', 150),
     maxLength: c.get<number>('maxFileSizeKb', 5120) * 1024,
     memory: {
-      gpu: c.get<string>('gpu', 'h100') || 'h100',
+      // Only a GPU the user chose: the built-in default leaves room for the GPU a file's path names.
+      gpu: userValue(c.inspect<string>('gpu')) || undefined,
       model: c.get<string>('model', '') || undefined,
       profile: c.get<string>('profile', 'megatron') === 'hf' ? 'hf' : 'megatron',
       attention: c.get<string>('attention', 'flash') === 'eager' ? 'eager' : 'flash',

@@ -10,19 +10,17 @@ import {
   ppLayers,
   resolveKvDtype,
   retentionCoverage,
-  servingWeightBytes,
 } from '../../src/core/memory/kvcache.js';
-import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
-import type { ModelShape } from '../../src/core/memory/types.js';
+import { servingWeights } from '../../src/core/memory/servingWeights.js';
+import { catalogueEntry } from '../../src/core/models/catalogue.js';
+import { bf16Weights, modeloptFp8Weights } from '../../src/core/models/weights.js';
+import { modelShape as preset } from '../helpers.js';
 
-const preset = (id: string): ModelShape => {
-  const p = MODEL_PRESETS[id];
-  assert.ok(p, `preset ${id}`);
-  return p;
-};
 const llama8 = preset('llama3-8b');
 const llama70 = preset('llama3-70b');
 const GIB = 2 ** 30;
+/** Llama 3 8B in BF16 on one GPU: 8,030,261,248 parameters × 2 B. */
+const LLAMA8_BF16 = servingWeights(llama8, bf16Weights('test')).bytes;
 
 test('Llama 3 8B per token: bf16 131072, fp8 65536, int8 65536, nvfp4 36864 (ceil(n/2) + ceil(n/16))', () => {
   assert.equal(kvBytesPerToken(llama8), 131072); // 2 · 32 · 8 · 128 · 2
@@ -72,7 +70,14 @@ test('unknown KV dtypes are refused', () => {
 });
 
 test('worked example: Llama 3 8B bf16 on an 80 GiB GPU, 2 GiB runtime, 64 GiB host tier', () => {
-  const e = estimateKvCache({ shape: llama8, gpu: customGpu(80), runtimeBytes: 2 * GIB, maxSeqLen: 131072, hostCacheSize: 64 * GIB });
+  const e = estimateKvCache({
+    shape: llama8,
+    gpu: customGpu(80),
+    weightBytes: LLAMA8_BF16,
+    runtimeBytes: 2 * GIB,
+    maxSeqLen: 131072,
+    hostCacheSize: 64 * GIB,
+  });
   assert.equal(e.bytesPerToken, 131072);
   assert.equal(e.tokensPerBlock, 32);
   assert.equal(e.bytesPerBlock, 4_194_304);
@@ -92,7 +97,7 @@ test('worked example: Llama 3 8B bf16 on an 80 GiB GPU, 2 GiB runtime, 64 GiB ho
 });
 
 test('max_tokens and max_gpu_total_bytes cap the pool: the smallest budget wins', () => {
-  const base = { shape: llama8, gpu: customGpu(80), runtimeBytes: 2 * GIB, maxSeqLen: 8192 };
+  const base = { shape: llama8, gpu: customGpu(80), weightBytes: LLAMA8_BF16, runtimeBytes: 2 * GIB, maxSeqLen: 8192 };
   const byTokens = estimateKvCache({ ...base, maxTokens: 100_000 });
   assert.equal(byTokens.budgets.max_tokens, 13_107_200_000);
   assert.equal(byTokens.limit, 'max_tokens');
@@ -106,26 +111,43 @@ test('max_tokens and max_gpu_total_bytes cap the pool: the smallest budget wins'
   assert.equal(fractionWins.limit, 'free_gpu_memory_fraction');
   assert.equal(fractionWins.poolTokens, 464_799);
   // free_gpu_memory_fraction explicitly null: max_tokens alone (TRT-RM calculate_max_num_blocks).
-  const alone = estimateKvCache({ ...base, maxTokens: 10_000_000, freeGpuMemoryFraction: null });
+  const alone = estimateKvCache({ ...base, maxTokens: 400_000, freeGpuMemoryFraction: null });
   assert.equal(alone.fraction, null);
   assert.equal(alone.limit, 'max_tokens');
-  assert.equal(alone.poolTokens, 10_000_000);
+  assert.equal(alone.poolTokens, 400_000);
+  // Never more than is free: 10,000,000 tokens (1.31e12 B) are capped at the 67,691,339,776 B weights and runtime leave: 516,443 tokens of 131,072 B.
+  const capped = estimateKvCache({ ...base, maxTokens: 10_000_000, freeGpuMemoryFraction: null });
+  assert.deepEqual([capped.limit, capped.poolBytes, capped.poolTokens], ['max_tokens', 67_691_339_776, 516_443]);
 });
 
 test('beam width multiplies the blocks a request needs', () => {
-  const e = estimateKvCache({ shape: llama8, gpu: customGpu(80), runtimeBytes: 2 * GIB, maxSeqLen: 1000, maxBeamWidth: 4 });
+  const e = estimateKvCache({
+    shape: llama8,
+    gpu: customGpu(80),
+    weightBytes: LLAMA8_BF16,
+    runtimeBytes: 2 * GIB,
+    maxSeqLen: 1000,
+    maxBeamWidth: 4,
+  });
   assert.equal(e.blocksPerSequence, 32 * 4); // ceil(1000 / 32) = 32
 });
 
-test('serving weights: TP·PP shards, FP8 block linears, MXFP4 experts only', () => {
-  assert.equal(servingWeightBytes(llama8), 16_060_522_496);
-  // FP8: embeddings (1,050,673,152) and norms (266,240) stay 2 bytes, the 6,979,321,856 block-linear weights take 1.
-  assert.equal(servingWeightBytes(llama8, { weightDtype: 'fp8' }), 2 * 1_050_673_152 + 6_979_321_856 + 2 * 266_240);
+test('serving weights: TP shards, the most loaded PP rank, FP8 linears, MXFP4 experts only', () => {
+  assert.equal(LLAMA8_BF16, 16_060_522_496); // 8,030,261,248 × 2
+  // ModelOpt FP8 (per-tensor scales): embedding + LM head (2 × 525,336,576) and norms (266,240) stay 2 bytes, the
+  // 6,979,321,856 linear weights of the blocks take 1.
+  const fp8 = modeloptFp8Weights('test', ['lm_head']);
+  assert.equal(servingWeights(llama8, fp8).bytes, 2 * 1_050_673_152 + 6_979_321_856 + 2 * 266_240);
   // TP 8: everything but the 1,318,912 norm weights is split eight ways.
-  assert.equal(servingWeightBytes(llama70, { tp: 8 }), ((70_553_706_496 - 1_318_912) * 2) / 8 + 2 * 1_318_912);
-  // TP 4 × PP 2: the same split eight ways, norms replicated over TP only.
-  assert.equal(servingWeightBytes(llama70, { tp: 4, pp: 2 }), ((70_553_706_496 - 1_318_912) * 2) / 8 + 1_318_912);
-  const oss = servingWeightBytes(preset('gpt-oss-120b'), { weightDtype: 'mxfp4' });
+  assert.equal(servingWeights(llama70, bf16Weights('test'), { tp: 8 }).bytes, ((70_553_706_496 - 1_318_912) * 2) / 8 + 2 * 1_318_912);
+  // TP 4 × PP 2: rank 0 holds 40 layers and the embedding: (40 · 855,654,400 − 40 · 16,384 norms + 1,050,673,152 / 2) / 4 · 2 B
+  // + 40 · 16,384 · 2 B of norms; the last rank's LM head and final norm weigh the same as the embedding.
+  const layer = 855_654_400; // 2·8192·8192 + 2·8192·1024 + 3·8192·28672 + 2·8192
+  const rank0 = ((40 * (layer - 16_384) + 128_256 * 8192) * 2) / 4 + 40 * 16_384 * 2;
+  const pp = servingWeights(llama70, bf16Weights('test'), { tp: 4, pp: 2 });
+  assert.equal(pp.bytes, rank0 + 8192 * 2); // the last rank: its 40 layers, the LM head and the final norm
+  assert.equal(pp.ppRank, 1);
+  const oss = servingWeights(preset('gpt-oss-120b'), catalogueEntry('gpt-oss-120b')!.checkpoints[0]!.weights).bytes;
   assert.ok(oss > 60 * GIB && oss < 61 * GIB, `${oss}`); // the MXFP4 checkpoint is ~60.8 GiB
 });
 
@@ -133,7 +155,7 @@ test('default runtime memory states its parts and sources', () => {
   const r = defaultRuntimeBytes(llama8);
   assert.equal(r.bytes, 0.5 * GIB + 8192 * (4 * 4096 + 3 * 14336) * 2);
   assert.match(r.assumptions[0]?.source ?? '', /memory\.md §7/);
-  const e = estimateKvCache({ shape: llama8, gpu: customGpu(80), maxSeqLen: 8192 });
+  const e = estimateKvCache({ shape: llama8, gpu: customGpu(80), weightBytes: LLAMA8_BF16, maxSeqLen: 8192 });
   assert.ok(e.assumptions.some((a) => a.what.startsWith('non-KV runtime memory')));
 });
 
@@ -141,10 +163,17 @@ test('sliding windows: gpt-oss alternates 128-token and full layers; VSWA pools 
   const oss = preset('gpt-oss-20b');
   const w = modelAttentionWindows(oss, 8192);
   assert.deepEqual(w.slice(0, 4), [128, 8192, 128, 8192]);
-  const full = estimateKvCache({ shape: oss, gpu: customGpu(80), runtimeBytes: 2 * GIB, maxSeqLen: 8192 });
+  const full = estimateKvCache({ shape: oss, gpu: customGpu(80), weightBytes: 0, runtimeBytes: 2 * GIB, maxSeqLen: 8192 });
   assert.equal(full.windowPools, undefined);
   assert.ok(full.assumptions.some((a) => /full length/.test(a.what)));
-  const vswa = estimateKvCache({ shape: oss, gpu: customGpu(80), runtimeBytes: 2 * GIB, maxSeqLen: 8192, maxAttentionWindow: w });
+  const vswa = estimateKvCache({
+    shape: oss,
+    gpu: customGpu(80),
+    weightBytes: 0,
+    runtimeBytes: 2 * GIB,
+    maxSeqLen: 8192,
+    maxAttentionWindow: w,
+  });
   const pools = vswa.windowPools ?? [];
   assert.equal(pools.length, 2);
   const [small, big] = pools;

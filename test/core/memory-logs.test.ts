@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareCommand } from '../../src/cli/compareCommand.js';
 import { compareMemory, parseMemoryLog, peaksByRank, stageOfRank, tagFromFileName } from '../../src/core/memory/logs.js';
-import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
-import { EXAMPLES, trainingConfig } from '../helpers.js';
+import { EXAMPLES, modelShape, trainingConfig } from '../helpers.js';
 
 const MIB = 2 ** 20;
 
@@ -105,7 +104,7 @@ test('comparison: ranks map to pipeline stages (PP slowest), each level against 
     [0, 0, 1, 1],
   );
   assert.equal(stageOfRank(5, 2, null), null);
-  const e = estimateTraining(MODEL_PRESETS['llama3-8b']!, base, { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' });
+  const e = estimateTraining(modelShape('llama3-8b'), base, { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' });
   const s0 = e.stages[0]!;
   const s1 = e.stages[1]!;
   const log = [

@@ -7,10 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { TrainingConfig } from '../../src/core/memory/config.js';
-import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { estimateTraining, type TrainingEstimate } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
-import { SHARED, trainingConfig } from '../helpers.js';
+import { modelShape, SHARED, trainingConfig } from '../helpers.js';
 
 const GB = 1e9;
 const GIB = 2 ** 30;
@@ -104,7 +103,7 @@ const ROWS: Row[] = [
   {
     id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2',
     source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
-    model: MODEL_PRESETS['llama3-70b']!,
+    model: modelShape('llama3-70b'),
     config: llama70({}),
     measured: 58.8 * GB,
     rank: 'max',
@@ -115,7 +114,7 @@ const ROWS: Row[] = [
   {
     id: 'bridge_llama3_70b_sft_fp8cs_tp4pp8vpp5dp1',
     source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
-    model: MODEL_PRESETS['llama3-70b']!,
+    model: modelShape('llama3-70b'),
     config: llama70({ pp: 8 }),
     measured: 53.2 * GB,
     rank: 'max',
@@ -126,7 +125,7 @@ const ROWS: Row[] = [
   {
     id: 'bridge_llama3_70b_sft_fp8cs_tp8pp4vpp5dp1',
     source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
-    model: MODEL_PRESETS['llama3-70b']!,
+    model: modelShape('llama3-70b'),
     config: llama70({ tp: 8, etp: 8 }),
     measured: 50.2 * GB,
     rank: 'max',
@@ -137,7 +136,7 @@ const ROWS: Row[] = [
   {
     id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp10dp2 (same study: "VPP=10 … 60.2 GB")',
     source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md (A Note on VPP)`,
-    model: MODEL_PRESETS['llama3-70b']!,
+    model: modelShape('llama3-70b'),
     config: llama70({ vpp: 10 }),
     measured: 60.2 * GB,
     rank: 'max',
@@ -148,7 +147,7 @@ const ROWS: Row[] = [
   {
     id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_recompute_mlp (PR #3107 table: 55.6 GB)',
     source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Historical Measurement)`,
-    model: MODEL_PRESETS['llama3-70b']!,
+    model: modelShape('llama3-70b'),
     config: llama70({ recompute: selective(['mlp']) }),
     measured: 55.6 * GB,
     rank: 'max',
@@ -159,7 +158,7 @@ const ROWS: Row[] = [
   {
     id: 'bridge_qwen3_30b_a3b_16xh100_ep16_hybridep_overlap',
     source: `${BRIDGE}skills/nemo-mbridge-perf-expert-parallel-overlap/SKILL.md`,
-    model: MODEL_PRESETS['qwen3-30b-a3b']!,
+    model: modelShape('qwen3-30b-a3b'),
     config: qwen3({ moe: { dispatcher: 'flex', permuteFusion: true }, overlapMoeComm: true }),
     measured: 62.166 * GIB,
     rank: 0,
@@ -170,7 +169,7 @@ const ROWS: Row[] = [
   {
     id: 'bridge_qwen3_30b_a3b_16xh100_ep16_alltoall_smoke',
     source: `${BRIDGE}docs/training/moe-optimization.md (Short-run H100 sanity check)`,
-    model: MODEL_PRESETS['qwen3-30b-a3b']!,
+    model: modelShape('qwen3-30b-a3b'),
     config: qwen3({ moe: { dispatcher: 'alltoall', permuteFusion: false } }),
     measured: 61.351 * GB,
     rank: 0,
@@ -188,7 +187,7 @@ const ROWS: Row[] = [
   ).map(([name, modules, gb]): Row => ({
     id: `bridge_moonlight16b_selective_${name === '[]' ? 'none' : name}`,
     source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Matched H100 Evidence: Moonlight 16B)`,
-    model: MODEL_PRESETS['moonlight-16b-a3b']!,
+    model: modelShape('moonlight-16b-a3b'),
     config: moonlight([...modules]),
     measured: gb * GB,
     rank: 'max',
@@ -287,7 +286,7 @@ for (const r of ROWS)
 
 test('Moonlight 16B recompute modules: the same order and size as the matched measurements', () => {
   const alloc = (modules: string[]) =>
-    measuredStage(estimateTraining(MODEL_PRESETS['moonlight-16b-a3b']!, moonlight(modules), H100), 'max').allocated;
+    measuredStage(estimateTraining(modelShape('moonlight-16b-a3b'), moonlight(modules), H100), 'max').allocated;
   const none = alloc([]);
   // Measured savings: core_attn 0.004 GB, mla_up_proj 0.716 GB, moe_act 0.677 GB (Bridge activation-recompute study).
   const saved = { core_attn: none - alloc(['core_attn']), mla_up_proj: none - alloc(['mla_up_proj']), moe_act: none - alloc(['moe_act']) };
@@ -316,7 +315,7 @@ test('LoRA with sequence parallelism: the gathered LoRA-A inputs match the measu
     crossEntropyFusion: 'native',
     peft: { rank: 32, targets: [], inputRegather },
   });
-  const q8 = MODEL_PRESETS['qwen3-8b']!;
+  const q8 = modelShape('qwen3-8b');
   const a = estimateTraining(q8, cfg(false), H100).stages[0]!;
   const b = estimateTraining(q8, cfg(true), H100).stages[0]!;
   // linear_qkv and linear_fc1 keep a gathered 2·s·h input each: 36 layers × 2 × 2·8192·4096 = 4.83 GB; measured 4.731 GB.

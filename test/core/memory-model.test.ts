@@ -8,15 +8,14 @@ import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { FRAGMENTATION, FRAGMENTATION_EXPANDABLE, GIB } from '../../src/core/memory/overheads.js';
 import { countParams, mambaGroups, sumGroups } from '../../src/core/memory/params.js';
 import { mixedPrecisionRecipe, mixedPrecisionRecipeNames, withMixedPrecision } from '../../src/core/memory/precision.js';
-import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { parseLayoutString, pipelineLayout, schedulePeak, warmupPasses } from '../../src/core/memory/schedule.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { loraLayerParams, stageParams } from '../../src/core/memory/weights.js';
-import { trainingConfig } from '../helpers.js';
+import { modelShape, trainingConfig } from '../helpers.js';
 
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
-const llama8b = MODEL_PRESETS['llama3-8b']!;
+const llama8b = modelShape('llama3-8b');
 const base = trainingConfig({
   seq: 8192,
   globalBatch: 256,
@@ -167,7 +166,7 @@ test('parameter inventory: LayerNorm has a bias, biases on every linear, learned
   assert.equal(countParams({ ...gpt, norm: 'rmsnorm' }).norms, 2 * 2 * 64 + 64);
   // DeepSeek-V3 README: "685B = 671B of the main model + 14B of the MTP module". Our MTP layer (eh_proj 2h·h, an MoE
   // decoder layer, three norms) is 11.6B; the checkpoint's MTP module also stores its own embedding and head copies.
-  const ds = countParams({ ...MODEL_PRESETS['deepseek-v3']!, mtpLayers: 1 });
+  const ds = countParams({ ...modelShape('deepseek-v3'), mtpLayers: 1 });
   assert.equal(Math.round(ds.total / 1e9), 671);
   assert.equal(
     ds.mtp,
@@ -187,7 +186,7 @@ test('Mamba-2 mixer: in_proj, conv1d with bias, A/D/dt_bias, gated norm, out_pro
 });
 
 test('MLA down projections are replicated over TP, up and output projections split (multi_latent_attention.py)', () => {
-  const ds = MODEL_PRESETS['deepseek-v3']!;
+  const ds = modelShape('deepseek-v3');
   const one = { ...ds, layers: 1, denseLayersBeforeMoe: 1 };
   const [t1] = stageParams(one, cfg({ tp: 1, etp: 1 }));
   const [t8] = stageParams(one, cfg({ tp: 8, etp: 8 }));
@@ -213,7 +212,7 @@ test('vocab-parallel cross entropy: 4 saved + 2 transient = 6·s·b·V/t at the 
 });
 
 test('MoE: expert tokens are top-k × ETP × local tokens; a capacity factor caps them, padding fills them', () => {
-  const mix = MODEL_PRESETS['mixtral-8x7b']!;
+  const mix = modelShape('mixtral-8x7b');
   const c = cfg({ tp: 4, etp: 4, ep: 8, sp: true });
   assert.equal(expertTokenFactor(mix, c), 2 * 4);
   assert.equal(expertTokenFactor(mix, { ...c, etp: 1 }), 2);
@@ -279,7 +278,7 @@ test('allocated ⊂ reserved ⊂ device: fragmentation on allocated, context and
     assert.ok(Math.abs(s.device - s.reserved - 1.5 * GIB) < 1);
     assert.equal(e.fit.fraction, s.device / H100.bytes);
   }
-  const moe = estimateTraining(MODEL_PRESETS['mixtral-8x7b']!, cfg({ ep: 8, worldSize: 8 }), H100).stages[0]!;
+  const moe = estimateTraining(modelShape('mixtral-8x7b'), cfg({ ep: 8, worldSize: 8 }), H100).stages[0]!;
   assert.ok(Math.abs(moe.device - moe.reserved - 3.5 * GIB) < 1);
   // One GPU creates no NCCL communicator: only the CUDA context lies outside the allocator.
   const one = estimateTraining(llama8b, cfg({ worldSize: 1, globalBatch: 8 }), H100).stages[0]!;

@@ -7,13 +7,12 @@ import { test } from 'node:test';
 import { hfLayer } from '../../src/core/memory/activations.js';
 import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { memoryHoverMarkdown } from '../../src/core/memory/hover.js';
-import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { PRECISIONS } from '../../src/core/memory/precision.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
 import { paddedVocab, perParamBytes } from '../../src/core/memory/weights.js';
-import { analyzeText, CORPUS, estimateOf, EXAMPLES, trainingConfig } from '../helpers.js';
+import { analyzeText, CORPUS, estimateOf, EXAMPLES, modelShape, trainingConfig } from '../helpers.js';
 
-const llama8b = MODEL_PRESETS['llama3-8b']!;
+const llama8b = modelShape('llama3-8b');
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
 const base = trainingConfig({
   seq: 65536,
@@ -194,15 +193,19 @@ test('TensorRT-LLM options without a model shape: no estimate, with the reason',
   assert.equal(withModel.kind, 'serving');
 });
 
-test('a serving role whose weights leave no room for one request warns on max_seq_len; a max_tokens cap does not', () => {
-  const text =
-    'model: meta-llama/Llama-3.3-70B-Instruct\nmax_seq_len: 131072\ntensor_parallel_size: 1\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n';
-  const mem = analyzeText(text, { gpu: 'h100', memoryWarnings: true }).findings.filter((f) => f.code === 'RL-MEM');
+test('a serving role whose weights do not fit, or leave no room for one request, warns on max_seq_len; a max_tokens cap does not', () => {
+  const text = (tp: number) =>
+    `model: meta-llama/Llama-3.3-70B-Instruct\nmax_seq_len: 131072\ntensor_parallel_size: ${tp}\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n`;
+  const mem = (tp: number) => analyzeText(text(tp), { gpu: 'h100', memoryWarnings: true }).findings.filter((f) => f.code === 'RL-MEM');
+  // TP 1: 70,553,706,496 BF16 weights = 131.4 GiB on a 79.2 GiB H100.
   assert.deepEqual(
-    mem.map((f) => [f.path, f.severity]),
+    mem(1).map((f) => [f.path, f.severity]),
     [['max_seq_len', 'warning']],
   );
-  assert.match(mem[0]!.message, /^the KV pool \(0\.0 GiB\) cannot hold one request of 131072 tokens/);
+  assert.match(mem(1)[0]!.message, /^weights 131\.4 GiB \(llama3\.3-70b, BF16\) \+ non-KV runtime 2\.3 GiB exceed the NVIDIA H100/);
+  // TP 2: 65.7 GiB of weights and 2.7 GiB of runtime fit, but 0.9 × the 10.8 GiB left holds no 131,072-token request
+  // (163,840 B per token at TP 2 = 20.0 GiB).
+  assert.match(mem(2)[0]!.message, /^the KV pool \(9\.7 GiB\) cannot hold one request of 131072 tokens \(20\.0 GiB\)/);
   const gptoss = readFileSync(join(CORPUS, 'TensorRT-LLM', 'disagg_config_ctxtp1_gentp1_gptoss_host_offload.yaml'), 'utf8');
   assert.deepEqual(
     analyzeText(gptoss, { gpu: 'h100', memoryWarnings: true }).findings.filter((f) => f.code === 'RL-MEM'),
@@ -244,7 +247,7 @@ test('hover on a corpus launcher recipe: CP what-ifs and the schema hover side b
 
 test('MoE layers per stage are counted, not looped: DeepSeek-V3 (3 dense layers first) over PP 4, and a 1.8e9-layer typo', async () => {
   const { stageParams } = await import('../../src/core/memory/weights.js');
-  const ds = MODEL_PRESETS['deepseek-v3']!;
+  const ds = modelShape('deepseek-v3');
   const stages = stageParams(ds, { ...base, tp: 8, etp: 8, pp: 4, ep: 8, cp: 1 });
   // 61 layers over 4 stages: 16, 15, 15, 15; the first stage holds the 3 dense layers.
   assert.deepEqual(

@@ -76,11 +76,18 @@ test('DeepSeek-R1 and R1-0528 resolve in their FP8 format; NVIDIA -FP4 checkpoin
   const fp4 = catalogue('/models/DeepSeek-R1-FP4');
   assert.deepEqual([fp4.entry.id, fp4.checkpoint?.hfId, fp4.matchedBy], ['deepseek-r1', 'nvidia/DeepSeek-R1-FP4', 'checkpoint-name']);
   assert.equal(describeWeights(fp4.weights), 'NVFP4 (MLP / MoE layers; the rest BF16)');
-  // Not a listed checkpoint: the name's -FP4 says NVFP4, stated as an assumption.
+  // A listed checkpoint whose own quantization config was not read: R1-FP4's exclusions (BF16 attention) assumed.
   const v2 = catalogue('DeepSeek-R1/DeepSeek-R1-0528-FP4-v2');
-  assert.deepEqual([v2.entry.id, v2.weights.dtype, v2.weights.scope, v2.matchedBy], ['deepseek-r1', 'nvfp4', 'linear', 'name']);
-  assert.equal(v2.assumptions[1]!.provenance, 'default');
-  assert.match(v2.assumptions[1]!.source, /checkpoint name "DeepSeek-R1-0528-FP4-v2" says NVFP4/);
+  assert.deepEqual(
+    [v2.entry.id, v2.checkpoint?.hfId, v2.weights.dtype, v2.weights.scope, v2.matchedBy],
+    ['deepseek-r1', 'nvidia/DeepSeek-R1-0528-FP4-v2', 'nvfp4', 'mlp', 'checkpoint-name'],
+  );
+  assert.match(v2.weights.source, /^NVFP4 MLPs with BF16 attention and a BF16 MTP layer assumed for nvidia\/DeepSeek-R1-0528-FP4-v2/);
+  // Not a listed checkpoint: the name's -FP4 says NVFP4, stated as an assumption.
+  const v3 = catalogue('/ckpt/DeepSeek-V3.1-NVFP4');
+  assert.deepEqual([v3.entry.id, v3.weights.dtype, v3.weights.scope, v3.matchedBy], ['deepseek-v3', 'nvfp4', 'linear', 'name']);
+  assert.equal(v3.assumptions[1]!.provenance, 'default');
+  assert.match(v3.assumptions[1]!.source, /checkpoint name "DeepSeek-V3.1-NVFP4" says NVFP4/);
 });
 
 test('path basenames resolve when unambiguous: gpt_oss/gpt-oss-120b, Qwen3/Qwen3-32B-FP8, an NVIDIA FP8 Llama 4 path', () => {

@@ -226,7 +226,7 @@ for (const [file, filesRead, algorithm, backend, world, sizes, dp, model, phases
     const e = a.main!.estimate!;
     if (model === null) {
       assert.equal(e.kind, 'none');
-      assert.match(e.kind === 'none' ? e.reason : '', /^no model shape for the policy: ".+" is no catalogue model/);
+      assert.match(e.kind === 'none' ? e.reason : '', /^no model shape for the policy: policy.model_name: ".+" is no catalogue model/);
     } else {
       assert.equal(e.kind, 'training');
       if (e.kind !== 'training') return;

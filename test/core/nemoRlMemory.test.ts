@@ -131,7 +131,7 @@ test('no estimate without a model shape: the reason names policy.model_name', ()
   const e = analyzeText(grpo('').replace('meta-llama/Llama-3.2-1B', 'my-org/private-model')).main!.estimate!;
   assert.deepEqual(
     e.kind === 'none' && e.reason.split(';')[0],
-    'no model shape for the policy: "my-org/private-model" is no catalogue model',
+    'no model shape for the policy: policy.model_name: "my-org/private-model" is no catalogue model',
   );
 });
 
@@ -196,4 +196,11 @@ test('RL-MEM on passes padded to max_total_sequence_length is an information (th
     packed.map((d) => d[0]),
     ['warning', 'warning', 'warning'],
   );
+});
+
+test('a local policy.model_name is asked of the host (Analysis.modelRequests), which resolves it from config.json', () => {
+  const a = analyzeText(grpo('').replace('meta-llama/Llama-3.2-1B', '/checkpoints/my-llama'));
+  assert.deepEqual(a.modelRequests, ['/checkpoints/my-llama']);
+  const e = a.main!.estimate!;
+  assert.equal(e.kind, 'none');
 });

@@ -11,7 +11,6 @@ import { planCommand } from '../../src/cli/planCommand.js';
 import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { findGpu } from '../../src/core/memory/gpus.js';
 import { GIB } from '../../src/core/memory/overheads.js';
-import { MODEL_PRESETS } from '../../src/core/memory/presets.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import {
@@ -45,18 +44,18 @@ import {
   withRecompute,
 } from '../../src/core/plan/space.js';
 import { analyze } from '../../src/core/analysis.js';
-import { REPO, trainingConfig } from '../helpers.js';
+import { modelShape, REPO, trainingConfig } from '../helpers.js';
 
 const H100 = findGpu('h100')!;
 const H100_HW = HARDWARE.find((h) => h.id === 'h100')!;
-const llama8b = MODEL_PRESETS['llama3-8b']!;
-const mixtral = MODEL_PRESETS['mixtral-8x7b']!;
+const llama8b = modelShape('llama3-8b');
+const mixtral = modelShape('mixtral-8x7b');
 
 /** Nemotron-3 22B has no preset: NeMo nemotron.py Nemotron3Config22B (40 layers, hidden 6144, ffn 24576, 48 heads,
  * num_query_groups None → MHA) on NemotronConfig (squared-ReLU MLP, LayerNorm, untied, no bias); vocab 256,000 like the
  * Nemotron-3 8B tokenizer (HF nvidia/nemotron-3-8b-base-4k). */
 const NEMOTRON3_22B: ModelShape = {
-  ...MODEL_PRESETS['nemotron4-15b']!,
+  ...modelShape('nemotron4-15b'),
   name: 'nemotron3-22b',
   layers: 40,
   hidden: 6144,
@@ -92,7 +91,7 @@ test('violations(): each launch rule of formats.md §5 fails on its own counter-
   // the search does not try it (vppChoices).
   assert.deepEqual(rules(llama8b, { vpp: 2 }), []);
   assert.deepEqual(rules(llama8b, { tp: 1, etp: 1, cp: 8, sp: true }), ['R6']);
-  assert.deepEqual(rules(MODEL_PRESETS['nemotron4-15b']!, { tp: 8, etp: 8, cp: 1 }), []); // 48 % 8, 8 groups = TP
+  assert.deepEqual(rules(modelShape('nemotron4-15b'), { tp: 8, etp: 8, cp: 1 }), []); // 48 % 8, 8 groups = TP
   assert.deepEqual(rules(NEMOTRON3_22B, { tp: 32, etp: 32, pp: 1, cp: 1 }, 32), ['R7', 'R8', 'TP-node']); // 48 % 32; 48 vs 32; one node
   assert.deepEqual(rules(llama8b, { recompute: { granularity: 'full', method: 'uniform', numLayers: 17, modules: [] } }), ['R10']); // > 16 per stage
   assert.deepEqual(rules(llama8b, { offloadLayers: 8 }), ['R11']); // PP 2
@@ -278,7 +277,7 @@ test('the memory order the pruning relies on holds in the memory model', () => {
     [llama8b, cfg({ seq: 65536, tp: 2, pp: 1, cp: 4, etp: 2, sp: true, worldSize: 16 })],
     [llama8b, cfg({ seq: 65536, tp: 1, pp: 4, cp: 4, worldSize: 16 })],
     [mixtral, cfg({ seq: 16384, tp: 2, pp: 1, cp: 2, ep: 4, etp: 2, sp: true, worldSize: 32 })],
-    [MODEL_PRESETS['nemotron4-15b']!, cfg({ seq: 16384, tp: 2, pp: 2, cp: 2, etp: 2, sp: true, worldSize: 8, globalBatch: 32 })],
+    [modelShape('nemotron4-15b'), cfg({ seq: 16384, tp: 2, pp: 2, cp: 2, etp: 2, sp: true, worldSize: 8, globalBatch: 32 })],
   ] as const) {
     for (const attention of ['flash', 'eager'] as const) {
       const total = (c: TrainingConfig) => estimateTraining(m, { ...c, attention }, H100).perGpu.total;
@@ -480,7 +479,6 @@ interface Recipe {
   gbs: number;
   mbs: number;
 }
-const P = MODEL_PRESETS;
 const R = (
   name: string,
   model: ModelShape,
@@ -496,18 +494,18 @@ const R = (
 ): Recipe => ({ name, model, seq, gpus: nodes * 8, tp, pp, vpp, cp, ep, gbs, mbs });
 /** formats.md §3: recipe, model, seq_length, nodes (× 8 GPUs), TP, PP, VPP, CP, EP, gbs, mbs (all with SP, no recompute, no offload). */
 const RECIPES: Recipe[] = [
-  R('llama3_8b_16k', P['llama3-8b']!, 16384, 2, 4, 2, null, 2, 1, 512, 1),
-  R('llama3_8b_64k', P['llama3-8b']!, 65536, 4, 4, 2, null, 4, 1, 512, 1),
-  R('llama3_8b_128k', P['llama3-8b']!, 131072, 8, 4, 2, null, 8, 1, 512, 1),
-  R('llama3_70b_16k', P['llama3-70b']!, 16384, 4, 8, 2, null, 2, 1, 512, 1),
-  R('llama3_70b_64k', P['llama3-70b']!, 65536, 32, 8, 4, null, 8, 1, 512, 1),
-  R('mixtral_8x7b_16k', P['mixtral-8x7b']!, 16384, 4, 4, 2, null, 4, 1, 512, 1),
-  R('mixtral_8x7b_64k', P['mixtral-8x7b']!, 65536, 16, 8, 4, null, 4, 1, 512, 1),
-  R('mixtral_8x22b_64k', P['mixtral-8x22b']!, 65536, 16, 2, 4, 14, 2, 8, 512, 1),
+  R('llama3_8b_16k', modelShape('llama3-8b'), 16384, 2, 4, 2, null, 2, 1, 512, 1),
+  R('llama3_8b_64k', modelShape('llama3-8b'), 65536, 4, 4, 2, null, 4, 1, 512, 1),
+  R('llama3_8b_128k', modelShape('llama3-8b'), 131072, 8, 4, 2, null, 8, 1, 512, 1),
+  R('llama3_70b_16k', modelShape('llama3-70b'), 16384, 4, 8, 2, null, 2, 1, 512, 1),
+  R('llama3_70b_64k', modelShape('llama3-70b'), 65536, 32, 8, 4, null, 8, 1, 512, 1),
+  R('mixtral_8x7b_16k', modelShape('mixtral-8x7b'), 16384, 4, 4, 2, null, 4, 1, 512, 1),
+  R('mixtral_8x7b_64k', modelShape('mixtral-8x7b'), 65536, 16, 8, 4, null, 4, 1, 512, 1),
+  R('mixtral_8x22b_64k', modelShape('mixtral-8x22b'), 65536, 16, 2, 4, 14, 2, 8, 512, 1),
   R('nemotron3_22b_16k', NEMOTRON3_22B, 16384, 1, 4, 1, null, 2, 1, 32, 1),
   R('nemotron3_22b_64k', NEMOTRON3_22B, 65536, 4, 4, 2, null, 4, 1, 32, 1),
-  R('nemotron4_15b_16k', P['nemotron4-15b']!, 16384, 1, 2, 2, null, 2, 1, 32, 2),
-  R('nemotron4_15b_64k', P['nemotron4-15b']!, 65536, 4, 4, 2, null, 4, 1, 32, 2),
+  R('nemotron4_15b_16k', modelShape('nemotron4-15b'), 16384, 1, 2, 2, null, 2, 1, 32, 2),
+  R('nemotron4_15b_64k', modelShape('nemotron4-15b'), 65536, 4, 4, 2, null, 4, 1, 32, 2),
 ];
 const recipeConfig = (r: Recipe) =>
   cfg({
@@ -649,7 +647,7 @@ function comparisonMarkdown(rs: Row[]): string {
 
 test('a 16,384-GPU search completes, counts every point once and prunes most of them', () => {
   const base = cfg({ seq: 65536, worldSize: 16384 });
-  const m = MODEL_PRESETS['llama3-70b']!;
+  const m = modelShape('llama3-70b');
   const r = plan(m, base, H100, { gpus: 16384 });
   // Every point of the space is either searched (estimated, or bounded by the memory order) or dominated by a cheaper fit.
   let points = 0;

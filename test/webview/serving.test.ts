@@ -14,7 +14,12 @@ test('TensorRT-LLM options: per-GPU memory of the TP 4 server, the KV pool facts
     assert.equal(text(one(mem, ':scope .section-body > div > p.muted')), 'per GPU (server: TP 4)');
     assert.equal(text(one(mem, '.verdict-line')), 'fits fits: weights and runtime take 35.18 GiB of 79.18 GiB; the KV pool gets 37.40 GiB');
     assert.deepEqual(rows(mem, 'table.breakdown tbody tr'), [
-      ['weights', '32.86 GiB', '45.3%'],
+      // Llama 3.3 70B in BF16 at TP 4: the 32.86 GiB of weights part by part.
+      ['weights: embedding', '0.49 GiB', '0.7%'],
+      ['weights: attention', '5.63 GiB', '7.8%'],
+      ['weights: dense MLP', '26.25 GiB', '36.2%'],
+      ['weights: lm head', '0.49 GiB', '0.7%'],
+      ['weights: norms, routers, biases', '0.00 GiB', '0.0%'],
       ['KV cache pool (30634 blocks)', '37.40 GiB', '51.5%'],
       ['non-KV runtime (context, NCCL, activations)', '2.33 GiB', '3.2%'],
     ]);
@@ -32,7 +37,8 @@ test('TensorRT-LLM options: per-GPU memory of the TP 4 server, the KV pool facts
       ['host tier', '48.00 GiB = 1,258,291 tokens = 39,321 blocks'],
     ]);
     assert.equal(all(kv, 'svg.timeline, ol.eviction').length, 0);
-    assert.equal(all(kv, 'ul.notes li').length, 2);
+    // The non-KV runtime assumption (the weights are part by part in the memory section now).
+    assert.equal(all(kv, 'ul.notes li').length, 1);
     for (const id of ['whatIf', 'planner', 'layout']) {
       assert.equal(p.app.querySelector(`#sec-${id}`), null, id);
       assert.equal(text(one(p.app, `.slot-${id}`)), '', id);

@@ -108,7 +108,8 @@ test('header and memory: file name, format · model · GPU, verdict, breakdown r
     assert.deepEqual(texts(folded, 'h3'), ['Formulas', 'Assumptions', 'GPU']);
     assert.equal(
       text(folded.querySelector('h3 + ul + h3 + ul li')),
-      'vocab = 128256 — tokenizer meta-llama/Meta-Llama-3-8B (HF config.json vocab_size (128,000 BPE tokens + 256 special)) [tokenizer]',
+      // The model the file names, in the tokenizer field, fills what the file leaves out; listed first.
+      'model llama3-8b — model.tokenizer.type names "meta-llama/Meta-Llama-3-8B" [file]',
     );
   } finally {
     await p.close();

@@ -72,6 +72,7 @@ export const BRIDGE: TrainingTable = {
     hiddenDropout: ['model.hidden_dropout'],
     attnDropout: ['model.attention_dropout'],
     tokType: ['tokenizer.tokenizer_model', 'tokenizer.hf_tokenizer_path'],
+    checkpoint: ['checkpoint.pretrained_checkpoint'],
     recomputeGranularity: ['model.recompute_granularity'],
     recomputeMethod: ['model.recompute_method'],
     recomputeLayers: ['model.recompute_num_layers'],

@@ -72,6 +72,10 @@ export const TRAINING_FIELDS = {
   modelName: 'str',
   /** Class names a NeMo 2 tree instantiates (`_target_` last segments), e.g. Llama3Config8B. */
   modelClasses: 'list',
+  /** A checkpoint the recipe starts from (NeMo `restore_from_path`, Megatron-Bridge `checkpoint.pretrained_checkpoint`). */
+  checkpoint: 'str',
+  /** A multimodal recipe that freezes its language model (NeMo `mm_cfg.llm.freeze`). */
+  llmFrozen: 'bool',
   // Recompute and offload (formats.md §1.4, §4).
   recomputeGranularity: 'str',
   recomputeMethod: 'str',
@@ -149,6 +153,14 @@ export const SERVING_FIELDS = {
   secondaryOffloadMinPriority: 'int',
   kvEventsConfig: 'any',
   oldBlockReusePolicy: 'any',
+  // What the memory a role holds depends on beyond the KV cache (estimate.ts, servingWeights.ts).
+  lmHeadTpInAdp: 'bool',
+  moeSlots: 'int',
+  specType: 'str',
+  specLayers: 'int',
+  mambaSsmDtype: 'str',
+  instances: 'int',
+  worldSize: 'int',
 } as const satisfies Record<string, FieldKind>;
 
 export type ServingField = keyof typeof SERVING_FIELDS;

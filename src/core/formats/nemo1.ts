@@ -31,7 +31,8 @@ export const NEMO1_PATHS: TrainingTable['paths'] = {
   devices: ['trainer.devices'],
   nodes: ['trainer.num_nodes'],
   seq: ['model.encoder_seq_length'],
-  dataSeq: ['model.data.seq_length'],
+  // SFT and PEFT recipes (megatron_gpt_sft_model.py) build samples up to data.train_ds.max_seq_length.
+  dataSeq: ['model.data.seq_length', 'model.data.train_ds.max_seq_length'],
   mbs: ['model.micro_batch_size'],
   gbs: ['model.global_batch_size'],
   layers: ['model.num_layers'],
@@ -54,6 +55,11 @@ export const NEMO1_PATHS: TrainingTable['paths'] = {
   tokType: ['model.tokenizer.type'],
   tokModel: ['model.tokenizer.model'],
   modelName: ['run.name', 'name'],
+  checkpoint: ['model.restore_from_path'],
+  // NeMo 1.x PEFT recipes (megatron_gpt_finetuning_config.yaml `peft.peft_scheme`: lora, ptuning, adapter, …).
+  peft: ['model.peft.peft_scheme'],
+  // NeVA and other NeMo multimodal configs: the language model is frozen while the projector trains.
+  llmFrozen: ['model.mm_cfg.llm.freeze'],
   recomputeGranularity: ['model.activations_checkpoint_granularity'],
   recomputeMethod: ['model.activations_checkpoint_method'],
   recomputeLayers: ['model.activations_checkpoint_num_layers'],

@@ -44,5 +44,14 @@ export const TRTLLM_OPTIONS: Table<ServingField> = {
     secondaryOffloadMinPriority: ['kv_cache_config.secondary_offload_min_priority'],
     kvEventsConfig: ['kv_cache_config.kv_events_config'],
     oldBlockReusePolicy: ['kv_cache_config.block_reuse_config.block_reuse_policy'],
+    lmHeadTpInAdp: ['enable_lm_head_tp_in_adp'],
+    moeSlots: ['moe_config.load_balancer.num_slots'],
+    specType: ['speculative_config.decoding_type'],
+    specLayers: ['speculative_config.num_nextn_predict_layers'],
+    mambaSsmDtype: ['kv_cache_config.mamba_ssm_cache_dtype'],
+    // Disaggregated roles: instances of the role (`num_instances`; the wide-EP layout counts them under `hardware`).
+    instances: ['num_instances'],
+    // AutoDeploy (examples/auto_deploy): `world_size` GPUs shard the model.
+    worldSize: ['world_size'],
   },
 };

@@ -5,6 +5,7 @@ import type { Recipe, ServingRecipe } from '../recipe.js';
 import { pathToString } from '../tree.js';
 import type { Finding, RelatedInfo } from '../types.js';
 import type { DocEstimate } from './estimate.js';
+import { peftOn } from './fromRecipe.js';
 import { gib } from '../units.js';
 import { rlMemoryFindings } from './nemoRlReport.js';
 
@@ -28,6 +29,14 @@ export function memoryFindings(recipe: Recipe, e: DocEstimate): Finding[] {
 
 function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   if (e.kind !== 'training' || recipe.kind !== 'training' || e.estimate.fit.verdict !== 'does-not-fit') return [];
+  // A sharded optimizer (distributed optimizer, FSDP) needs the world size: without it the estimate assumes the smallest
+  // data-parallel size and is an upper bound, not grounds for a warning (rules that need a value the file lacks are skipped).
+  if (e.config.worldSize === undefined && (e.config.distributedOptimizer || e.config.fsdp)) return [];
+  // A finding rests on what the file, the model or the user states: with the vocabulary only guessed (a template whose
+  // tokenizer is `???`), the estimate is shown with its assumption, not warned about.
+  if (e.vocabAssumed) return [];
+  // Adapter fine-tuning is counted as full training: an upper bound, no grounds for a warning either.
+  if (peftOn(recipe.values.peft)) return [];
   const seq = recipe.loc.seq;
   if (!seq) return [];
   const p = e.estimate.perGpu;
@@ -71,24 +80,45 @@ function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
 }
 
 /**
- * A TensorRT-LLM role whose free memory (after weights and the non-KV runtime) cannot hold one request of
- * max_seq_len. A pool capped on purpose by max_tokens or max_gpu_total_bytes is the user's choice, not a finding.
+ * A TensorRT-LLM role whose weights, non-KV runtime and recurrent state do not fit its GPU, or whose free memory cannot
+ * hold one request of max_seq_len. A pool capped on purpose by max_tokens or max_gpu_total_bytes is the user's choice,
+ * not a finding.
  */
 function servingFindings(recipe: ServingRecipe, e: Extract<DocEstimate, { kind: 'serving' }>): Finding[] {
+  // A serving file runs on the GPU its deployment names: with no GPU named (the silent default), or a model only the
+  // path suggests (its reference checkpoint may not be the one deployed), the estimate is shown, not warned about.
+  if (e.gpuSource === 'default' || e.model.source === 'path') return [];
   const out: Finding[] = [];
   for (const r of e.roles) {
     const k = r.kv;
-    if (k.limit !== 'free_gpu_memory_fraction' || k.requestsAtMaxSeqLen >= 1) continue;
     const loc = recipe.roles.find((x) => x.role === r.role)?.loc;
-    const at = loc?.maxSeqLen ?? loc?.tp ?? loc?.kvConfig;
+    const at = loc?.maxSeqLen ?? loc?.tp ?? loc?.kvConfig ?? loc?.maxNumTokens;
     if (!at) continue;
+    const who = `${r.role ? `${r.role}: ` : ''}`;
+    const parts = `weights ${g(k.weightBytes)} (${e.model.name}, ${
+      r.weights.lines.length
+        ? r.weights.lines
+            .map((l) => l.storage)
+            .filter((x, i, a) => a.indexOf(x) === i)
+            .join(' / ')
+        : 'none'
+    }) + non-KV runtime ${g(k.runtimeBytes)}${r.stateBytes ? ` + recurrent state ${g(r.stateBytes)}` : ''}`;
+    if (!r.fits) {
+      out.push({
+        code: 'RL-MEM',
+        severity: 'warning',
+        message: `${who}${parts} exceed the ${e.gpu.name} (${g(e.gpu.bytes)}) at TP ${r.tp}${r.pp > 1 ? ` PP ${r.pp}` : ''}${r.cp > 1 ? ` CP ${r.cp}` : ''}${r.attentionDp ? ' with attention DP' : ''}`,
+        path: pathToString(at.path),
+        span: at.valueSpan,
+      });
+      continue;
+    }
+    if (k.limit !== 'free_gpu_memory_fraction' || k.requestsAtMaxSeqLen >= 1) continue;
     const need = k.blocksPerSequence * k.bytesPerBlock;
     out.push({
       code: 'RL-MEM',
       severity: 'warning',
-      message:
-        `${r.role ? `${r.role}: ` : ''}the KV pool (${g(k.allocatedBytes)}) cannot hold one request of ${r.maxSeqLen} tokens (${g(need)}) on the ${e.gpu.name}: ` +
-        `weights ${g(k.weightBytes)} + non-KV runtime ${g(k.runtimeBytes)} of ${g(e.gpu.bytes)}`,
+      message: `${who}the KV pool (${g(k.allocatedBytes)}) cannot hold one request of ${r.maxSeqLen} tokens (${g(need)}) on the ${e.gpu.name}: ${parts} of ${g(e.gpu.bytes)}`,
       path: pathToString(at.path),
       span: at.valueSpan,
     });

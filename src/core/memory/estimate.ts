@@ -1,19 +1,25 @@
 // The estimate for one document: training memory for NeMo / Megatron files, KV cache for TensorRT-LLM files.
+import { pathHints } from '../models/pathHints.js';
+import { chooseModel, type ChosenModel, type ModelRef } from '../models/select.js';
+import type { WeightFormat } from '../models/types.js';
 import type { Recipe, RetentionRecipe, ServingRecipe } from '../recipe.js';
 import { retentionRanges } from '../rules/retention.js';
 import type { FormatId } from '../types.js';
 import type { TrainingConfig } from './config.js';
-import { trainingInputs, type ExtractOptions } from './fromRecipe.js';
+import { commonModelRefs, trainingInputs, type ExtractOptions } from './fromRecipe.js';
 import { findGpu } from './gpus.js';
-import { estimateKvCache, retentionCoverage, type KvCacheEstimate, type RetentionCoverage, type WeightDtype } from './kvcache.js';
+import { estimateKvCache, retentionCoverage, type KvCacheEstimate, type RetentionCoverage } from './kvcache.js';
 import { estimateNemoRl, type RlMemory } from './nemoRl.js';
-import { findPreset, MODEL_PRESETS } from './presets.js';
+import { recurrentState } from './recurrentState.js';
+import { servingWeights, type ServingWeights } from './servingWeights.js';
 import { estimateTraining, type TrainingEstimate } from './training.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 
 export interface EstimateOptions extends ExtractOptions {
-  /** GPU preset id or `custom:<GiB>` from a setting or `--gpu`; a modeline `gpu=` wins. */
+  /** GPU id or `custom:<GiB>` of the recipeLens.gpu setting: the GPU when neither a modeline, --gpu nor the path names one. */
   gpu?: string;
+  /** The CLI's --gpu: beats a GPU the path names (a modeline beats it). */
+  explicitGpu?: string;
 }
 
 export const DEFAULT_GPU = 'h100';
@@ -23,9 +29,24 @@ export interface ServingRole {
   role: '' | 'context_servers' | 'generation_servers';
   tp: number;
   pp: number;
+  /** Context parallelism (Helix in generation servers): the KV cache of a sequence is split over CP ranks. */
+  cp: number;
+  /** moe_expert_parallel_size (the rest of TP splits each expert). */
+  ep: number;
   attentionDp: boolean;
+  /** GPUs of one instance of the role: TP · PP · CP. */
+  gpus: number;
+  /** Instances of the role (num_instances, or the wide-EP `hardware` counts). */
+  instances?: number;
   maxSeqLen: number;
+  weights: ServingWeights;
+  /** Recurrent state of hybrid models (0 when none). */
+  stateBytes: number;
   kv: KvCacheEstimate;
+  /** What one GPU of the role holds: weights, non-KV runtime, recurrent state and the KV pool, and what stays free. */
+  holds: { weights: number; runtime: number; state: number; kvPool: number; free: number };
+  /** Weights, runtime and state fit the GPU (the pool then takes its fraction of the rest). */
+  fits: boolean;
 }
 
 export type DocEstimate =
@@ -38,34 +59,78 @@ export type DocEstimate =
       estimate: TrainingEstimate;
       /** NeMo-RL: every phase of a step (generation, refit, logprobs, reference, teacher, training); `estimate` is the training phase. */
       rl?: RlMemory;
+      modelRefs?: string[];
+      /** The vocabulary is a stated guess (no tokenizer, model or modeline named it). */
+      vocabAssumed?: boolean;
     }
   | {
       kind: 'serving';
       format: FormatId;
       shape: ModelShape;
+      model: ChosenModel;
+      /** The checkpoint's weight format. */
+      weights: WeightFormat;
       gpu: GpuSpec;
+      /** Where the GPU came from: named (modeline, --gpu, the path, the setting) or the silent default. */
+      gpuSource: GpuSource;
       roles: ServingRole[];
       assumptions: Assumption[];
-      weightDtype: WeightDtype;
+      modelRefs?: string[];
     }
   | { kind: 'retention'; format: FormatId; coverage: RetentionCoverage; assumptions: Assumption[] }
-  | { kind: 'none'; format: FormatId | null; reason: string };
+  | { kind: 'none'; format: FormatId | null; reason: string; modelRefs?: string[] };
 
-export function resolveGpu(modeline: Record<string, string>, opts: EstimateOptions): GpuSpec | { error: string } {
-  const name = modeline.gpu ?? opts.gpu ?? DEFAULT_GPU;
-  return findGpu(name) ?? { error: `unknown GPU "${name}"` };
+/**
+ * The GPU: a `gpu=` modeline, else --gpu, else the one GPU the document's path names (an upstream config database's
+ * `…/B200/…`), else the recipeLens.gpu setting, else H100. Anything but an explicit choice is stated.
+ */
+export type GpuSource = 'modeline' | 'cli' | 'path' | 'setting' | 'default';
+
+export function resolveGpu(
+  modeline: Record<string, string>,
+  opts: EstimateOptions,
+): { gpu: GpuSpec; source: GpuSource; assumption?: Assumption } | { error: string } {
+  const pick = (name: string, source: GpuSource) => {
+    const g = findGpu(name);
+    return g ? { gpu: g, source } : { error: `unknown GPU "${name}"` };
+  };
+  if (modeline.gpu) return pick(modeline.gpu, 'modeline');
+  if (opts.explicitGpu) return pick(opts.explicitGpu, 'cli');
+  const hint = pathHints(opts.documentPath).gpu;
+  if (hint) {
+    const g = findGpu(hint.id)!;
+    return {
+      gpu: g,
+      source: 'path',
+      assumption: {
+        what: `GPU ${g.name}`,
+        source: `the path segment "${hint.segment}" names it; set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
+        provenance: 'default',
+      },
+    };
+  }
+  if (opts.gpu) return pick(opts.gpu, 'setting');
+  return {
+    gpu: findGpu(DEFAULT_GPU)!,
+    source: 'default',
+    assumption: {
+      what: `GPU ${findGpu(DEFAULT_GPU)!.name}`,
+      source: 'no GPU named (modeline gpu=, --gpu, the path, the recipeLens.gpu setting): the default',
+      provenance: 'default',
+    },
+  };
 }
 
 /** The estimate of one recipe document: training memory, the TensorRT-LLM KV pool, or a retention config's coverage. */
 export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<string, string>, opts: EstimateOptions = {}): DocEstimate {
   if (!recipe) return { kind: 'none', format: null, reason: 'not a recipe' };
   const format = recipe.format;
-  const gpu = resolveGpu(modeline, opts);
-  if ('error' in gpu) return { kind: 'none', format, reason: gpu.error };
+  const g = resolveGpu(modeline, opts);
+  if ('error' in g) return { kind: 'none', format, reason: g.error };
   if (recipe.kind === 'retention') return retentionEstimate(recipe, modeline);
   if (recipe.kind === 'serving') {
     try {
-      return servingEstimate(recipe, modeline, opts, gpu);
+      return servingEstimate(recipe, modeline, opts, g.gpu, g.source, g.assumption);
     } catch (err) {
       // kvPerToken rejects a KV dtype it cannot size (RL-K3 reports it); no estimate then.
       return { kind: 'none', format, reason: (err as Error).message };
@@ -73,19 +138,22 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
   }
   if (recipe.rl) {
     // NeMo-RL: the model is policy.model_name, and a step has more phases than training (memory/nemoRl.ts).
-    const e = estimateNemoRl(recipe, recipe.rl, modeline, gpu, opts.model);
-    if (!e.ok) return { kind: 'none', format, reason: e.reason };
-    return { kind: 'training', format, shape: e.shape, config: e.config, gpu, estimate: e.estimate, rl: e.rl };
+    const e = estimateNemoRl(recipe, recipe.rl, modeline, g.gpu, opts);
+    if (!e.ok) return { kind: 'none', format, reason: e.reason, modelRefs: e.modelRefs };
+    return { kind: 'training', format, shape: e.shape, config: e.config, gpu: g.gpu, estimate: e.estimate, rl: e.rl };
   }
   const ex = trainingInputs(recipe, modeline, opts);
-  if (!ex.ok) return { kind: 'none', format, reason: ex.reason };
+  if (!ex.ok) return { kind: 'none', format, reason: ex.reason, modelRefs: ex.modelRefs };
+  const assumptions = g.assumption ? [...ex.assumptions, g.assumption] : ex.assumptions;
   return {
     kind: 'training',
     format,
     shape: ex.shape,
     config: ex.config,
-    gpu,
-    estimate: estimateTraining(ex.shape, ex.config, gpu, ex.assumptions),
+    gpu: g.gpu,
+    estimate: estimateTraining(ex.shape, ex.config, g.gpu, assumptions),
+    modelRefs: ex.modelRefs,
+    ...(ex.vocabAssumed ? { vocabAssumed: true } : {}),
   };
 }
 
@@ -101,18 +169,46 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
     const k = main.kv;
     return {
       format: e.format,
-      model: { name: e.shape.name, layers: e.shape.layers, kvHeads: e.shape.kvHeads, headDim: e.shape.headDim },
+      model: {
+        name: e.shape.name,
+        layers: e.shape.layers,
+        kvHeads: e.shape.kvHeads,
+        headDim: e.shape.headDim,
+        source: { from: e.model.source, where: e.model.where, ref: e.model.ref },
+        ...(e.model.checkpoint ? { checkpoint: e.model.checkpoint.hfId } : {}),
+        ...(e.model.configPath ? { config: e.model.configPath } : {}),
+        weights: { dtype: e.weights.dtype, scope: e.weights.scope, other: e.weights.other, source: e.weights.source },
+      },
       gpu: { name: e.gpu.name, bytes: e.gpu.bytes },
-      parallel: { tp: main.tp, pp: main.pp, attentionDp: main.attentionDp },
+      parallel: { tp: main.tp, pp: main.pp, cp: main.cp, ep: main.ep, attentionDp: main.attentionDp },
       perGpu: {
         weights: k.weightBytes,
         kvCache: k.allocatedBytes,
         overhead: k.runtimeBytes,
-        total: k.weightBytes + k.allocatedBytes + k.runtimeBytes,
+        state: main.stateBytes,
+        total: k.weightBytes + k.allocatedBytes + k.runtimeBytes + main.stateBytes,
       },
+      fits: e.roles.every((r) => r.fits),
       kvCache: kvJson(main),
-      ...(e.roles.length > 1 ? { roles: e.roles.map((r) => ({ role: r.role, ...kvJson(r) })) } : {}),
-      assumptions: [...e.assumptions, ...k.assumptions].map((a) => ({ what: a.what, source: a.source, provenance: a.provenance })),
+      roles: e.roles.map((r) => ({
+        role: r.role,
+        tp: r.tp,
+        pp: r.pp,
+        cp: r.cp,
+        ep: r.ep,
+        attentionDp: r.attentionDp,
+        gpus: r.gpus,
+        ...(r.instances !== undefined ? { instances: r.instances } : {}),
+        fits: r.fits,
+        holds: r.holds,
+        weights: r.weights.lines,
+        ...kvJson(r),
+      })),
+      assumptions: [...e.assumptions, ...e.roles.flatMap((r) => r.kv.assumptions)].map((a) => ({
+        what: a.what,
+        source: a.source,
+        provenance: a.provenance,
+      })),
     };
   }
   if (e.kind === 'retention') return { format: e.format, retention: e.coverage, assumptions: e.assumptions };
@@ -160,75 +256,161 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
   };
 }
 
-/** Weight dtype from the checkpoint name (FP8 / NVFP4 / gpt-oss MXFP4), else BF16. */
-function weightDtypeOf(name: string): { dtype: WeightDtype; why: string } {
-  if (/nvfp4|fp4/i.test(name)) return { dtype: 'nvfp4', why: `checkpoint name "${name}" says FP4` };
-  if (/fp8/i.test(name)) return { dtype: 'fp8', why: `checkpoint name "${name}" says FP8` };
-  if (/gpt-oss/i.test(name)) return { dtype: 'mxfp4', why: 'gpt-oss checkpoints ship MXFP4 experts' };
-  return { dtype: 'bf16', why: 'no quantization in the model name' };
-}
+const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 
-function servingEstimate(recipe: ServingRecipe, modeline: Record<string, string>, opts: EstimateOptions, gpu: GpuSpec): DocEstimate {
+function servingEstimate(
+  recipe: ServingRecipe,
+  modeline: Record<string, string>,
+  opts: EstimateOptions,
+  gpu: GpuSpec,
+  gpuSource: GpuSource,
+  gpuAssumption: Assumption | undefined,
+): DocEstimate {
   const format = recipe.format;
-  const fileModel = recipe.roles.map((r) => r.values.model).find((m): m is string => typeof m === 'string');
-  const modelName = fileModel;
-  const presetId = findPreset(modeline.model ?? '') ?? findPreset(opts.model ?? '') ?? findPreset(modelName ?? '');
-  if (!presetId)
+  const common = commonModelRefs(modeline, opts);
+  const fileRefs: ModelRef[] = [];
+  for (const r of recipe.roles) {
+    const m = r.values.model;
+    const where = r.loc.model ? r.loc.model.path.join('.') : 'model';
+    if (typeof m === 'string' && !fileRefs.some((x) => x.ref === m)) fileRefs.push({ ref: m, source: 'file', where, authoritative: true });
+  }
+  const refs = [...common.refs, ...fileRefs];
+  const modelRefs = refs.map((r) => r.ref);
+  const choice = chooseModel(refs, opts.models);
+  if (choice.kind === 'none') {
+    const named = refs.length > 0;
     return {
       kind: 'none',
       format,
-      reason:
-        modeline.model || opts.model
-          ? `unknown model preset "${modeline.model ?? opts.model}"`
-          : `TensorRT-LLM options carry no model shape${modelName ? ` and "${modelName}" is no known preset` : ''}; name one with \`# recipe-lens: model=llama3-70b\` or the recipeLens.model setting`,
+      reason: named
+        ? `${choice.reason}${common.notes.length ? `; ${common.notes.join('; ')}` : ''}`
+        : `TensorRT-LLM options carry no model shape and neither the file nor its path names a model${common.notes.length ? ` (${common.notes.join('; ')})` : ''}; name one with \`# recipe-lens: model=ORG/NAME\` (a catalogue name, an HF id or a path to a config.json) or the recipeLens.model setting`,
+      modelRefs,
     };
-  const shape = MODEL_PRESETS[presetId]!;
-  const assumptions: Assumption[] = [
-    {
-      what: `model shape of ${shape.name}`,
-      source: modeline.model ? 'recipe-lens modeline' : opts.model ? 'recipeLens.model setting' : `the file's model "${modelName}"`,
-      provenance: modeline.model ? 'modeline' : opts.model ? 'setting' : 'file',
-    },
-  ];
-  const wd = weightDtypeOf(modeline.model ?? modelName ?? opts.model ?? '');
-  assumptions.push({ what: `weights stored as ${wd.dtype}`, source: wd.why, provenance: 'default' });
-  const roles: ServingRole[] = [];
-  for (const r of recipe.roles) {
-    const v = r.values;
-    const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
-    const tp = n(v.tp) ?? 1;
-    const pp = n(v.pp) ?? 1;
-    const maxNumTokens = n(v.maxNumTokens);
-    let maxSeqLen = n(v.maxSeqLen);
-    if (maxSeqLen === undefined) {
-      maxSeqLen = maxNumTokens ?? 8192;
-      assumptions.push({
-        what: `max_seq_len = ${maxSeqLen}${r.role ? ` (${r.role})` : ''}`,
-        source: maxNumTokens ? 'max_num_tokens (no max_seq_len in the file)' : 'no max_seq_len or max_num_tokens in the file',
-        provenance: 'default',
-      });
-    }
-    const fraction = v.freeGpuMemoryFraction;
-    const kv = estimateKvCache({
-      shape,
-      gpu,
-      tp,
-      pp,
-      attentionDp: v.attentionDp === true,
-      kvDtype: typeof v.kvDtype === 'string' ? v.kvDtype : undefined,
-      weightDtype: wd.dtype,
-      maxNumTokens,
-      maxSeqLen,
-      maxBeamWidth: n(v.maxBeamWidth),
-      tokensPerBlock: n(v.tokensPerBlock),
-      freeGpuMemoryFraction: typeof fraction === 'number' ? fraction : fraction === null ? null : (n(v.topLevelFreeFraction) ?? undefined),
-      maxTokens: n(v.maxTokens),
-      maxGpuTotalBytes: n(v.maxGpuTotalBytes) || undefined,
-      hostCacheSize: n(v.hostCacheSize),
-    });
-    roles.push({ role: r.role, tp, pp, attentionDp: v.attentionDp === true, maxSeqLen, kv });
   }
-  return { kind: 'serving', format, shape, gpu, roles, assumptions, weightDtype: wd.dtype };
+  const model = choice.model;
+  const shape = model.shape;
+  const assumptions: Assumption[] = [...model.assumptions];
+  if (gpuAssumption) assumptions.push(gpuAssumption);
+  const roles = recipe.roles.map((r) => servingRole(r, recipe, shape, model, gpu, assumptions));
+  return { kind: 'serving', format, shape, model, weights: model.weights, gpu, gpuSource, roles, assumptions, modelRefs };
+}
+
+function servingRole(
+  r: ServingRecipe['roles'][number],
+  recipe: ServingRecipe,
+  shape: ModelShape,
+  model: ChosenModel,
+  gpu: GpuSpec,
+  assumptions: Assumption[],
+): ServingRole {
+  const v = r.values;
+  const tag = r.role ? ` (${r.role})` : '';
+  // AutoDeploy shards over world_size when no tensor_parallel_size is given (examples/auto_deploy).
+  const tp = n(v.tp) ?? n(v.worldSize) ?? 1;
+  const pp = n(v.pp) ?? 1;
+  const cp = n(v.cp) ?? 1;
+  // moe_expert_parallel_size unset: every rank holds a TP slice of every expert (Mapping: moe_tp_size = tp_size, moe_ep_size = 1).
+  const ep = n(v.ep) ?? 1;
+  const attentionDp = v.attentionDp === true;
+  const maxNumTokens = n(v.maxNumTokens);
+  let maxSeqLen = n(v.maxSeqLen);
+  if (maxSeqLen === undefined) {
+    // TorchLlmArgs leaves max_seq_len to the model's max_position_embeddings (llm_args.py / model config).
+    maxSeqLen = shape.maxPositionEmbeddings ?? maxNumTokens ?? 8192;
+    assumptions.push({
+      what: `max_seq_len = ${maxSeqLen}${tag}`,
+      source: shape.maxPositionEmbeddings
+        ? `no max_seq_len in the file: TensorRT-LLM takes the model's max_position_embeddings`
+        : maxNumTokens
+          ? 'max_num_tokens (no max_seq_len in the file, and the model states no max_position_embeddings)'
+          : 'no max_seq_len or max_num_tokens in the file',
+      provenance: 'default',
+    });
+  }
+  // MTP speculative decoding loads the model's MTP layers and caches KV for them (_util.py `_get_num_draft_layers`);
+  // extra draft steps reuse them (MTP Eagle) [assumed: the model's num_nextn_predict_layers].
+  const mtp = typeof v.specType === 'string' && /^mtp$/i.test(v.specType) ? (shape.mtpLayers ?? n(v.specLayers) ?? 1) : 0;
+  if (mtp)
+    assumptions.push({
+      what: `${mtp} MTP layer${mtp === 1 ? '' : 's'} loaded and cached${tag}`,
+      source: `speculative_config.decoding_type MTP; the model's ${shape.mtpLayers ? `num_nextn_predict_layers ${shape.mtpLayers}` : 'MTP layer count is unknown: num_nextn_predict_layers'} (TensorRT-LLM _util.py draft layers on the last PP rank)`,
+      provenance: 'default',
+    });
+  const weights = servingWeights(shape, model.weights, {
+    tp,
+    pp,
+    cp,
+    attentionDp,
+    lmHeadTpInAdp: v.lmHeadTpInAdp === true,
+    ...(n(v.moeSlots) ? { expertSlots: n(v.moeSlots) } : {}),
+    mtpLayers: mtp,
+  });
+  const state = recurrentState(shape, {
+    tp,
+    attentionDp,
+    ...(n(v.maxBatchSize) ? { maxBatchSize: n(v.maxBatchSize) } : {}),
+    ...(typeof v.mambaSsmDtype === 'string' ? { ssmDtype: v.mambaSsmDtype } : {}),
+  });
+  if (state) assumptions.push(...state.assumptions.map((a) => ({ ...a, what: a.what + tag })));
+  // kv_cache_config.dtype 'auto' takes the checkpoint's KV format (hf_quant_config.json kv_cache_quant_algo), else the model dtype.
+  let kvDtype = typeof v.kvDtype === 'string' ? v.kvDtype : undefined;
+  if ((kvDtype === undefined || kvDtype.toLowerCase() === 'auto') && model.weights.kvCache) {
+    kvDtype = model.weights.kvCache;
+    assumptions.push({
+      what: `KV cache dtype = ${kvDtype}${tag}`,
+      source: `kv_cache_config.dtype auto: the checkpoint's kv_cache_quant_algo (${model.weights.source})`,
+      provenance: 'preset',
+    });
+  }
+  const fraction = v.freeGpuMemoryFraction;
+  const kv = estimateKvCache({
+    shape,
+    gpu,
+    tp,
+    pp,
+    cp,
+    attentionDp,
+    kvDtype,
+    modelDtype:
+      model.weights.scope === 'all' && (model.weights.dtype === 'fp16' || model.weights.dtype === 'fp32') ? model.weights.dtype : 'bf16',
+    weightBytes: weights.bytes,
+    stateBytes: state?.bytes ?? 0,
+    draftLayers: mtp,
+    maxNumTokens,
+    maxSeqLen,
+    maxBeamWidth: n(v.maxBeamWidth),
+    tokensPerBlock: n(v.tokensPerBlock),
+    freeGpuMemoryFraction: typeof fraction === 'number' ? fraction : fraction === null ? null : (n(v.topLevelFreeFraction) ?? undefined),
+    maxTokens: n(v.maxTokens),
+    maxGpuTotalBytes: n(v.maxGpuTotalBytes) || undefined,
+    hostCacheSize: n(v.hostCacheSize),
+  });
+  const stateBytes = state?.bytes ?? 0;
+  const used = kv.weightBytes + kv.runtimeBytes + stateBytes;
+  const instances = n(v.instances);
+  return {
+    role: r.role,
+    tp,
+    pp,
+    cp,
+    ep,
+    attentionDp,
+    gpus: tp * pp * cp,
+    ...(instances !== undefined ? { instances } : {}),
+    maxSeqLen,
+    weights,
+    stateBytes,
+    kv,
+    holds: {
+      weights: kv.weightBytes,
+      runtime: kv.runtimeBytes,
+      state: stateBytes,
+      kvPool: kv.allocatedBytes,
+      free: Math.max(0, gpu.bytes - used - kv.allocatedBytes),
+    },
+    fits: used <= gpu.bytes,
+  };
 }
 
 function retentionEstimate(recipe: RetentionRecipe, modeline: Record<string, string>): DocEstimate {

@@ -1,16 +1,26 @@
 // The memory model's inputs from a normalized training recipe: the model shape and the training settings.
-// Values in the file always win; a preset, the tokenizer table or a modeline fill the gaps, and every filled
-// value is listed as an assumption. Where a value lives in a file is the format tables' business (src/core/formats).
+// Values in the file always win; the model the file (or a modeline, --model, the document's path or the setting) names
+// fills the gaps from the model catalogue or a local config.json (src/core/models/select.ts), the tokenizer table the
+// vocabulary; every filled value is listed as an assumption. Where a value lives in a file is the format tables'
+// business (src/core/formats).
+import { pathHints } from '../models/pathHints.js';
+import { chooseModel, runNameRef, type ChosenModel, type ModelRef, type ResolvedModels } from '../models/select.js';
+import { assumeVocab, resolveTokenizerVocab } from '../models/tokenizers.js';
 import type { TrainingRecipe } from '../recipe.js';
+import { pathToString } from '../tree.js';
 import type { Attention, Profile, TrainingConfig } from './config.js';
 import type { Fp4Recipe, Fp8Recipe } from './precision.js';
-import { findPreset, MODEL_PRESETS } from './presets.js';
-import { vocabFromTokenizer } from './tokenizers.js';
 import type { Assumption, ModelShape } from './types.js';
 
 export interface ExtractOptions {
-  /** Preset id from a setting or the CLI (`--model`); a modeline `model=` wins over it. */
+  /** The recipeLens.model setting: the model when neither the file nor its path names one. */
   model?: string;
+  /** The CLI's --model: beats what the file names (a modeline beats it). */
+  explicitModel?: string;
+  /** Model references the host resolved against local files (config.json, the HF cache), keyed as written. */
+  models?: ResolvedModels;
+  /** The document's path, for the model and GPU it names (upstream config databases put them there). */
+  documentPath?: string;
   worldSize?: number;
   profile?: Profile;
   attention?: Attention;
@@ -18,11 +28,69 @@ export interface ExtractOptions {
 
 const GATED = /swiglu|geglu|reglu|glu$/i;
 
-export type Extracted = { ok: true; shape: ModelShape; config: TrainingConfig; assumptions: Assumption[] } | { ok: false; reason: string };
+export type Extracted =
+  | {
+      ok: true;
+      shape: ModelShape;
+      config: TrainingConfig;
+      assumptions: Assumption[];
+      model?: ChosenModel;
+      modelRefs: string[];
+      /** No file value, modeline, tokenizer or model gave the vocabulary: assumeVocab's stated guess is in use. */
+      vocabAssumed: boolean;
+    }
+  | { ok: false; reason: string; modelRefs: string[] };
 
 const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 const bool = (x: unknown) => (typeof x === 'boolean' ? x : undefined);
+const HF_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+
+/** A recipe that fine-tunes adapters only: a NeMo `peft_scheme` other than none, a Megatron-Bridge `peft:` section. */
+export const peftOn = (peft: unknown) => peft !== undefined && peft !== null && peft !== 'none' && peft !== false;
+
+/** The explicit, path and setting candidates every format shares (select.ts gives the order). */
+export function commonModelRefs(modeline: Record<string, string>, opts: ExtractOptions): { refs: ModelRef[]; notes: string[] } {
+  const refs: ModelRef[] = [];
+  const notes: string[] = [];
+  if (modeline.model) refs.push({ ref: modeline.model, source: 'modeline', where: 'the recipe-lens modeline' });
+  if (opts.explicitModel) refs.push({ ref: opts.explicitModel, source: 'cli', where: 'the --model option' });
+  const hint = pathHints(opts.documentPath);
+  if (hint.model) refs.push({ ref: hint.model.ref, source: 'path', where: `the path segment "${hint.model.segment}"` });
+  else if (hint.ambiguous)
+    notes.push(`the path segment "${hint.ambiguous.segment}" fits several models (${hint.ambiguous.choices.slice(0, 6).join(', ')})`);
+  if (opts.model) refs.push({ ref: opts.model, source: 'setting', where: 'the recipeLens.model setting' });
+  return { refs, notes };
+}
+
+/** What a training recipe names as its model: a run or model name, NeMo 2 / Megatron-Bridge classes, an HF tokenizer id. */
+function fileModelRefs(recipe: TrainingRecipe): ModelRef[] {
+  const v = recipe.values;
+  const at = (k: 'modelName' | 'modelClasses' | 'tokType' | 'tokModel' | 'checkpoint', fallback: string) => {
+    const loc = recipe.loc[k];
+    return loc ? pathToString(loc.path) || fallback : fallback;
+  };
+  const refs: ModelRef[] = [];
+  const run = runNameRef(str(v.modelName));
+  if (run) refs.push({ ref: run, source: 'file', where: at('modelName', 'the run name') });
+  // A checkpoint path names its model in its last folders (`./checkpoints/llama32_1b`, `…/megatron_qwen2.nemo`).
+  const ckpt = str(v.checkpoint)
+    ?.split(/[\\/]+/)
+    .filter((seg) => seg && !/\$\{/.test(seg))
+    .slice(-2)
+    .reverse()
+    .map((seg) => runNameRef(seg.replace(/\.nemo$/, '')))
+    .find((r) => r);
+  if (ckpt) refs.push({ ref: ckpt, source: 'file', where: at('checkpoint', 'the checkpoint path') });
+  const classes = Array.isArray(v.modelClasses) ? v.modelClasses.filter((x): x is string => typeof x === 'string') : [];
+  for (const c of classes) refs.push({ ref: c, source: 'file', where: at('modelClasses', '_target_') });
+  // A tokenizer names a model only as an HF id (`meta-llama/Meta-Llama-3-8B`); Megatron types and files name none.
+  for (const k of ['tokModel', 'tokType'] as const) {
+    const t = str(v[k])?.trim();
+    if (t && HF_ID.test(t)) refs.push({ ref: t, source: 'file', where: at(k, 'the tokenizer') });
+  }
+  return refs;
+}
 
 /** Everything the training estimate needs, or why it cannot be made. */
 export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, string>, opts: ExtractOptions = {}): Extracted {
@@ -30,77 +98,141 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
   const f = recipe.file;
   const nemo1 = recipe.family === 'nemo1';
   const assumptions: Assumption[] = [];
-  const classes = Array.isArray(v.modelClasses) ? v.modelClasses.filter((x): x is string => typeof x === 'string') : [];
-  const presetId =
-    modeline.model ??
-    opts.model ??
-    findPreset(str(v.tokType) ?? '') ??
-    findPreset(str(v.modelName) ?? '') ??
-    classes.map((c) => findPreset(c)).find((x) => x);
-  const preset = presetId ? MODEL_PRESETS[findPreset(presetId) ?? presetId] : undefined;
-  if ((modeline.model || opts.model) && !preset) return { ok: false, reason: `unknown model preset "${modeline.model ?? opts.model}"` };
-  const fill = <T>(what: string, fromFile: T | undefined, fromPreset: T | undefined): T | undefined => {
+  const common = commonModelRefs(modeline, opts);
+  const refs = [...common.refs, ...fileModelRefs(recipe)];
+  const modelRefs = refs.map((r) => r.ref);
+  // A named model fills gaps only if it agrees with the shape the file states (a 405B recipe may name the 8B tokenizer).
+  const stated: [string, number | undefined, (s: ModelShape) => number][] = [
+    ['num_layers', num(f.layers), (s) => s.layers],
+    ['hidden_size', num(f.hidden), (s) => s.hidden],
+    ['num_attention_heads', num(f.heads), (s) => s.heads],
+  ];
+  const accept = (s: ModelShape) => {
+    const bad = stated.filter(([, x, get]) => x !== undefined && x !== get(s));
+    return bad.length ? bad.map(([k, x, get]) => `${k} ${get(s)}, the file ${x}`).join(', ') : undefined;
+  };
+  const choice = chooseModel(refs, opts.models, accept);
+  // A model named explicitly (modeline, --model) that does not resolve is the answer, not something to fill around.
+  if (choice.kind === 'none' && (modeline.model || opts.explicitModel)) return { ok: false, reason: choice.reason, modelRefs };
+  const model = choice.kind === 'chosen' ? choice.model : undefined;
+  const m = model?.shape;
+  if (model) assumptions.push(model.assumptions[0]!, ...model.assumptions.slice(1).filter((a) => !/^weights stored as/.test(a.what)));
+  const fill = <T>(what: string, fromFile: T | undefined, fromModel: T | undefined): T | undefined => {
     if (fromFile !== undefined && fromFile !== null) return fromFile;
-    if (fromPreset !== undefined && preset) {
-      assumptions.push({ what: `${what} = ${String(fromPreset)}`, source: `model preset ${preset.name}`, provenance: 'preset' });
-      return fromPreset;
+    if (fromModel !== undefined && model) {
+      assumptions.push({ what: `${what} = ${String(fromModel)}`, source: `model ${model.name}`, provenance: 'preset' });
+      return fromModel;
     }
     return undefined;
   };
-  const layers = fill('num_layers', num(f.layers), preset?.layers);
-  const hidden = fill('hidden_size', num(f.hidden), preset?.hidden);
-  const heads = fill('num_attention_heads', num(f.heads), preset?.heads);
-  const seq = num(v.seq);
-  if (!layers || !hidden || !heads)
+  const layers = fill('num_layers', num(f.layers), m?.layers);
+  const hidden = fill('hidden_size', num(f.hidden), m?.hidden);
+  const heads = fill('num_attention_heads', num(f.heads), m?.heads);
+  // NeMo 1.x builds samples of model.data.seq_length (megatron_gpt_model.py build_train_valid_test_datasets
+  // `seq_length=self.cfg.data.seq_length`); model.encoder_seq_length then only sizes positions.
+  const dataSeq = nemo1 ? num(v.dataSeq) : undefined;
+  const seq = dataSeq ?? num(v.seq);
+  if (dataSeq !== undefined && num(v.seq) !== undefined && dataSeq !== num(v.seq))
+    assumptions.push({
+      what: `sequence length ${dataSeq} (model.data.seq_length)`,
+      source: `NeMo builds training samples of model.data.seq_length; model.encoder_seq_length ${num(v.seq)} sizes the positions (megatron_gpt_model.py)`,
+      provenance: 'file',
+    });
+  if (!layers || !hidden || !heads) {
+    const why =
+      choice.kind === 'none' && choice.passedOver.length
+        ? ` (${choice.reason})`
+        : common.notes.length
+          ? ` (${common.notes.join('; ')})`
+          : '';
+    return {
+      ok: false,
+      reason: `the model shape (num_layers, hidden_size, num_attention_heads) is not in the file and no model is named${why}; name one with a \`# recipe-lens: model=ORG/NAME\` modeline (a catalogue name, an HF id or a path to a config.json)`,
+      modelRefs,
+    };
+  }
+  // Megatron-Bridge performance configs keep sequence length and layout per GPU and GPU count under `perf_matrix`:
+  // one file, several runs (scripts/performance/configs/*/*_llm_pretrain.yaml).
+  if (recipe.family === 'bridge' && recipe.base[0] === 'ConfigContainer' && recipe.loc.tp === undefined && recipe.loc.pp === undefined)
+    return {
+      ok: false,
+      reason: `this Megatron-Bridge performance config keeps its sequence length and parallel layout per GPU and GPU count under perf_matrix: one file, several runs${model ? ` of ${model.name}` : ''}; estimate a run's own config`,
+      modelRefs,
+    };
+  if (!seq)
+    return {
+      ok: false,
+      reason: `the sequence length is not in the file (or not resolvable here)${model ? `; the model is ${model.name} (${model.where} names "${model.ref}")` : ''}`,
+      modelRefs,
+    };
+  // The training model counts gradients and optimizer states of every weight: a frozen language model has neither.
+  if (v.llmFrozen === true)
     return {
       ok: false,
       reason:
-        'the model shape (num_layers, hidden_size, num_attention_heads) is not in the file; name a preset with a `# recipe-lens: model=llama3-8b` modeline',
+        'the language model is frozen (mm_cfg.llm.freeze) and only the multimodal projector trains: Recipe Lens models full training, not this',
+      modelRefs,
     };
-  if (!seq) return { ok: false, reason: 'the sequence length is not in the file (or not resolvable here)' };
-  let ffn = num(f.ffn) ?? preset?.ffn;
+  let ffn = num(f.ffn) ?? m?.ffn;
   if (ffn === undefined) {
     ffn = 4 * hidden;
     assumptions.push({ what: `ffn_hidden_size = ${ffn}`, source: 'megatron-core default 4 × hidden_size', provenance: 'default' });
   } else if (num(f.ffn) === undefined)
-    assumptions.push({ what: `ffn_hidden_size = ${ffn}`, source: `model preset ${preset!.name}`, provenance: 'preset' });
+    assumptions.push({ what: `ffn_hidden_size = ${ffn}`, source: `model ${model!.name}`, provenance: 'preset' });
   const kvRaw = f.groups;
-  const kvHeads =
-    typeof kvRaw === 'number' ? kvRaw : kvRaw === null ? heads : (fill('num_query_groups', undefined, preset?.kvHeads) ?? heads);
-  const headDim = num(f.headDim) ?? preset?.headDim ?? hidden / heads;
-  // Vocabulary: the file, else the tokenizer table, else a modeline, else the preset.
+  const kvHeads = typeof kvRaw === 'number' ? kvRaw : kvRaw === null ? heads : (fill('num_query_groups', undefined, m?.kvHeads) ?? heads);
+  const headDim = num(f.headDim) ?? m?.headDim ?? hidden / heads;
+  // Vocabulary: the file, else a modeline, else the tokenizer table, else the model, else a stated assumption.
   let vocab = num(f.vocab);
+  let vocabAssumed = false;
   if (vocab === undefined) {
-    const tok = vocabFromTokenizer(str(v.tokLibrary), str(v.tokModel) ?? str(v.tokType));
-    if (tok) {
-      vocab = tok.vocab;
-      assumptions.push({ what: `vocab = ${vocab}`, source: `tokenizer ${tok.name} (${tok.source})`, provenance: 'tokenizer' });
-    } else if (modeline.vocab && /^\d+$/.test(modeline.vocab)) {
+    const tok = resolveTokenizerVocab({ library: str(v.tokLibrary), type: str(v.tokType), model: str(v.tokModel) });
+    if (modeline.vocab && /^\d+$/.test(modeline.vocab) && Number(modeline.vocab) > 0) {
       vocab = Number(modeline.vocab);
       assumptions.push({ what: `vocab = ${vocab}`, source: 'recipe-lens modeline', provenance: 'modeline' });
-    } else vocab = fill('vocab', undefined, preset?.vocab);
+    } else if (tok) {
+      vocab = tok.vocab;
+      assumptions.push({ what: `vocab = ${vocab}`, source: `tokenizer ${tok.name} (${tok.source})`, provenance: 'tokenizer' });
+    } else vocab = fill('vocab', undefined, m?.vocab);
+    if (vocab === undefined) {
+      const hint = str(v.tokModel) ?? str(v.tokType) ?? str(v.modelName);
+      const a = assumeVocab(hint);
+      vocab = a.vocab;
+      vocabAssumed = true;
+      assumptions.push(a.assumption);
+    }
   }
-  if (!vocab)
-    return {
-      ok: false,
-      reason: 'the vocabulary size is unknown (the tokenizer is a path Recipe Lens does not know); add `# recipe-lens: vocab=N`',
-    };
+  if (peftOn(v.peft))
+    assumptions.push({
+      what: 'every weight counted as trained (an upper bound)',
+      source: `parameter-efficient fine-tuning (${typeof v.peft === 'string' ? v.peft : 'peft'}) is not modelled: a frozen base keeps no gradients or optimizer states`,
+      provenance: 'default',
+    });
   const activation = str(v.activation);
-  const gated =
-    bool(f.gated) ?? (activation !== undefined ? GATED.test(activation) : (fill('gated MLP', undefined, preset?.gatedMlp) ?? false));
+  const gated = bool(f.gated) ?? (activation !== undefined ? GATED.test(activation) : (fill('gated MLP', undefined, m?.gatedMlp) ?? false));
   const normRaw = str(v.norm);
-  const norm = normRaw ? (/rms/i.test(normRaw) ? 'rmsnorm' : 'layernorm') : (preset?.norm ?? 'layernorm');
+  const norm = normRaw ? (/rms/i.test(normRaw) ? 'rmsnorm' : 'layernorm') : (m?.norm ?? 'layernorm');
   const tiedRaw = bool(f.tied);
-  const tied = tiedRaw ?? (nemo1 ? true : (preset?.tiedEmbeddings ?? false));
+  const tied = tiedRaw ?? (nemo1 ? true : (m?.tiedEmbeddings ?? false));
   if (tiedRaw === undefined)
     assumptions.push({
       what: `share_embeddings_and_output_weights = ${tied}`,
-      source: preset && !nemo1 ? `model preset ${preset.name}` : 'NeMo default (True)',
-      provenance: preset ? 'preset' : 'default',
+      source: m && !nemo1 ? `model ${model!.name}` : 'NeMo default (True)',
+      provenance: m ? 'preset' : 'default',
     });
-  const experts = num(f.experts) ?? preset?.experts ?? 0;
+  const experts = num(f.experts) ?? m?.experts ?? 0;
+  // Structure the file cannot state (MLA, hybrid and MoE placement, windows, biases) comes with the named model; MTP
+  // layers only when the recipe trains them, which no format table reads yet.
+  const { mtpLayers: _mtp, name: _name, ...structure } = m ?? ({} as Partial<ModelShape>);
+  if (m?.mtpLayers)
+    assumptions.push({
+      what: `multi-token prediction layers not counted (${model!.name} has ${m.mtpLayers})`,
+      source: 'the recipe sets no mtp_num_layers that Recipe Lens reads; MTP trains only when the recipe asks for it',
+      provenance: 'default',
+    });
   const shape: ModelShape = {
-    name: preset?.name ?? str(v.modelName) ?? 'model',
+    ...(m ? structure : {}),
+    name: model?.name ?? str(v.modelName) ?? 'model',
     layers,
     hidden,
     ffn,
@@ -112,11 +244,16 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     gatedMlp: gated,
     norm,
     experts,
-    topK: experts ? (num(f.topK) ?? preset?.topK ?? 2) : 0,
-    moeFfn: num(f.moeFfn) ?? preset?.moeFfn ?? ffn,
-    sharedExpertFfn: num(f.sharedFfn) ?? preset?.sharedExpertFfn ?? 0,
-    denseLayersBeforeMoe: preset?.denseLayersBeforeMoe ?? 0,
-  };
+    topK: experts ? (num(f.topK) ?? m?.topK ?? 2) : 0,
+    moeFfn: num(f.moeFfn) ?? m?.moeFfn ?? ffn,
+    sharedExpertFfn: num(f.sharedFfn) ?? m?.sharedExpertFfn ?? 0,
+    denseLayersBeforeMoe: m?.denseLayersBeforeMoe ?? 0,
+  } as ModelShape;
+  if (!experts) {
+    Object.assign(shape, { topK: 0, sharedExpertFfn: 0, denseLayersBeforeMoe: 0 });
+    delete shape.moeLayerFreq;
+    delete shape.sharedExperts;
+  }
 
   const tp = num(v.tp) ?? 1;
   const recomputeGranularity = str(v.recomputeGranularity);
@@ -190,16 +327,16 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     ['ffn_hidden_size', shape.ffn],
   ];
   for (const [name, v] of sizes)
-    if (v !== null && !(Number.isInteger(v) && v >= 1)) return { ok: false, reason: `${name} ${v} is not a positive integer` };
+    if (v !== null && !(Number.isInteger(v) && v >= 1)) return { ok: false, reason: `${name} ${v} is not a positive integer`, modelRefs };
   if (config.offloadLayers < 0 || (config.recompute.numLayers !== null && config.recompute.numLayers < 0))
-    return { ok: false, reason: 'a negative layer count' };
+    return { ok: false, reason: 'a negative layer count', modelRefs };
   // The estimate walks pipeline stages: more stages than layers is a typo, not a plan (R4), and must not cost memory.
-  if (config.pp > shape.layers) return { ok: false, reason: `pipeline size ${config.pp} exceeds num_layers ${shape.layers}` };
+  if (config.pp > shape.layers) return { ok: false, reason: `pipeline size ${config.pp} exceeds num_layers ${shape.layers}`, modelRefs };
   if (config.vpp !== null && config.vpp > shape.layers)
-    return { ok: false, reason: `virtual pipeline size ${config.vpp} exceeds num_layers ${shape.layers}` };
+    return { ok: false, reason: `virtual pipeline size ${config.vpp} exceeds num_layers ${shape.layers}`, modelRefs };
   if (config.microBatch === 1 && num(v.mbs) === undefined)
     assumptions.push({ what: 'micro_batch_size = 1', source: 'not in the file', provenance: 'default' });
-  return { ok: true, shape, config, assumptions };
+  return { ok: true, shape, config, assumptions, ...(model ? { model } : {}), modelRefs, vocabAssumed };
 }
 
 function precisionOf(recipe: TrainingRecipe): {

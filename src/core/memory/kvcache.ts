@@ -1,13 +1,12 @@
 // TensorRT-LLM KV cache model (memory.md §3): bytes per token, the paged block pool sized from free GPU memory,
 // the host tier, sliding-window pools, and which blocks a KV retention config protects (formats.md §7).
 import { CUDA_CONTEXT_BYTES, NCCL_DENSE_BYTES as NCCL_BYTES, NCCL_EP_BYTES } from './overheads.js';
-import { countParams } from './presets.js';
+import { hybridLayers } from './params.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 import { gib } from '../units.js';
 
 export type KvDtype = 'bf16' | 'fp16' | 'fp32' | 'fp8' | 'int8' | 'nvfp4';
 export type ModelDtype = 'bf16' | 'fp16' | 'fp32';
-export type WeightDtype = 'bf16' | 'fp16' | 'fp8' | 'nvfp4' | 'mxfp4';
 
 /** kv_cache_config.tokens_per_block default [TRT-KVC llm_args.py `Field(default=32)`]. */
 export const DEFAULT_TOKENS_PER_BLOCK = 32;
@@ -26,6 +25,23 @@ export interface KvLayout {
   modelDtype?: ModelDtype;
   /** PP rank (default 0: with an uneven split it holds the most layers, so it binds the all-reduced minimum). */
   ppRank?: number;
+  /** Draft layers cached with the target on the last PP rank (MTP speculative decoding; _util.py `_get_num_draft_layers`). */
+  draftLayers?: number;
+}
+
+/**
+ * The layers that keep a KV cache: every layer, but only the attention layers of hybrid stacks — `*` of a Nemotron-H
+ * pattern, the full-attention layer of each Gated DeltaNet group (Qwen3-Next `full_attention_interval`). Mamba and
+ * linear-attention layers keep a fixed recurrent state instead (TensorRT-LLM config_utils.py `is_hybrid_linear`).
+ */
+export function attentionLayerIndices(shape: ModelShape, layers: readonly number[]): number[] {
+  if (shape.hybridPattern) {
+    const p = hybridLayers(shape.hybridPattern);
+    return layers.filter((i) => p[i] === '*');
+  }
+  const la = shape.linearAttention;
+  if (la) return layers.filter((i) => i % la.fullAttentionInterval === la.fullAttentionInterval - 1);
+  return [...layers];
 }
 
 const KV_DTYPES: Record<string, KvDtype> = {
@@ -79,7 +95,12 @@ export interface KvPerToken {
 export function kvPerToken(shape: ModelShape, layout: KvLayout = {}): KvPerToken {
   const dtype = resolveKvDtype(layout.dtype, layout.modelDtype);
   if (!dtype) throw new Error(`unknown KV cache dtype "${layout.dtype}"`);
-  const layers = ppLayers(shape.layers, layout.pp ?? 1, layout.ppRank ?? 0);
+  const pp = layout.pp ?? 1;
+  const rank = layout.ppRank ?? 0;
+  const own = attentionLayerIndices(shape, ppLayers(shape.layers, pp, rank));
+  // Draft (MTP) layers sit after the last decoder layer, on the last PP rank.
+  const draft = rank === pp - 1 ? Array.from({ length: layout.draftLayers ?? 0 }, (_, i) => shape.layers + i) : [];
+  const layers = [...own, ...draft];
   const tp = layout.attentionDp ? 1 : (layout.tp ?? 1); // attention DP: tp_size = 1 for the cache [TRT-RM __init__]
   // MLA caches kv_lora_rank + qk_rope_head_dim per token and layer, one "head", K only [TRT-RM get_cache_size_per_token `mla`].
   const kvFactor = shape.mla ? 1 : 2;
@@ -103,34 +124,10 @@ export function modelAttentionWindows(shape: ModelShape, maxSeqLen: number): num
   );
 }
 
-/** Bytes of one stored weight: bf16 2, FP8 1, NVFP4 4 bits + E4M3 scale per 16, MXFP4 4 bits + E8M0 scale per 32 (memory.md §1.3). */
-export const WEIGHT_BYTES: Record<WeightDtype, number> = { bf16: 2, fp16: 2, fp8: 1, nvfp4: 4.5 / 8, mxfp4: 4.25 / 8 };
-
 export interface ServingLayout {
   tp?: number;
   pp?: number;
   attentionDp?: boolean;
-  weightDtype?: WeightDtype;
-}
-
-/**
- * Weight bytes per GPU when serving: non-expert weights / (TP·PP) (replicated over TP with attention DP), routed experts
- * / (TP·PP) (EP × MoE-TP = TP), norms and router replicated. Quantized checkpoints (FP8, NVFP4) quantize the block
- * linears and keep embeddings, LM head, norms and router in 16 bits; MXFP4 (gpt-oss) quantizes only the routed experts.
- */
-export function servingWeightBytes(shape: ModelShape, layout: ServingLayout = {}): number {
-  const c = countParams(shape);
-  const tp = layout.tp ?? 1;
-  const pp = layout.pp ?? 1;
-  const q = WEIGHT_BYTES[layout.weightDtype ?? 'bf16'];
-  const linear = layout.weightDtype === 'mxfp4' ? 2 : q;
-  const denseShard = layout.attentionDp ? 1 : tp; // attention DP: non-expert weights on every rank, an upper bound [UNVERIFIED]
-  // weights / (TP·PP) × bytes per weight (memory.md §1.3); PP split evenly, embedding and LM head averaged over stages.
-  const perStage =
-    (c.embedding * 2 + (c.attention + c.denseMlp + c.sharedExperts) * linear) / denseShard +
-    (c.routedExperts * q) / tp +
-    (c.norms + c.router) * 2;
-  return Math.ceil(perStage / pp);
 }
 
 export interface RuntimeEstimate {
@@ -175,11 +172,16 @@ export interface KvCacheInput {
   /** kv_cache_config.dtype (default 'auto'). */
   kvDtype?: string;
   modelDtype?: ModelDtype;
-  weightDtype?: WeightDtype;
-  /** Measured or known weight bytes per GPU (else `servingWeightBytes`). */
-  weightBytes?: number;
+  /** Weight bytes per GPU (servingWeights.ts, or a measured figure). */
+  weightBytes: number;
   /** Measured non-KV peak (activations, NCCL, CUDA graphs, context) per GPU (else `defaultRuntimeBytes`). */
   runtimeBytes?: number;
+  /** Recurrent state of hybrid models (Mamba, Gated DeltaNet) per GPU, allocated before the KV pool. */
+  stateBytes?: number;
+  /** Context parallelism that splits each sequence's KV cache over CP ranks (Helix in generation servers). */
+  cp?: number;
+  /** Draft (MTP) layers cached with the target. */
+  draftLayers?: number;
   maxNumTokens?: number;
   maxSeqLen: number;
   maxBeamWidth?: number;
@@ -217,8 +219,9 @@ export interface KvCacheEstimate {
   blocksPerSequence: number;
   weightBytes: number;
   runtimeBytes: number;
+  stateBytes: number;
   fraction: number | null;
-  /** GPU bytes − weights − non-KV runtime (≥ 0). */
+  /** GPU bytes − weights − non-KV runtime − recurrent state (≥ 0). */
   freeBytes: number;
   /** The byte budget of each limit that is set. */
   budgets: Partial<Record<KvLimit, number>>;
@@ -240,8 +243,18 @@ export interface KvCacheEstimate {
 export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
   const { shape, gpu } = input;
   const assumptions: Assumption[] = [];
-  const layout = { tp: input.tp, pp: input.pp, attentionDp: input.attentionDp, dtype: input.kvDtype, modelDtype: input.modelDtype };
-  const perToken = kvPerToken(shape, layout);
+  const layout = {
+    tp: input.tp,
+    pp: input.pp,
+    attentionDp: input.attentionDp,
+    dtype: input.kvDtype,
+    modelDtype: input.modelDtype,
+    draftLayers: input.draftLayers,
+  };
+  // With PP the all-reduced minimum over ranks binds: the rank caching the most bytes per token (rank 0 has the most
+  // layers, the last rank the draft layers) [TRT-RM calculate_max_num_blocks].
+  const pp = input.pp ?? 1;
+  const perToken = [0, pp - 1].map((ppRank) => kvPerToken(shape, { ...layout, ppRank })).reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const bpt = perToken.bytes;
   const tpb = input.tokensPerBlock ?? DEFAULT_TOKENS_PER_BLOCK;
   const beam = input.maxBeamWidth ?? 1;
@@ -257,22 +270,15 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
       source: 'its scale and rope layout is not modelled [UNVERIFIED]',
       provenance: 'default',
     });
-  if ((input.pp ?? 1) > 1)
+  if (pp > 1)
     assumptions.push({
-      what: `PP rank 0 with ${perToken.layers.length} of ${shape.layers} layers`,
-      source: 'max_tokens is all-reduced to the minimum over ranks; rank 0 holds the most layers [TRT-RM calculate_max_num_blocks]',
+      what: `the PP rank caching ${perToken.layers.length} of ${shape.layers} layers`,
+      source:
+        'max_tokens is all-reduced to the minimum over ranks: the rank with the most KV bytes per token binds [TRT-RM calculate_max_num_blocks]',
       provenance: 'default',
     });
-
-  let weightBytes = input.weightBytes;
-  if (weightBytes === undefined) {
-    weightBytes = servingWeightBytes(shape, { tp: input.tp, pp: input.pp, attentionDp: input.attentionDp, weightDtype: input.weightDtype });
-    assumptions.push({
-      what: `weights = ${weightBytes} B per GPU (${input.weightDtype ?? 'bf16'})`,
-      source: 'countParams / (TP·PP) × bytes per weight',
-      provenance: 'preset',
-    });
-  }
+  const weightBytes = input.weightBytes;
+  const stateBytes = input.stateBytes ?? 0;
   let runtimeBytes = input.runtimeBytes;
   if (runtimeBytes === undefined) {
     const r = defaultRuntimeBytes(shape, { tp: input.tp, pp: input.pp, attentionDp: input.attentionDp, maxNumTokens: input.maxNumTokens });
@@ -281,7 +287,7 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
   }
 
   // available = (total − peak) · fraction, the peak being weights + activations + non-torch memory [TRT-UTIL _cal_max_memory].
-  const freeBytes = Math.max(0, gpu.bytes - weightBytes - runtimeBytes);
+  const freeBytes = Math.max(0, gpu.bytes - weightBytes - runtimeBytes - stateBytes);
   const fractionSet = input.freeGpuMemoryFraction !== null || input.maxTokens === undefined;
   const fraction = fractionSet ? (input.freeGpuMemoryFraction ?? DEFAULT_FREE_GPU_MEMORY_FRACTION) : null;
   const budgets: Partial<Record<KvLimit, number>> = {};
@@ -292,9 +298,28 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
   let limit: KvLimit = 'free_gpu_memory_fraction';
   let poolBytes = Infinity;
   for (const [k, v] of Object.entries(budgets) as [KvLimit, number][]) if (v < poolBytes) [limit, poolBytes] = [k, v];
+  // A pool is allocated from free memory: a cap above it (max_tokens, max_gpu_total_bytes, a fraction over 1, which
+  // RL-K1 reports) cannot be allocated, so the pool never exceeds what is free.
+  if (poolBytes > freeBytes) {
+    assumptions.push({
+      what: `KV pool capped at the ${freeBytes} B free`,
+      source: `${limit} asks for ${poolBytes} B, more than weights, runtime and state leave`,
+      provenance: 'default',
+    });
+    poolBytes = freeBytes;
+  }
   const poolTokens = Math.floor(poolBytes / bpt);
   const poolBlocks = Math.floor(poolTokens / tpb); // blocks_in_primary_pool = max_tokens // tokens_per_block [TRT-RM]
-  const blocksPerSequence = Math.ceil(input.maxSeqLen / tpb) * beam;
+  // Helix: each CP rank caches every cp-th block of a sequence, so one request needs ceil(len / CP) tokens per rank.
+  const cp = Math.max(1, input.cp ?? 1);
+  const blocksPerSequence = Math.ceil(Math.ceil(input.maxSeqLen / cp) / tpb) * beam;
+  if (cp > 1)
+    assumptions.push({
+      what: `KV cache split over CP ${cp}: a request of ${input.maxSeqLen} tokens keeps ${Math.ceil(input.maxSeqLen / cp)} per rank`,
+      source:
+        'Helix parallelism shards the KV cache of each sequence over the CP ranks of the generation servers (TensorRT-LLM cp_config HELIX)',
+      provenance: 'default',
+    });
   const hostBytes = input.hostCacheSize ?? 0;
   const hostTokens = Math.floor(hostBytes / bpt); // host_cache_size // bytes per token // tokens_per_block [TRT-RM]
 
@@ -314,6 +339,7 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
     blocksPerSequence,
     weightBytes,
     runtimeBytes,
+    stateBytes,
     fraction,
     freeBytes,
     budgets,

@@ -13,12 +13,14 @@
 //   parallel layout (distillation.py), the student's optimizer offloaded first;
 // - training: prepare_for_training reloads everything; vLLM sleeps (level 1: weights to CPU, KV cache dropped).
 import type { NemoRlRead } from '../formats/nemoRl.js';
-import { resolveModelRef, type ModelResolution } from '../models/resolve.js';
+import { resolveModelRef } from '../models/resolve.js';
+import { chooseModel, type ModelChoice, type ModelRef, type ResolvedModels } from '../models/select.js';
 import type { TrainingRecipe } from '../recipe.js';
 import { gib } from '../units.js';
 import type { TrainingConfig } from './config.js';
 import { hfLayer, megatronLayer } from './activations.js';
-import { servingWeightBytes } from './kvcache.js';
+import { servingWeights } from './servingWeights.js';
+import { bf16Weights } from '../models/weights.js';
 import { enginePhaseLines, generationMemory, type RlGeneration } from './rlGeneration.js';
 import { CUDA_CONTEXT_BYTES, deviceBytes, outsideAllocatorBytes } from './overheads.js';
 import { countParams } from './params.js';
@@ -64,22 +66,34 @@ export interface RlMemory {
 export const REFIT_BUFFER_RATIO = 0.3;
 
 export type RlEstimate =
-  { ok: true; shape: ModelShape; config: TrainingConfig; estimate: TrainingEstimate; rl: RlMemory } | { ok: false; reason: string };
+  | { ok: true; shape: ModelShape; config: TrainingConfig; estimate: TrainingEstimate; rl: RlMemory }
+  /** `modelRefs`: references a host with file access may resolve (a local policy.model_name). */
+  | { ok: false; reason: string; modelRefs?: string[] };
 
 const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 const pos = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
 
 /** The model a NeMo-RL file trains: a modeline or setting wins, else policy.model_name through the model catalogue. */
-function policyModel(
-  r: TrainingRecipe,
-  modeline: Record<string, string>,
-  model: string | undefined,
-): ModelResolution | { kind: 'none'; message: string } {
-  if (modeline.model) return resolveModelRef(modeline.model, undefined, 'modeline');
-  if (model) return resolveModelRef(model, undefined, 'setting');
+/** Who may name the policy's model, in models/select.ts's order: modeline, --model, policy.model_name, the setting. */
+export interface PolicyModelOptions {
+  /** recipeLens.model. */
+  model?: string;
+  /** The CLI's --model. */
+  explicitModel?: string;
+  /** References the host resolved against local files (a local model_name path, the HF cache). */
+  models?: ResolvedModels;
+}
+
+function policyModel(r: TrainingRecipe, modeline: Record<string, string>, opts: PolicyModelOptions): ModelChoice {
   const name = r.values.modelName;
-  if (typeof name !== 'string' || !name.trim()) return { kind: 'none', message: 'policy.model_name is not set (or not resolvable here)' };
-  return resolveModelRef(name, undefined, 'file');
+  const refs: ModelRef[] = [
+    ...(modeline.model ? [{ ref: modeline.model, source: 'modeline' as const, where: 'the modeline' }] : []),
+    ...(opts.explicitModel ? [{ ref: opts.explicitModel, source: 'cli' as const, where: '--model' }] : []),
+    // The policy NeMo-RL loads: when it does not resolve there is no estimate, never one of a model the setting names.
+    ...(typeof name === 'string' ? [{ ref: name, source: 'file' as const, where: 'policy.model_name', authoritative: true }] : []),
+    ...(opts.model ? [{ ref: opts.model, source: 'setting' as const, where: 'recipeLens.model' }] : []),
+  ];
+  return chooseModel(refs, opts.models);
 }
 
 /** The training settings NeMo-RL gives megatron-core or FSDP2, from the merged config. */
@@ -226,16 +240,17 @@ export function estimateNemoRl(
   rl: NemoRlRead,
   modeline: Record<string, string>,
   gpu: GpuSpec,
-  model?: string,
+  opts: PolicyModelOptions = {},
 ): RlEstimate {
   const backend = rl.backend;
-  if (!backend) return { ok: false, reason: 'neither policy.megatron_cfg nor policy.dtensor_cfg is enabled' };
-  const ref = policyModel(r, modeline, model);
-  if (ref.kind !== 'catalogue' && ref.kind !== 'config') return { ok: false, reason: `no model shape for the policy: ${ref.message}` };
-  const shape = ref.shape;
-  const assumptions: Assumption[] = [...ref.assumptions];
+  const modelRefs = typeof r.values.modelName === 'string' ? [r.values.modelName] : [];
+  if (!backend) return { ok: false, reason: 'neither policy.megatron_cfg nor policy.dtensor_cfg is enabled', modelRefs };
+  const choice = policyModel(r, modeline, opts);
+  if (choice.kind !== 'chosen') return { ok: false, reason: `no model shape for the policy: ${choice.reason}`, modelRefs };
+  const shape = choice.model.shape;
+  const assumptions: Assumption[] = [...choice.model.assumptions];
   const config = trainingConfig(r, rl, assumptions);
-  if ('reason' in config) return { ok: false, reason: config.reason };
+  if ('reason' in config) return { ok: false, reason: config.reason, modelRefs };
   if (config.pp > shape.layers) return { ok: false, reason: `pipeline size ${config.pp} exceeds the model's ${shape.layers} layers` };
   if (r.world === undefined)
     assumptions.push({
@@ -303,7 +318,7 @@ function phases(r: TrainingRecipe, rl: NemoRlRead, shape: ModelShape, c: Trainin
         label: `${generation.backend} weights (woken for the refit)`,
         bytes: generation.weightBytes,
         formula: `weights / (TP·PP = ${generation.tp}·${generation.pp})`,
-        source: 'memory/kvcache.ts servingWeightBytes; prepare_for_generation(tags=["weights"])',
+        source: 'memory/servingWeights.ts; prepare_for_generation(tags=["weights"])',
       },
       {
         label: 'policy worker CUDA context and NCCL buffers',
@@ -463,7 +478,9 @@ function teacherPhase(
   const params = countParams(shape).total;
   const w = world ?? tp * pp * cp;
   // Megatron: bf16 weights over TP·PP (experts over EP within); DTensor: fp32 master weights sharded over the whole mesh (FSDP2).
-  const weightBytes = megatron ? servingWeightBytes(shape, { tp, pp }) : (params * 4) / w;
+  const weightBytes = megatron
+    ? servingWeights(shape, bf16Weights('Megatron inference weights in BF16'), { tp, pp }).bytes
+    : (params * 4) / w;
   const tc: TrainingConfig = {
     ...student,
     tp,
@@ -481,7 +498,7 @@ function teacherPhase(
       label: `teacher weights (${ref.kind === 'catalogue' ? ref.entry.title : name})`,
       bytes: weightBytes,
       formula: megatron ? `bf16 weights / (TP·PP = ${tp}·${pp})` : `${params} parameters × 4 B (fp32) / ${w} GPUs (FSDP2)`,
-      source: megatron ? 'memory/kvcache.ts servingWeightBytes' : 'models/automodel/setup.py torch_dtype=float32, fully_shard',
+      source: megatron ? 'memory/servingWeights.ts' : 'models/automodel/setup.py torch_dtype=float32, fully_shard',
     },
     ...fwd.lines,
     ...(colocated

@@ -1,7 +1,7 @@
 // The parameter inventory: every parameter group of every layer kind, with how Megatron-Core shards it. The one place
-// parameter counts are computed — the published-count check (presets), the per-rank weights (weights.ts) and the
+// parameter counts are computed — the published-count check (the catalogue), the per-rank weights (weights.ts) and the
 // planner read it. Shapes follow Megatron-Core's layer specs at NVIDIA/Megatron-LM@d98e8a64 (gpt_layer_specs.py,
-// multi_latent_attention.py, ssm/mamba_mixer.py, multi_token_prediction.py) and the Hugging Face configs of the presets.
+// multi_latent_attention.py, ssm/mamba_mixer.py, multi_token_prediction.py) and the Hugging Face configs of the catalogue models.
 import type { ModelShape } from './types.js';
 
 /** How a group is laid out over the model-parallel ranks. */
@@ -157,8 +157,11 @@ export function moeGroups(m: ModelShape): ParamGroup[] {
   const out: ParamGroup[] = [g('pre-MLP norm', normParams(m, h), 'rep', false, 'norm')];
   // Router h·E, replicated (Megatron theoretical_memory_usage.py); bias = gpt-oss router bias / DeepSeek-V3 e_score_correction_bias.
   out.push(g('router', h * E + (m.routerBias ? E : 0), 'rep', false, 'router'));
-  out.push(g('routed experts', E * mats * h * m.moeFfn, 'exp', true, 'experts'));
-  if (m.expertBias || m.linearBias) out.push(g('expert biases', E * ((mats - 1) * m.moeFfn + h), 'exp', false, 'experts'));
+  // Latent MoE (HF Nemotron 3 Super `moe_latent_size`): experts work in a latent space entered and left through two projections.
+  const w = m.moeLatentSize ?? h;
+  if (m.moeLatentSize) out.push(g('latent projections', 2 * h * m.moeLatentSize, 'tp', true, 'mlp'));
+  out.push(g('routed experts', E * mats * w * m.moeFfn, 'exp', true, 'experts'));
+  if (m.expertBias || m.linearBias) out.push(g('expert biases', E * ((mats - 1) * m.moeFfn + w), 'exp', false, 'experts'));
   if (m.sharedExpertFfn > 0) out.push(...mlpGroups(m, m.sharedExpertFfn, 'shared-experts', false));
   return out;
 }

@@ -1,6 +1,7 @@
 // Plain-text report of an estimate (the CLI's `estimate` output).
 import type { DocEstimate } from './estimate.js';
 import { rlPhasesText } from './nemoRlReport.js';
+import { describeWeights } from '../models/resolve.js';
 import { gib } from '../units.js';
 
 const pct = (b: number, total: number) => `${((100 * b) / total).toFixed(1)}%`;
@@ -43,16 +44,28 @@ export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string 
 }
 
 function servingText(e: Extract<DocEstimate, { kind: 'serving' }>): string {
-  const out: string[] = [`${e.shape.name} · ${e.format} · GPU ${e.gpu.name}: ${gib(e.gpu.bytes)}`];
+  const out: string[] = [
+    `${e.model.name} · ${e.format} · GPU ${e.gpu.name}: ${gib(e.gpu.bytes)}`,
+    `model from ${e.model.where} "${e.model.ref}"; weights ${describeWeights(e.weights)} (${e.weights.source})`,
+  ];
   for (const r of e.roles) {
     const k = r.kv;
     out.push('');
-    out.push(`${r.role || 'server'}: TP ${r.tp} PP ${r.pp}${r.attentionDp ? ' (attention DP)' : ''} · max_seq_len ${r.maxSeqLen}`);
     out.push(
-      `  KV cache ${k.perToken.dtype}: ${k.bytesPerToken} B/token (${k.perToken.kvFactor} · ${k.perToken.layers.length} layers · ${k.perToken.kvHeads} KV heads · ${k.perToken.headDim} · bytes), ${k.tokensPerBlock} tokens/block = ${k.bytesPerBlock} B/block`,
+      `${r.role || 'server'}: TP ${r.tp}${r.pp > 1 ? ` PP ${r.pp}` : ''}${r.cp > 1 ? ` CP ${r.cp}` : ''} EP ${r.ep}${r.attentionDp ? ' (attention DP)' : ''} · ${r.gpus} GPU${r.gpus === 1 ? '' : 's'} per instance${r.instances !== undefined ? ` × ${r.instances}` : ''} · max_seq_len ${r.maxSeqLen}`,
     );
+    out.push(`  each GPU holds${r.fits ? '' : ' (does not fit)'}:`);
+    const w = Math.max(...r.weights.lines.map((l) => l.part.length), 14);
+    for (const l of r.weights.lines) out.push(`    ${l.part.padEnd(w)}  ${gib(l.bytes).padStart(11)}  ${l.storage}, ${l.split}`);
     out.push(
-      `  weights ${gib(k.weightBytes)} + non-KV runtime ${gib(k.runtimeBytes)}; pool limited by ${k.limit}: ${gib(k.allocatedBytes)} = ${k.poolTokens} tokens = ${k.poolBlocks} blocks`,
+      `    ${'weights'.padEnd(w)}  ${gib(r.holds.weights).padStart(11)}${r.weights.ppRank ? `  (PP rank ${r.weights.ppRank})` : ''}`,
+    );
+    out.push(`    ${'non-KV runtime'.padEnd(w)}  ${gib(r.holds.runtime).padStart(11)}`);
+    if (r.holds.state) out.push(`    ${'recurrent state'.padEnd(w)}  ${gib(r.holds.state).padStart(11)}`);
+    out.push(`    ${'KV cache pool'.padEnd(w)}  ${gib(r.holds.kvPool).padStart(11)}  limited by ${k.limit}`);
+    out.push(`    ${'free'.padEnd(w)}  ${gib(r.holds.free).padStart(11)}`);
+    out.push(
+      `  KV cache ${k.perToken.dtype}: ${k.bytesPerToken} B/token (${k.perToken.kvFactor} · ${k.perToken.layers.length} layers · ${k.perToken.kvHeads} KV heads · ${k.perToken.headDim} · bytes), ${k.tokensPerBlock} tokens/block = ${k.bytesPerBlock} B/block; ${k.poolTokens} tokens = ${k.poolBlocks} blocks`,
     );
     out.push(
       `  one request of ${r.maxSeqLen} tokens needs ${k.blocksPerSequence} blocks: the pool holds ${k.requestsAtMaxSeqLen} such requests`,

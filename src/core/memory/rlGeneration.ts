@@ -5,7 +5,9 @@
 import type { NemoRlRead } from '../formats/nemoRl.js';
 import type { TrainingRecipe } from '../recipe.js';
 import { gib } from '../units.js';
-import { DEFAULT_MAX_NUM_TOKENS, defaultRuntimeBytes, estimateKvCache, kvBytesPerToken, servingWeightBytes } from './kvcache.js';
+import { DEFAULT_MAX_NUM_TOKENS, defaultRuntimeBytes, estimateKvCache, kvBytesPerToken } from './kvcache.js';
+import { servingWeights } from './servingWeights.js';
+import { bf16Weights, modeloptFp8Weights } from '../models/weights.js';
 import type { RlLine } from './nemoRl.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 
@@ -50,8 +52,7 @@ export function generationMemory(
       });
       return undefined;
     }
-    const fp8 = x.vllmPrecision === 'fp8';
-    const weightBytes = servingWeightBytes(shape, { tp, pp, weightDtype: fp8 ? 'fp8' : 'bf16' });
+    const weightBytes = generationWeightBytes(shape, x.vllmPrecision === 'fp8', tp, pp);
     const kvDtype = x.vllmKvDtype === 'fp8' || x.vllmKvDtype === 'fp8_e4m3' ? 'fp8' : 'auto';
     const perToken = kvBytesPerToken(shape, { tp, pp, dtype: kvDtype, modelDtype: x.vllmPrecision === 'float16' ? 'fp16' : 'bf16' });
     const runtime = defaultRuntimeBytes(shape, { tp, pp, maxNumTokens: DEFAULT_MAX_NUM_TOKENS });
@@ -89,7 +90,7 @@ export function generationMemory(
       pp,
       maxSeqLen: maxLen,
       freeGpuMemoryFraction: num(x.trtllmUtil),
-      weightDtype: x.trtllmPrecision === 'fp8' ? 'fp8' : 'bf16',
+      weightBytes: generationWeightBytes(shape, x.trtllmPrecision === 'fp8', tp, pp),
     });
     assumptions.push(...kv.assumptions);
     return {
@@ -132,7 +133,7 @@ export function enginePhaseLines(g: RlGeneration, gpu: GpuSpec): RlLine[] {
       label: 'TensorRT-LLM weights',
       bytes: g.weightBytes,
       formula: `/ (TP·PP = ${g.tp}·${g.pp})`,
-      source: 'memory/kvcache.ts servingWeightBytes',
+      source: 'memory/servingWeights.ts (the policy refitted in BF16, or quantized online to FP8)',
     },
     {
       label: `TensorRT-LLM KV cache (${g.kvTokens} tokens)`,
@@ -141,4 +142,15 @@ export function enginePhaseLines(g: RlGeneration, gpu: GpuSpec): RlLine[] {
       source: 'trtllm_worker_async.py gpu_memory_utilization → free_gpu_memory_fraction; memory/kvcache.ts',
     },
   ];
+}
+
+/**
+ * Generation weights on one GPU: the policy refitted in BF16 (NeMo-RL streams the trained weights into the engine), or
+ * quantized on the fly to FP8 with per-tensor scales, LM head kept in BF16 (vllm_cfg.precision: fp8, fp8.py).
+ */
+function generationWeightBytes(shape: ModelShape, fp8: boolean, tp: number, pp: number): number {
+  const format = fp8
+    ? modeloptFp8Weights('NeMo-RL generation precision fp8: linear layers quantized when the weights are loaded', ['lm_head'])
+    : bf16Weights('NeMo-RL refits the policy weights in BF16');
+  return servingWeights(shape, format, { tp, pp }).bytes;
 }

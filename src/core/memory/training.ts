@@ -143,9 +143,15 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const b = c.microBatch;
   const s = c.seq / c.cp;
   const hf = c.profile === 'hf';
-  const dpEff = dp ?? 1;
+  // Without a world size, the smallest data-parallel size the layout admits: DP·TP·CP must hold whole EP × ETP groups
+  // (megatron/core/parallel_state.py: the expert-data-parallel size (DP·TP·CP)/(EP·ETP) is an integer ≥ 1).
+  const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+  const dpEff = dp ?? (c.ep * c.etp) / gcd(c.ep * c.etp, c.tp * c.cp);
   if (dp === undefined && (c.distributedOptimizer || c.fsdp))
-    assume('data-parallel size 1 for the optimizer shard', 'the file gives no world size (set recipeLens.worldSize or --gpus)');
+    assume(
+      `data-parallel size ${dpEff} for the optimizer shard`,
+      `the file gives no world size (set recipeLens.worldSize or --gpus)${dpEff > 1 ? `; ${dpEff} is the smallest that holds whole EP ${c.ep} × ETP ${c.etp} groups` : ''}`,
+    );
   const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp);
   const layout: PipelineLayout = pipelineLayout(m, c);
   for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');

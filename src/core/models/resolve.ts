@@ -52,15 +52,16 @@ export type ModelResolution =
   | { kind: 'invalid'; query: string; path: string; message: string };
 
 /** Where a reference came from, for the assumption texts. */
-export type ModelRefOrigin = 'cli' | 'setting' | 'modeline' | 'file';
+export type ModelRefOrigin = 'cli' | 'setting' | 'modeline' | 'file' | 'path';
 
 const ORIGIN_TEXT: Record<ModelRefOrigin, string> = {
   cli: 'the --model option',
   setting: 'the recipeLens.model setting',
   modeline: 'the recipe-lens modeline',
   file: 'the model the file names',
+  path: "the document's path",
 };
-const PROVENANCE = { cli: 'setting', setting: 'setting', modeline: 'modeline', file: 'file' } as const;
+const PROVENANCE = { cli: 'setting', setting: 'setting', modeline: 'modeline', file: 'file', path: 'default' } as const;
 
 const HF_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 const LOOKS_LIKE_PATH = /^(\/|\\\\|\.{1,2}[\\/]|~([\\/]|$)|[A-Za-z]:[\\/])/;

@@ -42,6 +42,11 @@ const TOKENIZER_ONLY: Record<string, TokenizerVocab> = {
   },
   'google/recurrentgemma-2b': { vocab: 256000, source: 'transformers RecurrentGemmaConfig defaults vocab_size (google/recurrentgemma-2b)' },
   'bigcode/starcoder2-tokenizer': { vocab: 49152, source: 'transformers Starcoder2Config defaults@008e574 vocab_size' },
+  // The instruct release of Mixtral 8x22B ships the v3 tokenizer, unlike the base checkpoint the catalogue entry reads.
+  'mistralai/mixtral-8x22b-instruct-v0.1': {
+    vocab: 32768,
+    source: 'mistralai/mistral-inference README: the v3 tokenizer, "extended vocabulary of 32768 tokens" (Mixtral-8x22B-Instruct-v0.1)',
+  },
 };
 
 /** Tokenizer families named by an HF id pattern: one tokenizer shipped with every size. */
@@ -169,7 +174,7 @@ export function assumeVocab(hint?: string, override?: number): { vocab: number; 
       vocab,
       assumption: {
         what: `vocab = ${vocab}`,
-        source: `tokenizer "${hint}" is unknown; the most common vocabulary of the catalogue's ${family} models (${n} of ${members.length}); ${how}`,
+        source: `"${hint}" names no known tokenizer; the most common vocabulary of the catalogue's ${family} models (${n} of ${members.length}); ${how}`,
         provenance: 'default',
       },
     };
@@ -178,7 +183,7 @@ export function assumeVocab(hint?: string, override?: number): { vocab: number; 
     vocab: DEFAULT_VOCAB,
     assumption: {
       what: `vocab = ${DEFAULT_VOCAB}`,
-      source: `${hint ? `tokenizer "${hint}" is unknown` : 'no tokenizer named'}; Llama 3's 128,256-token vocabulary assumed as a neutral middle between 32k and 256k vocabularies; ${how}`,
+      source: `${hint ? `"${hint}" names no known tokenizer` : 'no tokenizer named'}; Llama 3's 128,256-token vocabulary assumed as a neutral middle between 32k and 256k vocabularies; ${how}`,
       provenance: 'default',
     },
   };

@@ -1,7 +1,7 @@
 // The planning panel's view models: one pure function from a validated file, its estimate and the panel's
 // UI state to the JSON of every section (src/protocol.ts). The host sends it; the webview draws it.
 import type { HeaderVM, Sections, UiState } from './viewModels.js';
-import type { Analysis } from '../analysis.js';
+import { estimateOptionsFrom, type Analysis } from '../analysis.js';
 import { estimateRecipe, reestimate, type DocEstimate, type EstimateOptions } from '../memory/estimate.js';
 import { findGpu } from '../memory/gpus.js';
 import type { Recipe } from '../recipe.js';
@@ -69,13 +69,7 @@ export function withGpu(
 }
 
 /** The estimate options an analysis was computed with. */
-export const estimateOptionsOf = (a: Analysis): EstimateOptions => ({
-  gpu: a.settings.gpu,
-  model: a.settings.model,
-  profile: a.settings.profile,
-  attention: a.settings.attention,
-  worldSize: a.settings.worldSize,
-});
+export const estimateOptionsOf = (a: Analysis): EstimateOptions => estimateOptionsFrom(a.settings);
 
 export function buildSections(input: PanelInput): PanelOutput {
   const a = input.analysis;

@@ -97,59 +97,67 @@ export function mainRole(e: ServingDoc): ServingRole {
 }
 
 export function roleName(r: ServingRole): string {
-  return `${r.role || 'server'}: TP ${r.tp}${r.pp > 1 ? ` PP ${r.pp}` : ''}${r.attentionDp ? ' (attention DP)' : ''}`;
+  return `${r.role || 'server'}: TP ${r.tp}${r.pp > 1 ? ` PP ${r.pp}` : ''}${r.cp > 1 ? ` CP ${r.cp}` : ''}${r.attentionDp ? ' (attention DP)' : ''}`;
 }
 
 export function servingMemory(e: ServingDoc): MemoryVM {
   const r = mainRole(e);
   const k = r.kv;
   const cap = e.gpu.bytes;
-  const total = k.weightBytes + k.allocatedBytes + k.runtimeBytes;
-  // The pool is sized to fill what weights and the runtime leave: the plan fails only when they alone overflow.
-  const verdict: Verdict = k.weightBytes + k.runtimeBytes > cap ? 'does-not-fit' : 'fits';
+  const h = r.holds;
+  const total = h.weights + h.kvPool + h.runtime + h.state;
+  // The pool is sized to fill what weights, state and the runtime leave: the plan fails only when they alone overflow.
+  const verdict: Verdict = r.fits ? 'fits' : 'does-not-fit';
   const parts = [
-    { category: 'weights' as const, bytes: k.weightBytes },
-    { category: 'kv' as const, bytes: k.allocatedBytes },
-    { category: 'overhead' as const, bytes: k.runtimeBytes },
+    { category: 'weights' as const, bytes: h.weights },
+    { category: 'kv' as const, bytes: h.kvPool },
+    { category: 'overhead' as const, bytes: h.runtime + h.state },
   ];
   const limitText = k.limit === 'free_gpu_memory_fraction' ? `free_gpu_memory_fraction ${k.fraction} of ${gib(k.freeBytes)} free` : k.limit;
+  const rows: MemoryVM['rows'] = r.weights.lines.map((l) => ({
+    label: `weights: ${l.part}`,
+    category: 'weights' as const,
+    gib: gib(l.bytes),
+    pct: pct(l.bytes, total),
+    formula: `${l.params.toLocaleString('en-US')} parameters × ${+l.bytesPerParam.toFixed(5)} B (${l.storage}), ${l.split}`,
+    source: `${e.weights.source}; TensorRT-LLM mapping.py sharding (servingWeights.ts)`,
+  }));
+  rows.push({
+    label: `KV cache pool (${k.poolBlocks} blocks)`,
+    category: 'kv',
+    gib: gib(h.kvPool),
+    pct: pct(h.kvPool, total),
+    formula: `limited by ${limitText}; whole blocks of ${k.bytesPerBlock} B`,
+    source: 'TensorRT-LLM _util.py _cal_max_memory; KVCacheManager calculate_max_num_blocks',
+  });
+  rows.push({
+    label: 'non-KV runtime (context, NCCL, activations)',
+    category: 'overhead',
+    gib: gib(h.runtime),
+    pct: pct(h.runtime, total),
+    formula: 'CUDA context + NCCL + activations of max_num_tokens',
+    source: 'memory.md §7',
+  });
+  if (h.state)
+    rows.push({
+      label: 'recurrent state (Mamba / linear attention)',
+      category: 'overhead',
+      gib: gib(h.state),
+      pct: pct(h.state, total),
+      formula: 'conv + SSM state per layer × max_batch_size / TP',
+      source: 'TensorRT-LLM mamba_cache_manager.py (recurrentState.ts)',
+    });
   return {
     kind: 'serving',
     caption: `per GPU (${roleName(r)})`,
     gpu: { id: e.gpu.id, name: e.gpu.name, capacity: gib(cap), source: e.gpu.source },
     gpuOptions: gpuChoices(e.gpu),
     verdict,
-    verdictText:
-      verdict === 'fits'
-        ? `fits: weights and runtime take ${gib(k.weightBytes + k.runtimeBytes)} of ${gib(cap)}; the KV pool gets ${gib(k.allocatedBytes)}`
-        : `does not fit: weights and runtime alone need ${gib(k.weightBytes + k.runtimeBytes)} of ${gib(cap)}`,
+    verdictText: r.fits
+      ? `fits: weights and runtime take ${gib(h.weights + h.runtime + h.state)} of ${gib(cap)}; the KV pool gets ${gib(h.kvPool)}`
+      : `does not fit: weights and runtime alone need ${gib(h.weights + h.runtime + h.state)} of ${gib(cap)}`,
     bar: stackedBar('per GPU', parts, cap, verdict),
-    rows: [
-      {
-        label: 'weights',
-        category: 'weights',
-        gib: gib(k.weightBytes),
-        pct: pct(k.weightBytes, total),
-        formula: `parameters / (TP·PP) × bytes per weight`,
-        source: 'countParams (presets.ts); memory.md §1.3',
-      },
-      {
-        label: `KV cache pool (${k.poolBlocks} blocks)`,
-        category: 'kv',
-        gib: gib(k.allocatedBytes),
-        pct: pct(k.allocatedBytes, total),
-        formula: `limited by ${limitText}; whole blocks of ${k.bytesPerBlock} B`,
-        source: 'TensorRT-LLM KVCacheManager calculate_max_num_blocks',
-      },
-      {
-        label: 'non-KV runtime (context, NCCL, activations)',
-        category: 'overhead',
-        gib: gib(k.runtimeBytes),
-        pct: pct(k.runtimeBytes, total),
-        formula: 'CUDA context + NCCL + activations of max_num_tokens',
-        source: 'memory.md §7',
-      },
-    ],
+    rows,
     total: { gib: gib(total), pct: '100%' },
     stages: [],
     levels: [],

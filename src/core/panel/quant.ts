@@ -2,7 +2,12 @@
 // in this file's estimate (the host re-estimates the same file under BF16 and the alternatives).
 import type { FactRow, QuantVM } from './viewModels.js';
 import { reestimate, type DocEstimate } from '../memory/estimate.js';
-import { kvPerToken, servingWeightBytes, WEIGHT_BYTES, type WeightDtype } from '../memory/kvcache.js';
+import { kvPerToken } from '../memory/kvcache.js';
+import { servingWeights } from '../memory/servingWeights.js';
+import { dtypeBytes } from '../memory/weightFormat.js';
+import type { WeightDtype } from '../models/types.js';
+import { bf16Weights } from '../models/weights.js';
+import { describeWeights } from '../models/resolve.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS, precisionIdOf, withPrecision, type PrecisionId } from '../memory/precision.js';
 import type { TrainingEstimate } from '../memory/training.js';
 import { bytes, count, deltaGib, gib } from './format.js';
@@ -99,34 +104,31 @@ export function trainingQuant(e: TrainingDoc): QuantVM {
   };
 }
 
-const WEIGHT_PRECISION: Record<WeightDtype, PrecisionId | undefined> = {
+const WEIGHT_PRECISION: Partial<Record<WeightDtype, PrecisionId>> = {
   bf16: 'bf16',
   fp16: 'fp16',
   fp8: 'fp8-tensorwise',
   nvfp4: 'nvfp4',
   mxfp4: 'mxfp4',
 };
-const WEIGHT_LABEL: Record<WeightDtype, string> = {
-  bf16: 'BF16',
-  fp16: 'FP16',
-  fp8: 'FP8 (E4M3, per-tensor scale)',
-  nvfp4: 'NVFP4',
-  mxfp4: 'MXFP4 (routed experts)',
-};
 
 export function servingQuant(e: ServingDoc): QuantVM {
   const r = mainRole(e);
   const k = r.kv;
-  const wd = e.weightDtype;
+  const w = e.weights;
+  const wd = w.dtype;
   const pid = WEIGHT_PRECISION[wd];
-  const facts: FactRow[] = [{ label: 'weights', value: `${WEIGHT_LABEL[wd]}: ${+WEIGHT_BYTES[wd].toFixed(4)} B per weight` }];
-  if (pid && wd !== 'bf16' && wd !== 'fp16') facts.push(...recipeFacts(pid).slice(0, 4));
-  const notes: string[] = [];
-  if (wd === 'fp8' || wd === 'nvfp4') notes.push('Block linears are quantized; embeddings, LM head, norms and router stay 16-bit.');
-  if (wd === 'mxfp4') notes.push('Only the routed experts are MXFP4; attention, embeddings and the LM head stay BF16.');
-  const layout = { tp: r.tp, pp: r.pp, attentionDp: r.attentionDp };
-  const w16 = servingWeightBytes(e.shape, { ...layout, weightDtype: 'bf16' });
-  const bpt16 = kvPerToken(e.shape, { ...layout, dtype: 'bf16' }).bytes;
+  const per = dtypeBytes(wd, w.block);
+  const facts: FactRow[] = [
+    { label: 'weights', value: `${describeWeights(w)}: ${+per.bytes.toFixed(4)} B per weight (${per.label})` },
+    { label: 'source', value: w.source },
+  ];
+  if (w.excluded?.length) facts.push({ label: 'kept in 16 bits', value: w.excluded.join(', ') });
+  const quantized = wd !== 'bf16' && wd !== 'fp16' && wd !== 'fp32';
+  if (pid && quantized) facts.push(...recipeFacts(pid).slice(0, 4));
+  const layout = { tp: r.tp, pp: r.pp, cp: r.cp, attentionDp: r.attentionDp };
+  const w16 = servingWeights(e.shape, bf16Weights('all BF16, for comparison'), layout).bytes;
+  const bpt16 = kvPerToken(e.shape, { tp: r.tp, pp: r.pp, attentionDp: r.attentionDp, dtype: 'bf16' }).bytes;
   const dtype = k.perToken.dtype;
   const kv: FactRow[] = [
     {
@@ -144,7 +146,7 @@ export function servingQuant(e: ServingDoc): QuantVM {
     { label: 'this file', cells: [gib(k.weightBytes), `${count(k.bytesPerToken)} B`, count(k.poolTokens)], current: true },
   ];
   // Pool tokens for BF16 at the same pool bytes (the pool would grow by what smaller weights free: not modelled here).
-  if (wd !== 'bf16' || dtype !== 'bf16')
+  if (quantized || dtype !== 'bf16')
     comparison.push({
       label: 'all BF16',
       cells: [gib(w16), `${count(bpt16)} B`, count(Math.floor(k.allocatedBytes / bpt16))],
@@ -152,15 +154,17 @@ export function servingQuant(e: ServingDoc): QuantVM {
     });
   return {
     kind: 'serving',
-    title: `${WEIGHT_LABEL[wd]} weights · ${dtype} KV cache`,
+    title: `${describeWeights(w)} weights · ${dtype} KV cache`,
     facts,
-    notes,
-    source: pid && wd !== 'bf16' && wd !== 'fp16' ? PRECISIONS[pid].source : '',
+    notes: quantized
+      ? [`Stored as the checkpoint ships: ${describeWeights(w)}; embeddings, the LM head, norms and routers stay 16-bit.`]
+      : [],
+    source: pid && quantized ? PRECISIONS[pid].source : '',
     comparisonHead: ['', 'weights / GPU', 'KV / token', 'pool tokens'],
     comparisonNote: 'Per GPU of the main server role; BF16 pool tokens at the same pool size.',
     comparison,
     summary:
-      wd === 'bf16' && dtype === 'bf16'
+      !quantized && dtype === 'bf16'
         ? 'BF16 weights and KV cache; an FP8 KV cache (kv_cache_config.dtype: fp8) would halve the bytes per token.'
         : `Against BF16: weights ${deltaGib(k.weightBytes - w16)} per GPU, KV cache ${count(k.bytesPerToken)} instead of ${count(bpt16)} B per token.`,
     kv,

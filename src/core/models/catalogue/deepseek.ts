@@ -44,6 +44,11 @@ const R1_FP4 = nvfp4Weights(
   undefined,
   'mlp',
 );
+/** Later NVIDIA FP4 releases of R1 whose hf_quant_config.json was not read: R1-FP4's exclusions assumed (the larger, BF16 attention). */
+const R1_FP4_ASSUMED = (hfId: string): WeightFormat => ({
+  ...R1_FP4,
+  source: `NVFP4 MLPs with BF16 attention and a BF16 MTP layer assumed for ${hfId}, as nvidia/DeepSeek-R1-FP4 ships them (its hf_quant_config.json; NVIDIA/Model-Optimizer#150); this checkpoint's own files were not read (point the model setting at them to read them)`,
+});
 const V3_0324_FP4 = nvfp4Weights(
   'HF nvidia/DeepSeek-V3-0324-NVFP4 hf_quant_config.json (copy in ai-dynamo/aiconfigurator model_configs/): quant_algo NVFP4, group_size 16',
   [
@@ -177,6 +182,9 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
       ckpt('deepseek-ai/DeepSeek-R1', dsFp8('deepseek-ai/DeepSeek-R1')),
       ckpt('deepseek-ai/DeepSeek-R1-0528', assumedFp8('the deepseek-ai/DeepSeek-R1 release format')),
       ckpt('nvidia/DeepSeek-R1-FP4', R1_FP4),
+      ckpt('nvidia/DeepSeek-R1-FP4-v2', R1_FP4_ASSUMED('nvidia/DeepSeek-R1-FP4-v2')),
+      ckpt('nvidia/DeepSeek-R1-0528-FP4', R1_FP4_ASSUMED('nvidia/DeepSeek-R1-0528-FP4')),
+      ckpt('nvidia/DeepSeek-R1-0528-FP4-v2', R1_FP4_ASSUMED('nvidia/DeepSeek-R1-0528-FP4-v2')),
     ],
     aliases: [],
     tokenizer: { ...V3_TOKENIZER, hfId: 'deepseek-ai/DeepSeek-R1', source: SRC.hf('deepseek-ai/DeepSeek-R1', 'aic') + ' vocab_size' },
@@ -202,6 +210,14 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     checkpoints: [
       ckpt('moonshotai/Kimi-K2-Instruct', dsFp8('moonshotai/Kimi-K2-Instruct')),
       ckpt('moonshotai/Kimi-K2-Base', assumedFp8('the moonshotai/Kimi-K2-Instruct release format')),
+      // TensorRT-LLM docs/source/deployment-guide/deployment-guide-for-kimi-k2-thinking-on-trtllm.md: "NVFP4 model:
+      // nvidia/Kimi-K2-Thinking-NVFP4"; the DeepSeek-V3 architecture of Kimi K2 (config.json architectures).
+      ckpt('nvidia/Kimi-K2-Thinking-NVFP4', {
+        ...R1_FP4,
+        excluded: ['lm_head', 'model.layers.*.self_attn*'],
+        source:
+          "NVFP4 MLPs with BF16 attention assumed, as NVIDIA's NVFP4 releases of the DeepSeek-V3 architecture ship them (nvidia/DeepSeek-R1-FP4 hf_quant_config.json; NVIDIA/Model-Optimizer#150); this checkpoint's own hf_quant_config.json was not read",
+      }),
     ],
     aliases: ['KimiK2Provider'],
     tokenizer: {

@@ -418,4 +418,46 @@ export const QWEN_MODELS: CatalogueEntry[] = [
       'The config has no dense intermediate_size (every layer is MoE); ffn repeats the expert width.',
     ],
   }),
+  entry({
+    id: 'qwen3.5-397b-a17b',
+    family: 'qwen',
+    title: 'Qwen3.5 397B-A17B',
+    shape: {
+      ...QWEN3,
+      headDim: 256,
+      vocab: 248320,
+      layers: 60,
+      hidden: 4096,
+      ffn: 1024,
+      heads: 32,
+      kvHeads: 2,
+      tiedEmbeddings: false,
+      experts: 512,
+      topK: 10,
+      moeFfn: 1024,
+      sharedExpertFfn: 1024,
+      sharedExperts: 1,
+      denseLayersBeforeMoe: 0,
+      mtpLayers: 1,
+      attentionOutputGate: true,
+      maxPositionEmbeddings: 262144,
+      linearAttention: { fullAttentionInterval: 4, keyHeads: 16, valueHeads: 64, keyHeadDim: 128, valueHeadDim: 128, convKernel: 4 },
+    },
+    checkpoints: [
+      ckpt('Qwen/Qwen3.5-397B-A17B', bf16Weights(`${SRC.hf('Qwen/Qwen3.5-397B-A17B', 'aic')} text_config.dtype bfloat16`)),
+      ckpt('nvidia/Qwen3.5-397B-A17B-NVFP4', {
+        ...nvfp4Weights('', ['lm_head', 'model.layers.*.mlp.gate'], undefined, 'linear'),
+        source:
+          'NVFP4 assumed for the linear layers, as nvidia/Qwen3-235B-A22B-NVFP4 ships them; the checkpoint is listed in TensorRT-LLM examples/auto_deploy/model_registry/models.yaml but its hf_quant_config.json was not read (point the model setting at its files to read them)',
+      }),
+    ],
+    aliases: ['qwen3.5_moe_400b'],
+    tokenizer: tokenizer(248320, 'Qwen/Qwen3.5-397B-A17B', SRC.hf('Qwen/Qwen3.5-397B-A17B', 'aic') + ' text_config.vocab_size'),
+    published: roundedParams('397B', 'Model name (397B total, 17B activated)', { nominal: true, scope: 'the multimodal checkpoint' }),
+    sources: [
+      SRC.hf('Qwen/Qwen3.5-397B-A17B', 'aic') +
+        ' text_config (60 layers, full_attention_interval 4, 512 experts of 1024 top-10, 1 shared expert of 1024, linear_num_value_heads 64, head_dim 256, 2 KV heads, mtp_num_hidden_layers 1, max_position_embeddings 262144)',
+    ],
+    notes: ['A multimodal checkpoint: the vision encoder is not in the shape.'],
+  }),
 ];

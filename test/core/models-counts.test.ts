@@ -1,14 +1,37 @@
-// Model presets count exactly the parameters their authors publish; names in files map to presets, GPUs and vocabularies.
+// Catalogue models count exactly the parameters their authors publish; names in files map to catalogue models, GPUs
+// and vocabularies. (These were the memory model's presets; the catalogue is now the one model source.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findGpu, GPUS } from '../../src/core/memory/gpus.js';
-import { countParams, findPreset, MODEL_PRESETS } from '../../src/core/memory/presets.js';
-import { vocabFromTokenizer } from '../../src/core/memory/tokenizers.js';
+import { countParams } from '../../src/core/memory/params.js';
+import { catalogueEntry, findCatalogueId } from '../../src/core/models/catalogue.js';
+import { vocabFromTokenizer } from '../../src/core/models/tokenizers.js';
+
+/** The 17 models the estimate knew before the catalogue replaced its presets. */
+const FORMER_PRESETS = [
+  'llama3-8b',
+  'llama3-70b',
+  'llama3-405b',
+  'llama3.3-70b',
+  'mixtral-8x7b',
+  'mixtral-8x22b',
+  'nemotron4-15b',
+  'nemotron4-340b',
+  'deepseek-v3',
+  'deepseek-v2-lite',
+  'qwen3-8b',
+  'qwen3-32b',
+  'qwen3-235b-a22b',
+  'qwen3-30b-a3b',
+  'moonlight-16b-a3b',
+  'gpt-oss-20b',
+  'gpt-oss-120b',
+];
 
 const preset = (id: string) => {
-  const p = MODEL_PRESETS[id];
-  assert.ok(p, `preset ${id}`);
-  return p;
+  const e = catalogueEntry(id);
+  assert.ok(e, `catalogue entry ${id}`);
+  return e.shape;
 };
 const total = (id: string) => countParams(preset(id)).total;
 const billions = (n: number, digits: number) => Number((n / 1e9).toFixed(digits));
@@ -70,26 +93,28 @@ test('Nemotron-4 non-embedding counts match the technical reports (12.5B; 9.4B +
   assert.equal(billions(n340.total - n340.embedding, 1), 331.6);
 });
 
-test('every preset is within 1% of its published size and says where its shape comes from', () => {
-  for (const [id, p] of Object.entries(MODEL_PRESETS)) {
-    assert.ok(p.publishedParams, `${id} has a published size`);
-    const err = Math.abs(countParams(p).total / p.publishedParams - 1);
-    assert.ok(err < 0.01, `${id}: ${countParams(p).total} vs ${p.publishedParams}`);
-    assert.match(p.source, /config|Config/, `${id} cites its config`);
-    assert.equal(p.name, id);
+test('the former presets are within 1% of their published count (5% of a size in a name) and cite a config', () => {
+  for (const id of FORMER_PRESETS) {
+    const e = catalogueEntry(id)!;
+    const err = Math.abs(countParams(e.shape).total / e.published.total - 1);
+    // A nominal size ("15B" for Nemotron-4 15B's 15.6B) is a class, not a count.
+    assert.ok(err < (e.published.kind === 'nominal' ? 0.05 : 0.01), `${id}: ${countParams(e.shape).total} vs ${e.published.total}`);
+    assert.match(e.sources.join(' '), /config|Config|Provider/, `${id} cites its config or model provider`);
+    assert.equal(e.shape.name, id);
   }
 });
 
-test('findPreset maps checkpoint, tokenizer and config-class names to a preset, case-insensitively', () => {
+test('findCatalogueId maps checkpoint, tokenizer and config-class names to a model, case-insensitively', () => {
   const cases: [string, string | undefined][] = [
     ['meta-llama/Meta-Llama-3-8B', 'llama3-8b'],
     ['meta-llama/Meta-Llama-3.1-70B', 'llama3-70b'],
     ['meta-llama/Llama-3.3-70B-Instruct', 'llama3.3-70b'],
     ['nvidia/Llama-3.3-70B-Instruct-FP8', 'llama3.3-70b'],
     ['meta-llama/Llama-3.1-405B-Instruct', 'llama3-405b'],
-    ['deepseek-ai/DeepSeek-R1', 'deepseek-v3'],
+    // R1 is its own catalogue entry (the DeepSeek-V3 shape, its own checkpoints); the presets mapped it to deepseek-v3.
+    ['deepseek-ai/DeepSeek-R1', 'deepseek-r1'],
     ['deepseek-ai/DeepSeek-V3-0324', 'deepseek-v3'],
-    ['deepseek-r1', 'deepseek-v3'],
+    ['deepseek-r1', 'deepseek-r1'],
     ['openai/gpt-oss-120b', 'gpt-oss-120b'],
     ['Qwen/Qwen3-235B-A22B', 'qwen3-235b-a22b'],
     ['Qwen/Qwen3-235B-A22B-Instruct-2507-FP8', 'qwen3-235b-a22b'],
@@ -102,11 +127,12 @@ test('findPreset maps checkpoint, tokenizer and config-class names to a preset, 
     ['GPTOSSConfig20B', 'gpt-oss-20b'],
     ['deepseek-ai/DeepSeek-V2-Lite', 'deepseek-v2-lite'],
     ['DeepSeek-V3-Lite', undefined],
-    ['meta-llama/Llama-2-7b-hf', undefined],
+    // The catalogue holds Llama 2 (the presets did not).
+    ['meta-llama/Llama-2-7b-hf', 'llama2-7b'],
     ['constructor', undefined],
     ['', undefined],
   ];
-  for (const [name, id] of cases) assert.equal(findPreset(name), id, name);
+  for (const [name, id] of cases) assert.equal(findCatalogueId(name), id, name);
 });
 
 test('findGpu: measured H100 and H200 capacities, aliases, custom sizes', () => {
@@ -139,7 +165,7 @@ test('vocabFromTokenizer matches HF ids, SentencePiece files by basename and Meg
   assert.equal(v('huggingface', '${data_dir}/bpe/vocab.json'), undefined);
   assert.equal(v(undefined, '/root/.cache/torch/megatron/megatron-gpt-345m_vocab'), 50257);
   assert.equal(v('huggingface', 'gpt2'), 50257);
-  assert.equal(v('huggingface', 'nvidia/Llama-3.3-70B-Instruct-FP8'), 128256); // through the preset
+  assert.equal(v('huggingface', 'nvidia/Llama-3.3-70B-Instruct-FP8'), 128256); // through the catalogue
   assert.equal(v('huggingface', 'Qwen/Qwen3-8B'), 151936);
   assert.equal(v('sentencepiece', '/path/to/tokenizer.model'), undefined);
   assert.equal(v(undefined, undefined), undefined);

@@ -4,17 +4,19 @@ import * as V from '../../gen/validators.js';
 import type { AjvError, ValidateFn } from '../../gen/validators.js';
 import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
-import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
+import { interpretSchema } from './schemaInterpret.js';
+import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, SCHEMAS, type Located, type PropertyInfo } from './schemaNav.js';
 import { closest, closestAcross, KeyIndex } from './suggest.js';
 import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from './tree.js';
 import type { Finding, FormatId, PathSeg } from './types.js';
 
-const VALIDATORS: Record<FormatId, ValidateFn> = {
+// Ajv's compiled validators, except for the schemas read at run time (`"x-validator": "interpreted"`, built on first use).
+const VALIDATORS: Record<FormatId, ValidateFn | 'interpreted'> = {
   nemo1: V.nemo1,
   'nemo-launcher': V.nemoLauncher,
   'nemo-launcher-main': V.nemoLauncherMain,
   nemo2: V.nemo2,
-  'megatron-bridge': V.megatronBridge,
+  'megatron-bridge': 'interpreted',
   'megatron-lm': V.megatronLm,
   'nemo-rl': V.nemoRl,
   'trtllm-options': V.trtllmOptions,
@@ -122,9 +124,18 @@ function keyIndexOf(locs: readonly Located[]): KeyIndexes {
   return hit;
 }
 
+const interpreted = new Map<FormatId, ValidateFn>();
+function validatorFor(format: FormatId): ValidateFn {
+  const v = VALIDATORS[format];
+  if (v !== 'interpreted') return v;
+  let fn = interpreted.get(format);
+  if (!fn) interpreted.set(format, (fn = interpretSchema(SCHEMAS[format])));
+  return fn;
+}
+
 /** Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys. */
 export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
-  const validate = VALIDATORS[format];
+  const validate = validatorFor(format);
   const findings: Finding[] = [];
   // The recipe body may sit below the root (a Bridge performance config's `ConfigContainer:`); paths stay file paths.
   const base = doc.detection.base;
@@ -363,6 +374,9 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
     }
     if (n.kind !== 'map') return;
     const { all, models, closed } = keyIndexOf(locs);
+    // A fully serialized config (ConfigContainer.to_yaml: `_target_` on every object) writes every field, deprecated
+    // ones included; only a deprecated field set to something other than its default was chosen by someone.
+    const serialized = n.entries.some((e) => e.key === '_target_');
     for (const e of n.entries) {
       const childPath = [...path, e.key];
       const child = locateChild(locs, e.key);
@@ -372,7 +386,7 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
           findings.push(unknownKey(format, path, e, false, () => s));
       }
       const info = child.length ? infoOf(child) : undefined;
-      if (info?.deprecated)
+      if (info?.deprecated && !(serialized && holdsDefault(doc, e.value, defaultsOf(child))))
         findings.push({
           code: 'RL-DEPRECATED',
           severity: 'warning',
@@ -387,6 +401,26 @@ function typosAndDeprecations(doc: RecipeDoc, format: FormatId, findings: Findin
   const body = base.length ? lookup(doc.root, base)?.node : doc.root;
   if (body) rec(body, [...base], locateRoot(format));
   return count;
+}
+
+/** A field's defaults: the schema's, and those of older releases (`x-releaseNotes`) that a serialized file may hold. */
+function defaultsOf(locs: readonly Located[]): unknown[] {
+  const out: unknown[] = [];
+  for (const { schema } of locs) {
+    if (schema.default !== undefined) out.push(schema.default);
+    const notes = schema['x-releaseNotes'];
+    if (notes && typeof notes === 'object')
+      for (const n of Object.values(notes as Record<string, { default?: unknown }>)) if (n && 'default' in n) out.push(n.default);
+  }
+  return out;
+}
+
+/** Whether a value is one of the field's defaults (null counts as the default of a field without a known one). */
+function holdsDefault(doc: RecipeDoc, node: TreeNode, defaults: unknown[]): boolean {
+  const v = toData(doc, node);
+  if (v === null && defaults.length === 0) return true;
+  const text = JSON.stringify(v);
+  return defaults.some((d) => JSON.stringify(d) === text);
 }
 
 /**

@@ -603,13 +603,19 @@ class Extractor:
         return {}
 
     def enum_schema(self, ci: ClassInfo) -> dict:
-        """An enum field accepts the member names, their values, null (serialized dumps write some members as
-        null, and Megatron compares members with ==) and the serialized member (`_target_` + `_args_`)."""
+        """An enum field accepts the member names (what the launchers convert: `AttnBackend[name]`), the values
+        where they compare equal to the member (a `str` or `int` mixin: `Fp8Recipe.delayed == "delayed"`), null
+        (NVIDIA's serialized configs write `attention_backend: null`, and Megatron compares members with ==) and
+        the serialized member (`_target_` + `_args_`)."""
+        mixins = set()
+        for c in self.mro(ci):
+            mixins |= set(c.base_names)
+        value_types = (str,) if mixins & {'str', 'StrEnum'} else (int,) if mixins & {'int', 'IntEnum', 'IntFlag'} else ()
         vals: List[Any] = []
         for n, v in self.enum_members(ci):
             if n not in vals:
                 vals.append(n)
-            if v is not NO_VALUE and trt._json_safe(v) and not isinstance(v, (dict, list, tuple)) and v not in vals:
+            if isinstance(v, value_types) and not isinstance(v, bool) and v not in vals:
                 vals.append(v)
         if not vals:
             return {}
@@ -887,11 +893,14 @@ def extract_release(bridge_root: str, mcore_root: str) -> dict:
         if fname in REGISTRIES:
             names = registry_names(src, *REGISTRIES[fname])
             if names:
-                parts = [{'type': 'string', 'enum': names} if _types(p) == ['string'] and set(p) == {'type'} else p for p in parts]
+                parts = [{'type': 'string', 'enum': names} if 'string' in _types(p) and set(p) == {'type'} else p for p in parts]
         schema: dict = parts[0] if parts else {}
         for p in parts[1:]:
             schema = _widen(schema, p)
         desc = _paragraph(f['doc'])
+        if not desc and fname in REGISTRIES and classes:
+            module, decorator = REGISTRIES[fname]
+            desc = f'A {classes[0].name}, or the name of a recipe registered with @{decorator} in {module}.'
         if desc:
             schema['description'] = desc
         default = ex.default_of(f['module'], f['value'])
@@ -1031,7 +1040,10 @@ def merge_objects(present: List[Tuple[str, dict]], all_releases: List[str]) -> d
     for p in names:
         pr = [(rel, d['properties'][p]) for rel, d in present if p in d.get('properties', {})]
         props[p] = merge_property(pr, rels)
-    newest['properties'] = props
+    if props:
+        newest['properties'] = props
+    else:
+        newest.pop('properties', None)
     refs: List[dict] = []
     for _, d in present:
         for r in d.get('allOf', []):

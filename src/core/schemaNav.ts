@@ -82,13 +82,17 @@ function deref(loc: Located, depth = 0): Located | undefined {
   return target ? deref({ schema: target, base }, depth + 1) : undefined;
 }
 
-/** Flatten $ref / allOf / anyOf / oneOf into the list of schemas that apply at one place. */
-function expand(loc: Located, out: Located[] = [], depth = 0): Located[] {
+/**
+ * Flatten $ref / allOf / anyOf / oneOf into the list of schemas that apply at one place. A definition reached twice
+ * (a base class under many subclasses' `allOf`) is listed once.
+ */
+function expand(loc: Located, out: Located[] = [], depth = 0, seen = new Set<JsonSchema>(out.map((l) => l.schema))): Located[] {
   const d = deref(loc);
-  if (!d || depth > 16) return out;
+  if (!d || depth > 16 || seen.has(d.schema)) return out;
+  seen.add(d.schema);
   out.push(d);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const)
-    for (const s of d.schema[k] ?? []) expand({ schema: s, base: d.base }, out, depth + 1);
+    for (const s of d.schema[k] ?? []) expand({ schema: s, base: d.base }, out, depth + 1, seen);
   return out;
 }
 
@@ -144,7 +148,8 @@ export function locateChild(cur: readonly Located[], seg: string | number): Loca
   if (hit) return hit;
   if (!cur.length) return NO_SCHEMA;
   const next: Located[] = [];
-  for (const c of cur) for (const ch of childOf(c, seg)) expand(ch, next);
+  const seen = new Set<JsonSchema>();
+  for (const c of cur) for (const ch of childOf(c, seg)) expand(ch, next, 0, seen);
   // Below a key the schema does not describe there is nothing: one shared empty list.
   if (!next.length) return NO_SCHEMA;
   // Lists are interned by the schemas they hold, so a recursive schema (nemo2's `_target_` node, open sections)

@@ -113,10 +113,12 @@ TARGET_NODE = {
     },
     'required': ['_target_'],
 }
-TARGET_PROPERTY = {
+# Every class's `_target_` key, defined once.
+TARGET_NAME = {
     'type': 'string',
     'description': 'Import path of the class this mapping is instantiated as (fully serialized configs, ConfigContainer.to_yaml). A class the schema does not know is accepted; its keys are checked as this section\'s.',
 }
+TARGET_PROPERTY = {'$ref': '#/$defs/_target_name'}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,19 +179,23 @@ class Module:
 
 
 class Source:
-    """The modules of one release: Megatron-Bridge plus the Megatron-LM packages, parsed when first needed."""
+    """The modules of one release, parsed when first needed: `roots` maps dotted packages to directories, the first
+    being the tree the subclass scan walks (Megatron-Bridge, then the Megatron-LM packages)."""
 
-    def __init__(self, bridge_root: str, mcore_root: str):
-        self.roots: List[Tuple[str, str]] = []
-        for pkg, rel in BRIDGE_PACKAGES:
-            self.roots.append((pkg, os.path.join(bridge_root, *rel)))
-        for pkg, rel in MCORE_PACKAGES:
-            self.roots.append((pkg, os.path.join(mcore_root, *rel)))
+    def __init__(self, roots: List[Tuple[str, str]]):
+        self.roots = roots
         self.cache: Dict[str, Optional[Module]] = {}
         self.skipped: List[str] = []
-        container = self.module(CONTAINER_MODULE)
+
+    @classmethod
+    def bridge(cls, bridge_root: str, mcore_root: str) -> 'Source':
+        roots = [(pkg, os.path.join(bridge_root, *rel)) for pkg, rel in BRIDGE_PACKAGES]
+        roots += [(pkg, os.path.join(mcore_root, *rel)) for pkg, rel in MCORE_PACKAGES]
+        src = cls(roots)
+        container = src.module(CONTAINER_MODULE)
         if container is None or CONTAINER_CLASS not in container.classes:
             raise SystemExit(f'{bridge_root}: {CONTAINER_MODULE}.{CONTAINER_CLASS} not found (is --bridge a Megatron-Bridge checkout?)')
+        return src
 
     def file_of(self, name: str) -> Optional[Tuple[str, bool]]:
         for pkg, root in self.roots:
@@ -809,13 +815,27 @@ def _arg_docs(doc: str) -> Dict[str, str]:
     return out
 
 
-def _paragraph(doc: str) -> str:
-    """The first paragraph of a docstring, on one line."""
+# Descriptions ship three times in the VSIX (the schema file and both bundles) and are most of its size: the
+# sentences of the first paragraph that fit here, which say what the field is; hover links nothing longer anyway.
+DESCRIPTION_LIMIT = 140
+
+
+def _paragraph(doc: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """The first paragraph of a docstring, on one line, cut after the last sentence that fits in `limit`."""
     text = (doc or '').strip()
     if not text:
         return ''
-    para = re.split(r'\n\s*\n', text)[0]
-    return ' '.join(para.split())
+    para = ' '.join(re.split(r'\n\s*\n', text)[0].split())
+    if len(para) <= limit:
+        return para
+    out = ''
+    for sentence in re.split(r'(?<=[a-z0-9)\]"\'`][.!?])\s+(?=[A-Z(`"\'])', para):
+        if out and len(out) + 1 + len(sentence) > limit:
+            break
+        out = f'{out} {sentence}'.strip()
+    if len(out) > limit:
+        out = out[:limit].rsplit(' ', 1)[0].rstrip(',;:') + '…'
+    return out
 
 
 _DEPRECATED = re.compile(r'(?:^|(?<=[.!?:])\s+)deprecated\b[\s.:,-]*', re.I)
@@ -861,7 +881,7 @@ def registry_names(src: Source, module: str, decorator: str) -> List[str]:
 
 def extract_release(bridge_root: str, mcore_root: str) -> dict:
     """{'sections': {name: schema}, 'defs': {...}} for one Megatron-Bridge release."""
-    src = Source(bridge_root, mcore_root)
+    src = Source.bridge(bridge_root, mcore_root)
     ex = Extractor(src)
     container_mod = src.module(CONTAINER_MODULE)
     assert container_mod is not None
@@ -987,7 +1007,7 @@ def section_classes(ex: Extractor, f: dict) -> Tuple[List[ClassInfo], List[dict]
 DIFF_KEYS = ('type', 'enum', 'default')
 
 
-def merge_property(per_release: List[Tuple[str, dict]], all_releases: List[str]) -> dict:
+def merge_property(per_release: List[Tuple[str, dict]], all_releases: List[str], diff_keys: Tuple[str, ...] = DIFF_KEYS) -> dict:
     """One property over the releases that have it: the newest release's description and default, the values of
     every release accepted, `x-releases` when not every release has it, the per-release differences."""
     newest = per_release[-1][1]
@@ -1004,7 +1024,7 @@ def merge_property(per_release: List[Tuple[str, dict]], all_releases: List[str])
     notes = {}
     for rel, s in per_release[:-1]:
         diff = {}
-        for k in DIFF_KEYS:
+        for k in diff_keys:
             if _canon(s.get(k)) != _canon(newest.get(k)):
                 diff[k] = s.get(k)
         if set(s) - set(_META_KEYS) != set(newest) - set(_META_KEYS) and 'type' not in diff and _canon(_strip(s)) != _canon(_strip(newest)):
@@ -1124,6 +1144,33 @@ def drop_inherited(defs: Dict[str, dict]) -> None:
                 del d['properties'][p]
 
 
+def collapse_empty(defs: Dict[str, dict], sections: set) -> None:
+    """A class that declares no field of its own (a provider that only changes defaults: Llama2ModelProvider7B) adds
+    nothing to check or to complete: every reference to it becomes a reference to its bases."""
+    def empty(n: str) -> bool:
+        d = defs[n]
+        return n not in sections and not n.startswith('_') and bool(d.get('allOf')) and not [p for p in d.get('properties', {}) if p != '_target_']
+
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(defs):
+            d = defs[name]
+            refs = d.get('allOf')
+            if not refs:
+                continue
+            out: List[dict] = []
+            for r in refs:
+                target = r.get('$ref', '')[len('#/$defs/') :]
+                repl = defs[target]['allOf'] if target in defs and empty(target) and target != name else [r]
+                for x in repl:
+                    if x not in out and x.get('$ref') != f'#/$defs/{name}':
+                        out.append(x)
+            if out != refs:
+                d['allOf'] = out
+                changed = True
+
+
 def build(releases: List[Tuple[str, dict, dict]], overlay: dict) -> dict:
     order = [r for r, _, _ in releases]
     qualnames = sorted({q for _, _, d in releases for q in d['defs'] if '.' in q})
@@ -1134,12 +1181,13 @@ def build(releases: List[Tuple[str, dict, dict]], overlay: dict) -> dict:
         for n in d['defs']:
             if n not in def_names:
                 def_names.append(n)
-    defs: Dict[str, dict] = {'_target_': copy.deepcopy(TARGET_NODE)}
+    defs: Dict[str, dict] = {'_target_': copy.deepcopy(TARGET_NODE), '_target_name': copy.deepcopy(TARGET_NAME)}
     for n in sorted(def_names):
         defs[n] = merge_objects([(r, d['defs'][n]) for r, d in data if n in d['defs']], order)
     widen_holders(defs)
     drop_inherited(defs)
     mark_moved(data, order, defs)
+    collapse_empty(defs, set(sec for _, d in data for sec in d['sections']))
     sec_names: List[str] = []
     for _, d in data:
         for n in d['sections']:
@@ -1176,13 +1224,18 @@ def apply_overlay(schema: dict, overlay: dict) -> None:
     for ptr, patch in sorted(overlay.items()):
         if ptr.startswith('$'):
             continue
+        patch = dict(patch)
+        # `"x-create": true` adds a node upstream does not describe (a section of the run config around the parsed
+        # arguments); anything else must already be there.
+        create = patch.pop('x-create', False)
         node: Any = schema
         for part in [p.replace('~1', '/').replace('~0', '~') for p in ptr.split('/')[1:]] if ptr else []:
+            if create and isinstance(node, dict) and part not in node:
+                node[part] = {}
             node = node.get(part) if isinstance(node, dict) else None
         if not isinstance(node, dict):
             missing.append(ptr)
             continue
-        patch = dict(patch)
         extra = patch.pop('description+', None)
         if TYPE_KEYWORDS & set(patch):
             for k in TYPE_KEYWORDS:

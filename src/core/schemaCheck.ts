@@ -1,4 +1,4 @@
-// Schema validation with the Ajv validators compiled at build time, and the mapping of every Ajv
+// Schema validation (Ajv validators compiled at build time, or a generated schema read at run time), and the mapping of every
 // error to the YAML node it is about, rewritten as a message a person can act on.
 import * as V from '../../gen/validators.js';
 import type { AjvError, ValidateFn } from '../../gen/validators.js';
@@ -10,19 +10,30 @@ import { closest, closestAcross, KeyIndex } from './suggest.js';
 import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from './tree.js';
 import type { Finding, FormatId, PathSeg } from './types.js';
 
-// Ajv's compiled validators, except for the schemas read at run time (`"x-validator": "interpreted"`, built on first use).
-const VALIDATORS: Record<FormatId, ValidateFn | 'interpreted'> = {
+// Ajv's compiled validators (gen/validators.js), for every schema but those read at run time: a schema generated from
+// hundreds of upstream fields says `"x-validator": "interpreted"` (src/core/schemaInterpret.ts, built on first use).
+const COMPILED: Partial<Record<FormatId, ValidateFn>> = {
   nemo1: V.nemo1,
   'nemo-launcher': V.nemoLauncher,
   'nemo-launcher-main': V.nemoLauncherMain,
   nemo2: V.nemo2,
-  'megatron-bridge': 'interpreted',
-  'megatron-lm': V.megatronLm,
   'nemo-rl': V.nemoRl,
   'trtllm-options': V.trtllmOptions,
   'trtllm-disagg': V.trtllmDisagg,
   'kv-retention': V.kvRetention,
 };
+
+const interpreted = new Map<FormatId, ValidateFn>();
+function validatorFor(format: FormatId): ValidateFn {
+  if (SCHEMAS[format]['x-validator'] !== 'interpreted') {
+    const v = COMPILED[format];
+    if (!v) throw new Error(`no compiled validator for ${format}`);
+    return v;
+  }
+  let fn = interpreted.get(format);
+  if (!fn) interpreted.set(format, (fn = interpretSchema(SCHEMAS[format])));
+  return fn;
+}
 
 function pointerToPath(ptr: string): PathSeg[] {
   if (!ptr) return [];
@@ -122,15 +133,6 @@ function keyIndexOf(locs: readonly Located[]): KeyIndexes {
     keyIndexCache.set(locs, hit);
   }
   return hit;
-}
-
-const interpreted = new Map<FormatId, ValidateFn>();
-function validatorFor(format: FormatId): ValidateFn {
-  const v = VALIDATORS[format];
-  if (v !== 'interpreted') return v;
-  let fn = interpreted.get(format);
-  if (!fn) interpreted.set(format, (fn = interpretSchema(SCHEMAS[format])));
-  return fn;
 }
 
 /** Schema findings for one document: Ajv errors, typo'd keys in open sections, deprecated keys. */

@@ -87,6 +87,11 @@ function deref(loc: Located, depth = 0): Located | undefined {
  * (a base class under many subclasses' `allOf`) is listed once.
  */
 function expand(loc: Located, out: Located[] = [], depth = 0, seen = new Set<JsonSchema>(out.map((l) => l.schema))): Located[] {
+  // A `$ref` with keywords of its own beside it (the field's description and default over a shared type) applies too.
+  if (loc.schema.$ref !== undefined && Object.keys(loc.schema).length > 1 && !seen.has(loc.schema)) {
+    seen.add(loc.schema);
+    out.push(loc);
+  }
   const d = deref(loc);
   if (!d || depth > 16 || seen.has(d.schema)) return out;
   seen.add(d.schema);

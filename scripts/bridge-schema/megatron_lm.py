@@ -89,7 +89,10 @@ def flag_schema(kind: str, action: Optional[str], nargs: Any, choices: Optional[
         item = value_schema(kind, choices)
         if nargs is not None or action == 'append':
             # One value, a list, or the values in one string.
-            s = {'anyOf': [item, {'type': 'array', 'items': item}, {'type': 'string'}]} if item else {}
+            alts = [item, {'type': 'array', 'items': item}]
+            if item != REF['text']:
+                alts.append({'type': 'string'})
+            s = {'anyOf': alts} if item else {}
         else:
             s = item
         desc = help_text
@@ -105,13 +108,15 @@ def flag_schema(kind: str, action: Optional[str], nargs: Any, choices: Optional[
     return s
 
 
-def _help(node: Optional[ast.expr]) -> str:
-    """The help text, its argparse placeholders read, on one line (the deprecation test reads it whole)."""
+def _help(node: Optional[ast.expr], default: Any = NO_VALUE) -> str:
+    """The help text on one line, `%(default)s` filled in as argparse would (the deprecation test reads it whole)."""
     text = trt._string_concat(node) if node is not None else None
     if not text:
         return ''
     text = ' '.join(text.split())
-    return text.replace('%(default)s', 'the default').replace('%%', '%')
+    if '%(default)s' in text:
+        text = text.replace('%(default)s', str(default) if default is not NO_VALUE else 'None')
+    return text.replace('%%', '%')
 
 
 class Reader:
@@ -188,7 +193,7 @@ class Reader:
         choices = self.enum_names(kw['choices']) if 'choices' in kw else None
         nargs = _const(kw['nargs']) if 'nargs' in kw else None
         default = _const(kw['default']) if 'default' in kw else NO_VALUE
-        self.add(names, flag_schema(kind, action if isinstance(action, str) else None, nargs, choices, default, _help(kw.get('help'))))
+        self.add(names, flag_schema(kind, action if isinstance(action, str) else None, nargs, choices, default, _help(kw.get('help'), default)))
 
     def factory(self, call: ast.Call, local: Dict[str, ast.expr]) -> None:
         """The flags ArgumentGroupFactory(Config, exclude=[...]) derives from the dataclass's fields."""

@@ -210,8 +210,13 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId): Finding[] {
       });
       continue;
     }
-    // Umbrella errors add nothing a person can act on when a specific error sits at the same place.
-    if (['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword) && (byPath.get(e.instancePath)?.length ?? 0) > 1) continue;
+    // Umbrella errors add nothing a person can act on when a specific error sits at the same place or below it
+    // (an `if`/`then` on `config` whose failing key is `config.fp8_recipe`).
+    if (
+      ['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword) &&
+      ((byPath.get(e.instancePath)?.length ?? 0) > 1 || errors.some((o) => o.instancePath.startsWith(`${e.instancePath}/`)))
+    )
+      continue;
     // An interpolation is judged by what it resolves to (toData gave Ajv that value); one that cannot be
     // resolved here, or `???`, is filled in at launch and never reported.
     const resolved =

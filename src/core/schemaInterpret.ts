@@ -270,19 +270,26 @@ export function interpretSchema(root: JsonSchema): ValidateFn {
       const props = s.properties;
       const pats = s.patternProperties;
       const extra = s.additionalProperties;
-      if (props || pats || extra !== undefined)
+      if (props && !pats && extra === undefined) {
+        // Only the declared keys are checked: walk the smaller side (a class of a few fields against a
+        // serialized model section of hundreds of keys is most of a validation).
+        const names = Object.keys(props);
+        const keys = Object.keys(data);
+        for (const k of names.length < keys.length ? names : keys)
+          if (own(props, k) && own(data, k))
+            check(props[k]!, data[k], `${path}/${escape(k)}`, `${spath}/properties/${escape(k)}`, run, out);
+      } else if (props || pats || extra !== undefined)
         for (const k of Object.keys(data)) {
           let known = false;
-          const child = `${path}/${escape(k)}`;
           if (props && own(props, k)) {
             known = true;
-            check(props[k]!, data[k], child, `${spath}/properties/${escape(k)}`, run, out);
+            check(props[k]!, data[k], `${path}/${escape(k)}`, `${spath}/properties/${escape(k)}`, run, out);
           }
           if (pats)
             for (const [re, ps] of Object.entries(pats))
               if (pattern(re).test(k)) {
                 known = true;
-                check(ps, data[k], child, `${spath}/patternProperties/${escape(re)}`, run, out);
+                check(ps, data[k], `${path}/${escape(k)}`, `${spath}/patternProperties/${escape(re)}`, run, out);
               }
           if (!known && extra !== undefined) {
             if (extra === false)
@@ -293,7 +300,7 @@ export function interpretSchema(root: JsonSchema): ValidateFn {
                 params: { additionalProperty: k },
                 message: 'must NOT have additional properties',
               });
-            else check(extra, data[k], child, `${spath}/additionalProperties`, run, out);
+            else check(extra, data[k], `${path}/${escape(k)}`, `${spath}/additionalProperties`, run, out);
           }
         }
     }

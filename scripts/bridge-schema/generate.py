@@ -817,7 +817,7 @@ def _arg_docs(doc: str) -> Dict[str, str]:
 
 # Descriptions ship three times in the VSIX (the schema file and both bundles) and are most of its size: the
 # sentences of the first paragraph that fit here, which say what the field is; hover links nothing longer anyway.
-DESCRIPTION_LIMIT = 140
+DESCRIPTION_LIMIT = 130
 
 
 def _paragraph(doc: str, limit: int = DESCRIPTION_LIMIT) -> str:

@@ -11,7 +11,7 @@ import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from
 import type { Finding, FormatId, PathSeg } from './types.js';
 
 // Ajv's compiled validators (gen/validators.js), for every schema but those read at run time: a schema generated from
-// hundreds of upstream fields says `"x-validator": "interpreted"` (src/core/schemaInterpret.ts, built on first use).
+// hundreds of upstream fields says `"x-interpreted": true` (src/core/schemaInterpret.ts, built on first use).
 const COMPILED: Partial<Record<FormatId, ValidateFn>> = {
   nemo1: V.nemo1,
   'nemo-launcher': V.nemoLauncher,
@@ -25,7 +25,7 @@ const COMPILED: Partial<Record<FormatId, ValidateFn>> = {
 
 const interpreted = new Map<FormatId, ValidateFn>();
 function validatorFor(format: FormatId): ValidateFn {
-  if (SCHEMAS[format]['x-validator'] !== 'interpreted') {
+  if (SCHEMAS[format]['x-interpreted'] !== true) {
     const v = COMPILED[format];
     if (!v) throw new Error(`no compiled validator for ${format}`);
     return v;

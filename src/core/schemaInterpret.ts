@@ -2,7 +2,7 @@
 // generated from thousands of dataclass fields (megatron-bridge.schema.json: every model provider's, optimizer's,
 // checkpoint's… field of five releases). Ajv's standalone code for such a schema is several megabytes — about
 // 500 bytes per property — while the schema itself is bundled anyway for hover and completion; reading it costs
-// nothing more. A schema opts in with `"x-validator": "interpreted"` on its root; scripts/compile-schemas.mjs then
+// nothing more. A schema opts in with `"x-interpreted": true` on its root; scripts/compile-schemas.mjs then
 // leaves it out of gen/validators.js.
 //
 // The errors have Ajv's shape (instancePath, schemaPath, keyword, params, message), so schemaCheck.ts maps them the

@@ -247,14 +247,14 @@ test('generator: deprecations from docstrings, and the section that replaces a d
 
 test('generator: the overlay appends to descriptions, replaces types, and refuses a pointer the schema lacks', () => {
   const r = run({
-    '': { 'x-validator': 'interpreted' },
+    '': { 'x-interpreted': true },
     '/$defs/ModelParallelConfig/properties/tensor_model_parallel_size': { 'description+': 'TP·PP·CP divides the world (R1).', minimum: 1 },
     '/$defs/GPTModelProvider/properties/position_embedding_type': { type: 'string', enum: ['rope', 'yarn'] },
   });
   assert.equal(r.status, 0, r.stderr);
   const s = JSON.parse(r.schema!) as JsonSchema;
   const d = s.$defs as Record<string, JsonSchema>;
-  assert.equal(s['x-validator'], 'interpreted');
+  assert.equal(s['x-interpreted'], true);
   assert.deepEqual(d.ModelParallelConfig!.properties!.tensor_model_parallel_size, {
     type: 'integer',
     description: 'Tensor-parallel size. TP·PP·CP divides the world (R1).',

@@ -1,10 +1,11 @@
-// Schema validation with the Ajv validators compiled at build time, and the mapping of every Ajv
+// Schema validation (Ajv validators compiled at build time, or a generated schema read at run time), and the mapping of every
 // error to the YAML node it is about, rewritten as a message a person can act on.
 import * as V from '../../gen/validators.js';
 import type { AjvError, ValidateFn } from '../../gen/validators.js';
 import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
-import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, type Located, type PropertyInfo } from './schemaNav.js';
+import { interpretSchema } from './schemaInterpret.js';
+import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, SCHEMAS, type Located, type PropertyInfo } from './schemaNav.js';
 import { closest, closestAcross, KeyIndex } from './suggest.js';
 import { isLlmArgsTop, isTrtllm, legacyValueVerdict, releaseVerdict, shipped, unknownKeyVerdict } from './trtllmCheck.js';
 import { coerceLax } from './trtllmLax.js';
@@ -12,18 +13,30 @@ import { lookup, pathToString, type MapEntry, type MapNode, type TreeNode } from
 import type { Finding, FormatId, PathSeg, Severity } from './types.js';
 import type { TargetRelease } from './versions.js';
 
-const VALIDATORS: Record<FormatId, ValidateFn> = {
+// Ajv's compiled validators (gen/validators.js), for every schema but those read at run time: a schema generated from
+// hundreds of upstream fields says `"x-interpreted": true` (src/core/schemaInterpret.ts, built on first use).
+const COMPILED: Partial<Record<FormatId, ValidateFn>> = {
   nemo1: V.nemo1,
   'nemo-launcher': V.nemoLauncher,
   'nemo-launcher-main': V.nemoLauncherMain,
   nemo2: V.nemo2,
-  'megatron-bridge': V.megatronBridge,
-  'megatron-lm': V.megatronLm,
   'nemo-rl': V.nemoRl,
   'trtllm-options': V.trtllmOptions,
   'trtllm-disagg': V.trtllmDisagg,
   'kv-retention': V.kvRetention,
 };
+
+const interpreted = new Map<FormatId, ValidateFn>();
+function validatorFor(format: FormatId): ValidateFn {
+  if (SCHEMAS[format]['x-interpreted'] !== true) {
+    const v = COMPILED[format];
+    if (!v) throw new Error(`no compiled validator for ${format}`);
+    return v;
+  }
+  let fn = interpreted.get(format);
+  if (!fn) interpreted.set(format, (fn = interpretSchema(SCHEMAS[format])));
+  return fn;
+}
 
 function pointerToPath(ptr: string): PathSeg[] {
   if (!ptr) return [];
@@ -148,7 +161,7 @@ export interface SchemaOptions {
  */
 export function schemaFindings(doc: RecipeDoc, format: FormatId, opts: SchemaOptions = {}): Finding[] {
   const { target, view } = opts;
-  const validate = VALIDATORS[format];
+  const validate = validatorFor(format);
   const findings: Finding[] = [];
   // The recipe body may sit below the root (a Bridge performance config's `ConfigContainer:`); paths stay file paths.
   const base = doc.detection.base;
@@ -219,8 +232,13 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId, opts: SchemaOpt
       });
       continue;
     }
-    // Umbrella errors add nothing a person can act on when a specific error sits at the same place.
-    if (['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword) && (byPath.get(e.instancePath)?.length ?? 0) > 1) continue;
+    // Umbrella errors add nothing a person can act on when a specific error sits at the same place or below it
+    // (an `if`/`then` on `config` whose failing key is `config.fp8_recipe`).
+    if (
+      ['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword) &&
+      ((byPath.get(e.instancePath)?.length ?? 0) > 1 || errors.some((o) => o.instancePath.startsWith(`${e.instancePath}/`)))
+    )
+      continue;
     // An interpolation is judged by what it resolves to (toData gave Ajv that value); one that cannot be
     // resolved here, or `???`, is filled in at launch and never reported.
     const resolved =
@@ -395,6 +413,9 @@ function typosAndDeprecations(
     }
     if (n.kind !== 'map') return;
     const { all, models, closed } = keyIndexOf(locs);
+    // A fully serialized config (ConfigContainer.to_yaml: `_target_` on every object) writes every field, deprecated
+    // ones included; only a deprecated field set to something other than its default was chosen by someone.
+    const serialized = n.entries.some((e) => e.key === '_target_');
     for (const e of n.entries) {
       const childPath = [...path, e.key];
       const child = locateChild(locs, e.key);
@@ -416,7 +437,7 @@ function typosAndDeprecations(
             )
           : undefined;
       if (verdict) findings.push({ code: 'RL-RELEASE', ...verdict, path: pathToString(childPath), span: e.keySpan });
-      else if (info?.deprecated)
+      else if (info?.deprecated && !(serialized && holdsDefault(doc, e.value, defaultsOf(child))))
         findings.push({
           code: 'RL-DEPRECATED',
           severity: 'warning',
@@ -448,6 +469,26 @@ function typosAndDeprecations(
   const body = base.length ? lookup(doc.root, base)?.node : doc.root;
   if (body) rec(body, [...base], locateRoot(format));
   return count;
+}
+
+/** A field's defaults: the schema's, and those of older releases (`x-releaseNotes`) that a serialized file may hold. */
+function defaultsOf(locs: readonly Located[]): unknown[] {
+  const out: unknown[] = [];
+  for (const { schema } of locs) {
+    if (schema.default !== undefined) out.push(schema.default);
+    const notes = schema['x-releaseNotes'];
+    if (notes && typeof notes === 'object')
+      for (const n of Object.values(notes as Record<string, { default?: unknown }>)) if (n && 'default' in n) out.push(n.default);
+  }
+  return out;
+}
+
+/** Whether a value is one of the field's defaults (null counts as the default of a field without a known one). */
+function holdsDefault(doc: RecipeDoc, node: TreeNode, defaults: unknown[]): boolean {
+  const v = toData(doc, node);
+  if (v === null && defaults.length === 0) return true;
+  const text = JSON.stringify(v);
+  return defaults.some((d) => JSON.stringify(d) === text);
 }
 
 /**

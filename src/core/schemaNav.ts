@@ -82,16 +82,25 @@ function deref(loc: Located, depth = 0): Located | undefined {
   return target ? deref({ schema: target, base }, depth + 1) : undefined;
 }
 
-/** Flatten $ref / allOf / anyOf / oneOf into the list of schemas that apply at one place. */
-function expand(loc: Located, out: Located[] = [], depth = 0): Located[] {
+/**
+ * Flatten $ref / allOf / anyOf / oneOf into the list of schemas that apply at one place. A definition reached twice
+ * (a base class under many subclasses' `allOf`) is listed once.
+ */
+function expand(loc: Located, out: Located[] = [], depth = 0, seen = new Set<JsonSchema>(out.map((l) => l.schema))): Located[] {
+  // A `$ref` with keywords of its own beside it (the field's description and default over a shared type) applies too.
+  if (loc.schema.$ref !== undefined && Object.keys(loc.schema).length > 1 && !seen.has(loc.schema)) {
+    seen.add(loc.schema);
+    out.push(loc);
+  }
   const d = deref(loc);
-  if (!d || depth > 16) return out;
+  if (!d || depth > 16 || seen.has(d.schema)) return out;
+  seen.add(d.schema);
   // JSON Schema 2020-12 applies a `$ref`'s sibling keywords too (`{"type": ["object", "null"], "$ref": …, "description"}`):
   // the use site's own type and description come first.
   if (d !== loc && Object.keys(loc.schema).length > 1) out.push(loc);
   out.push(d);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const)
-    for (const s of d.schema[k] ?? []) expand({ schema: s, base: d.base }, out, depth + 1);
+    for (const s of d.schema[k] ?? []) expand({ schema: s, base: d.base }, out, depth + 1, seen);
   return out;
 }
 
@@ -147,7 +156,8 @@ export function locateChild(cur: readonly Located[], seg: string | number): Loca
   if (hit) return hit;
   if (!cur.length) return NO_SCHEMA;
   const next: Located[] = [];
-  for (const c of cur) for (const ch of childOf(c, seg)) expand(ch, next);
+  const seen = new Set<JsonSchema>();
+  for (const c of cur) for (const ch of childOf(c, seg)) expand(ch, next, 0, seen);
   // Below a key the schema does not describe there is nothing: one shared empty list.
   if (!next.length) return NO_SCHEMA;
   // Lists are interned by the schemas they hold, so a recursive schema (nemo2's `_target_` node, open sections)

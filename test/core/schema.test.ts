@@ -181,14 +181,17 @@ test('a missing required key in a list item is reported at that item, naming the
 });
 
 test('a missing required top-level key is reported at the start of the file', () => {
-  const text = 'model:\n  encoder_seq_length: 4096\n';
+  // `trainer` is not required: NeMo ships model-only presets that are merged into a full config.
+  assert.deepEqual(schemaDiags('model:\n  encoder_seq_length: 4096\n', 'nemo1'), []);
+  const text = '# recipe-lens: format=nemo1\ntrainer:\n  devices: 8\n';
   assert.deepEqual(schemaDiags(text, 'nemo1'), [
     {
       code: 'RL-SCHEMA',
       severity: 'error',
-      message: 'the required top-level key `trainer` is missing',
+      message: 'the required top-level key `model` is missing',
       path: '',
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      // The document starts below the modeline.
+      range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } },
     },
   ]);
 });

@@ -70,6 +70,20 @@ interface Ctx {
 
 const fmt = (x: number) => String(+x.toFixed(4));
 
+/**
+ * The score matrix unfused attention keeps (a·s²·b/t per layer): the softmax output (TE FusedScaleMaskSoftmax saves it),
+ * and with attention dropout its mask (1 byte) and output (Korthikanti et al. 2022 Table 2: 5as²b). `core_attn` recompute
+ * drops them.
+ */
+function scores(x: Ctx): number {
+  const { m, c, s, b, t, e, mods, add } = x;
+  if (mods.has('core_attn')) return 0;
+  const s2 = (m.heads * s * s * b) / t;
+  let a = add('softmax output', e * s2, `${e}·a·s²·b/t`);
+  if (c.attentionDropout > 0) a += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
+  return a;
+}
+
 /** Self-attention with its input norm: GQA (TE LayerNormLinear + fused / flash attention) or MLA. */
 function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
@@ -100,8 +114,12 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
       );
     a += add('attention output (proj input)', (e * s * b * heads * q.vHeadDim) / t, `${e}·s·b·a·v_head_dim/t`);
     if (lin !== e) a += add('proj input, quantized copy', (lin * s * b * heads * q.vHeadDim) / t, `${fmt(lin)}·s·b·a·v_head_dim/t`);
-    if (!mods.has('core_attn')) a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
-    return { stored: a, fwd: 0, bwd: (e * s * b * heads * (2 * qk + q.vHeadDim)) / t };
+    const unfused = c.attention === 'eager' && c.profile === 'megatron';
+    if (unfused) a += scores(x);
+    else if (!mods.has('core_attn'))
+      a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
+    const bwd = unfused ? (2 * e * heads * s * s * b) / t : (e * s * b * heads * (2 * qk + q.vHeadDim)) / t;
+    return { stored: a, fwd: 0, bwd };
   }
   const qd = (m.heads * m.headDim) / h;
   const kv = (m.kvHeads * m.headDim) / h;
@@ -116,16 +134,17 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     if (!mods.has('core_attn'))
       a += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
   } else {
-    a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`);
-    a += add('Q, K after RoPE', (e * sbh * (qd + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`);
-    if (!mods.has('core_attn')) {
-      // Unfused attention: the score matrix is materialised (Korthikanti Table 2: 5as²b with dropout).
-      const s2 = (m.heads * s * s * b) / t;
-      a += add('softmax output', e * s2, `${e}·a·s²·b/t`);
-      if (c.attentionDropout > 0) a += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
-      a += add('V repeated to all heads + context', (2 * e * sbh * qd) / t, `2·${e}·sbh·a·d/(h·t)`);
-    } else
-      a += add('attention output (core attention recomputed)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t) — selective recompute of core_attn`);
+    // TE UnfusedDotProductAttention (attention/dot_product_attention/backends.py): with GQA, K and V are first repeated to
+    // every head (repeat_interleave); baddbmm saves Q and K, bmm(probs, V) saves V; the permuted context is the projection input.
+    // With core_attn recompute the checkpoint keeps its inputs Q, K, V instead (Megatron _checkpointed_attention_forward).
+    const repeated = m.kvHeads < m.heads && !mods.has('core_attn');
+    const kvSaved = repeated ? qd : kv;
+    const w = repeated ? 'a' : 'g';
+    a += add(repeated ? 'Q, K repeated to all heads (GQA)' : 'Q, K', (e * sbh * (qd + kvSaved)) / t, `${e}·sbh·(a + ${w})·d/(h·t)`);
+    a += add(repeated ? 'V repeated to all heads (GQA)' : 'V', (e * sbh * kvSaved) / t, `${e}·sbh·${w}·d/(h·t)`);
+    a += add('context (proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`);
+    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`);
+    a += scores(x);
   }
   if (c.hiddenDropout > 0) a += add('dropout masks (2 per layer)', 2 * sbh * rep, '2·1 byte·sbh — hidden_dropout > 0');
   // Context parallelism (TE p2p ring): K and V of every step are kept until the attention call returns.

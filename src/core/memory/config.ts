@@ -71,6 +71,12 @@ export interface TrainingConfig {
    * default fp32 for all three (12 B per parameter, sharded with the distributed optimizer).
    */
   optimizerDtypes?: { mainParams?: StateDtype; expAvg?: StateDtype; expAvgSq?: StateDtype };
+  /** transformer_impl: 'transformer_engine' (Megatron-Core default) or 'local' (Megatron's own layers, no TE workspace). */
+  transformerImpl?: 'transformer_engine' | 'local';
+  /** CUBLAS_WORKSPACE_CONFIG (":SIZE_KiB:COUNT"), the size of each PyTorch cuBLAS workspace; default PyTorch's. */
+  cublasWorkspaceConfig?: string;
+  /** make_vocab_size_divisible_by (Megatron-LM --make-vocab-size-divisible-by); default 128. */
+  vocabDivisibleBy?: number;
   /** CUDA graphs (cuda_graph_impl, cuda_graph_scope); default null (eager). */
   cudaGraph?: { impl: 'local' | 'transformer_engine' | 'full_iteration'; scope: string[] } | null;
 }
@@ -90,6 +96,8 @@ export interface MoeSettings {
   routerDtype?: 'fp32' | 'fp64' | null;
   /** moe_permute_fusion (TE fused permute: int32 row-id maps instead of int64 indices); default false. */
   permuteFusion?: boolean;
+  /** moe_grouped_gemm (TE GroupedLinear over the local experts, with its multi-stream workspaces); default true here (Bridge recipes), false in Megatron-LM. */
+  groupedGemm?: boolean;
 }
 
 /** LoRA (Megatron-Bridge peft/lora.py; NeMo 2 llm.peft.LoRA). */

@@ -14,7 +14,7 @@ import {
   type KindActivations,
 } from './activations.js';
 import { derived, type TrainingConfig } from './config.js';
-import { reservedFraction, trainingOverheads } from './overheads.js';
+import { gemmWorkspaces, reservedFraction, trainingOverheads } from './overheads.js';
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
@@ -111,9 +111,6 @@ export function fitVerdict(total: number, capacity: number): TrainingEstimate['f
   return { verdict: fraction <= TIGHT_FRACTION ? 'fits' : fraction <= 1 ? 'tight' : 'does-not-fit', fraction };
 }
 
-/** TE's cuBLAS workspace: 32 MiB on Hopper and later, 4 more for the grouped-GEMM streams (TransformerEngine pytorch gemm get_cublas_workspace_size_bytes, num_cublas_streams = 4). */
-export const CUBLAS_WORKSPACE_BYTES = 32 * 2 ** 20;
-
 interface Part {
   bytes: number;
   label: string;
@@ -149,7 +146,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp);
   const layout: PipelineLayout = pipelineLayout(m, c);
   for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');
-  const params = stageParams(m, c, 128, layout);
+  const params = stageParams(m, c, c.vocabDivisibleBy ?? 128, layout);
   const V = modelVocab(m, c);
   if (hf && (c.tp > 1 || c.sp))
     assume('activations not sharded by TP/SP', 'hf profile: Hugging Face layers as measured (hf-activations.md)');
@@ -294,7 +291,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       'schedules.py microbatch_group_size_per_vp_stage check',
     );
 
-  const wsBytes = hf ? 0 : CUBLAS_WORKSPACE_BYTES * (m.experts > 0 ? 5 : 1);
+  const wsLines = hf ? [] : gemmWorkspaces(c, gpu, m.experts > 0 && c.moe?.groupedGemm !== false);
+  const wsBytes = wsLines.reduce((a, w) => a + w.bytes, 0);
   // Chunks with the same layer mix and parts hold the same activations (ranks of a long pipeline repeat).
   const chunkCache = new Map<string, ChunkActivations>();
   const chunkOf = (ch: Chunk): ChunkActivations => {
@@ -436,18 +434,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         'TE make_graphed_callables; exact pool reuse not modelled',
       );
     }
-    const ws: BreakdownLine[] = wsBytes
-      ? [
-          {
-            label: 'cuBLAS / TE GEMM workspaces',
-            category: 'overhead',
-            bytes: wsBytes,
-            formula: m.experts > 0 ? '32 MiB + 4 × 32 MiB (grouped-GEMM streams)' : '32 MiB',
-            source: 'TransformerEngine get_cublas_workspace_size_bytes',
-            level: 'allocated',
-          },
-        ]
-      : [];
+    const ws: BreakdownLine[] = wsLines.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const allocated = st.weights + st.gradients + st.optimizer + activations + transient + wsBytes;
     const ov = trainingOverheads(c, allocated);
     const overhead = wsBytes + ov.reduce((a, o) => a + o.bytes, 0);

@@ -26,7 +26,7 @@ export function paddedVocab(vocab: number, tp: number, divisibleBy = 128): numbe
 }
 
 /** The vocabulary the model allocates: Megatron pads it, Hugging Face does not (hf-activations.md). */
-export function modelVocab(m: ModelShape, c: TrainingConfig, divisibleBy = 128): number {
+export function modelVocab(m: ModelShape, c: TrainingConfig, divisibleBy = c.vocabDivisibleBy ?? 128): number {
   return c.profile === 'hf' ? m.vocab : paddedVocab(m.vocab, c.tp, divisibleBy);
 }
 
@@ -98,7 +98,7 @@ function bf16LayersIn(L: number, first: number, count: number, b: { start: numbe
 export function stageParams(
   m: ModelShape,
   c: TrainingConfig,
-  vocabDivisibleBy = 128,
+  vocabDivisibleBy = c.vocabDivisibleBy ?? 128,
   layout: PipelineLayout = pipelineLayout(m, c),
 ): StageParams[] {
   const h = m.hidden;

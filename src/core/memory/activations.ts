@@ -207,12 +207,18 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     d += add('experts: FC1 input (dispatched tokens)', lin * Te * h, `${fmt(lin)}·k·ETP·s·b·h${sp}`);
     d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`);
     d += add('experts: routing probabilities (fp32)', 4 * Te, `4·k·ETP·s·b${sp}`);
-    if (!mods.has('moe_act'))
+    if (!mods.has('moe_act')) {
       d += add(
         'experts: FC2 input (activation output)',
         lin * Te * ffnE,
         `${fmt(lin)}·k·ETP·s·b·moe_ffn/ETP${sp} — moe_act recompute drops it`,
       );
+      // The router probabilities weight the activation output (moe_apply_probs_on_input False): without the fused weighted
+      // kernels (weighted_bias_swiglu for SwiGLU with bias_activation_fusion) the product act(x)·probs saves act(x) as well
+      // (Megatron-Core moe/experts.py TEGroupedMLP bias_act_func, SequentialMLP via MLP per_token_scale).
+      if (!m.gatedMlp || c.moe?.activationFusion === false)
+        d += add('experts: activation output (weighted by the probabilities)', e * Te * ffnE, `${e}·k·ETP·s·b·moe_ffn/ETP${sp}`);
+    }
     if (m.sharedExpertFfn > 0 && !mods.has('shared_experts')) {
       const sffn = m.sharedExpertFfn;
       d += add('shared experts: FC1 output', (e * g * sffn * s * b) / t, `${e}·${g}·shared_ffn·s·b/t`);
@@ -394,7 +400,7 @@ export function embeddingActivations(m: ModelShape, c: TrainingConfig, b: number
  * Final norm, output layer and loss on the last stage, per micro-batch. Megatron's vocab-parallel cross entropy
  * (tensor_parallel/cross_entropy.py, fusions/fused_cross_entropy.py) upcasts the V/t logits to fp32 (4 B) next to the bf16
  * output (2 B): 6·s·b·V/t at the forward peak; it saves the fp32 softmax (4 B), whose gradient is computed in place and cast
- * back to bf16 (2 B): 6 again in backward. TE's parallel_cross_entropy (cross_entropy_fusion_impl 'te') saves the bf16
+ * back to bf16 (2 B): 6 again in backward; the fused native path (torch.compile'd) keeps one more fp32 buffer: 10. TE's parallel_cross_entropy (cross_entropy_fusion_impl 'te') saves the bf16
  * logits and writes the gradient into them: 2·s·b·V/t. Hugging Face: hf-activations.md's non-layer terms.
  */
 export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: number, V: number): EdgeActivations {
@@ -446,12 +452,22 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
     te ? '2·s·b·V/t — TE parallel_cross_entropy' : '4·s·b·V/t — cross_entropy.py save_for_backward(exp_logits)',
   );
   stored += add('target mask and masked targets', 9 * sb, '(8 + 1)·s·b — cross_entropy.py');
-  const transient = te ? 0 : 2 * logits;
+  // Megatron's fused native cross entropy runs the same steps as torch.compile'd functions (fusions/fused_cross_entropy.py;
+  // megatron/core/jit.py: jit_fuser = torch.compile from PyTorch 2.2). They mutate their fp32 input in place (logits − max,
+  // exp, the gradient), which the compiled graph computes into a new buffer before copying back: one more 4·s·b·V/t beside
+  // the eager path's 6 (Megatron-LM functional test gpt3_mcore_te_tp2_pp2_cross_entropy_loss_fusion: +4·s·b·V/t over the
+  // unfused gpt3_mcore_te_tp2_pp2_resume_torch_dist).
+  const native = c.crossEntropyFusion === 'native';
+  const transient = te ? 0 : (native ? 6 : 2) * logits;
   if (transient)
     terms.push({
-      label: 'bf16 logits next to their fp32 copy (forward), bf16 logits gradient (backward)',
+      label: native
+        ? 'bf16 logits and the compiled kernels’ fp32 output buffer next to the fp32 logits (forward, backward)'
+        : 'bf16 logits next to their fp32 copy (forward), bf16 logits gradient (backward)',
       bytes: transient,
-      formula: '2·s·b·V/t on top of the 4 saved: 6·s·b·V/t at the peak',
+      formula: native
+        ? '(2 + 4)·s·b·V/t on top of the 4 saved: 10·s·b·V/t at the peak'
+        : '2·s·b·V/t on top of the 4 saved: 6·s·b·V/t at the peak',
     });
   return { stored, fwd: transient, bwd: transient, terms };
 }

@@ -29,6 +29,8 @@ export interface TrainingConfig {
   /** fp8_param / fp4_param: the model keeps only the quantized weight copy. */
   quantizedParams: boolean;
   distributedOptimizer: boolean;
+  /** num_distributed_optimizer_instances: optimizer replicas over the data-parallel domain (each shards over DP·CP / n); default 1. */
+  distOptInstances?: number;
   gradReduceInFp32: boolean;
   hiddenDropout: number;
   attentionDropout: number;
@@ -96,6 +98,8 @@ export interface MoeSettings {
   routerDtype?: 'fp32' | 'fp64' | null;
   /** moe_permute_fusion (TE fused permute: int32 row-id maps instead of int64 indices); default false. */
   permuteFusion?: boolean;
+  /** bias_activation_fusion for gated experts (weighted_bias_swiglu, Megatron default on); GELU experts never fuse the weighting. */
+  activationFusion?: boolean;
   /** moe_grouped_gemm (TE GroupedLinear over the local experts, with its multi-stream workspaces); default true here (Bridge recipes), false in Megatron-LM. */
   groupedGemm?: boolean;
 }

@@ -143,7 +143,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const dpEff = dp ?? 1;
   if (dp === undefined && (c.distributedOptimizer || c.fsdp))
     assume('data-parallel size 1 for the optimizer shard', 'the file gives no world size (set recipeLens.worldSize or --gpus)');
-  const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp);
+  const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp, c.distOptInstances);
   const layout: PipelineLayout = pipelineLayout(m, c);
   for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');
   const params = stageParams(m, c, c.vocabDivisibleBy ?? 128, layout);
@@ -251,12 +251,12 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       fwdParts.push({
         bytes: loss.fwd,
         label: 'logits: bf16 output next to its fp32 upcast',
-        formula: hf ? '(2 + 4)·s·b·V — HF ForCausalLMLoss' : '2·s·b·V/t (+ the 4 saved = 6·s·b·V/t) — cross_entropy.py',
+        formula: hf ? '(2 + 4)·s·b·V — HF ForCausalLMLoss' : lossFormula(c, 'cross_entropy.py'),
       });
       bwdParts.push({
         bytes: loss.bwd,
         label: 'logits gradient (bf16 cast of the in-place fp32 gradient)',
-        formula: hf ? '(2 + 4)·s·b·V' : '2·s·b·V/t (+ the 4 saved) — cross_entropy.py backward',
+        formula: hf ? '(2 + 4)·s·b·V' : lossFormula(c, 'cross_entropy.py backward'),
       });
     }
     const mtpBytes = ch.mtp && mtp ? ch.mtp * mtp.stored : 0;
@@ -586,6 +586,11 @@ function layerFormula(
 }
 
 export const fmtGiB = (bytes: number) => gib(bytes);
+/** The loss transient's formula: the fused native cross entropy keeps one more fp32 buffer (activations.ts lossActivations). */
+const lossFormula = (c: TrainingConfig, where: string) =>
+  c.crossEntropyFusion === 'native'
+    ? `6·s·b·V/t (+ the 4 saved = 10·s·b·V/t) — fused_cross_entropy.py under torch.compile`
+    : `2·s·b·V/t (+ the 4 saved = 6·s·b·V/t) — ${where}`;
 function fmtCount(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;

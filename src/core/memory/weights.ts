@@ -242,9 +242,21 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   return { weights, gradients, optimizer, quantizedCopies, bytesPerParam: bd, fsdpUnits };
 }
 
-/** Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) = DP·CP·TP/(EP·ETP) for routed experts (Megatron intra_dp_cp_group; Bridge). */
-export function shardGroups(dp: number, cp: number, tp: number, ep: number, etp: number): { dense: number; experts: number } {
-  return { dense: dp * cp, experts: (dp * cp * tp) / (ep * etp) };
+/**
+ * Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) = DP·CP·TP/(EP·ETP) for routed experts (Megatron
+ * intra_dp_cp_group; Bridge), each divided by num_distributed_optimizer_instances (the optimizer is replicated that many
+ * times over the data-parallel domain: parallel_state.py intra_partial_data_parallel_size = DP·CP / instances).
+ */
+export function shardGroups(
+  dp: number,
+  cp: number,
+  tp: number,
+  ep: number,
+  etp: number,
+  instances = 1,
+): { dense: number; experts: number } {
+  const n = Math.max(1, instances);
+  return { dense: (dp * cp) / n, experts: (dp * cp * tp) / (ep * etp * n) };
 }
 
 export type { RankParams };

@@ -75,6 +75,8 @@ export interface TrainingConfig {
   optimizerDtypes?: { mainParams?: StateDtype; expAvg?: StateDtype; expAvgSq?: StateDtype };
   /** transformer_impl: 'transformer_engine' (Megatron-Core default) or 'local' (Megatron's own layers, no TE workspace). */
   transformerImpl?: 'transformer_engine' | 'local';
+  /** tp_comm_overlap (TE userbuffers): the userbuffers live outside the caching allocator, their GEMM workspace inside; default false. */
+  tpCommOverlap?: boolean;
   /** CUBLAS_WORKSPACE_CONFIG (":SIZE_KiB:COUNT"), the size of each PyTorch cuBLAS workspace; default PyTorch's. */
   cublasWorkspaceConfig?: string;
   /** make_vocab_size_divisible_by (Megatron-LM --make-vocab-size-divisible-by); default 128. */

@@ -118,6 +118,8 @@ export function torchCublasWorkspaceBytes(config: string | undefined, cc: number
 export const teCublasWorkspaceBytes = (cc: number) => (cc >= 9 ? 32 * MIB : 4 * MIB);
 /** TE's grouped-GEMM streams, one workspace each (TransformerEngine get_multi_stream_cublas_workspace, num_cublas_streams = 4). */
 export const TE_CUBLAS_STREAMS = 4;
+/** With tp_comm_overlap TE's userbuffer GEMMs share one workspace of 3 (TransformerEngine cpp_extensions/gemm.py _NUM_MAX_UB_STREAMS). */
+export const TE_UB_STREAMS = 3;
 
 export interface WorkspaceLine {
   label: string;
@@ -129,11 +131,11 @@ export interface WorkspaceLine {
 /**
  * The GEMM workspaces of a Megatron-Core training process. PyTorch keeps one cuBLAS workspace per (handle, stream) and its
  * handles are thread-local: the forward runs on the main thread and the backward on the autograd engine's device thread, so
- * the output layer's torch.matmul (forward and backward) allocates two. Transformer Engine adds its own workspace, and four
- * more for grouped GEMM (MoE experts).
+ * the output layer's torch.matmul (forward and backward) allocates two. Transformer Engine adds its own workspace, four
+ * more for grouped GEMM (MoE experts) and a threefold one for userbuffer GEMMs (tp_comm_overlap).
  */
 export function gemmWorkspaces(
-  c: Pick<TrainingConfig, 'cublasWorkspaceConfig' | 'transformerImpl'>,
+  c: Pick<TrainingConfig, 'cublasWorkspaceConfig' | 'transformerImpl' | 'tpCommOverlap'>,
   gpu: Pick<GpuSpec, 'id'>,
   groupedGemm: boolean,
 ): WorkspaceLine[] {
@@ -155,6 +157,13 @@ export function gemmWorkspaces(
       formula: groupedGemm ? `${te / MIB} MiB × (1 + ${TE_CUBLAS_STREAMS})` : `${te / MIB} MiB`,
       source: 'TransformerEngine get_cublas_workspace_size_bytes, get_multi_stream_cublas_workspace',
     });
+    if (c.tpCommOverlap)
+      out.push({
+        label: 'TE userbuffer GEMM workspace (tp_comm_overlap)',
+        bytes: te * TE_UB_STREAMS,
+        formula: `${te / MIB} MiB × ${TE_UB_STREAMS}`,
+        source: 'TransformerEngine cpp_extensions/gemm.py get_cublas_workspace(ub=True)',
+      });
   }
   return out;
 }

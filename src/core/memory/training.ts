@@ -14,7 +14,7 @@ import {
   type KindActivations,
 } from './activations.js';
 import { derived, type TrainingConfig } from './config.js';
-import { gemmWorkspaces, reservedFraction, trainingOverheads } from './overheads.js';
+import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads } from './overheads.js';
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
@@ -313,7 +313,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       if (detail) arr.push(f());
     };
     const rank = p.stage;
-    const st = stateBytes(p, c, denseShard, expertShard);
+    const st = stateBytes(p, c, denseShard, expertShard, computeCapability(gpu));
     const chunks = layout.chunks[rank]!.map(chunkOf);
     const peak = schedulePeak(
       { pp: layout.pp, vpp, rank, microbatches: M, groupSize: group, overlapMoeComm: c.overlapMoeComm === true },
@@ -379,15 +379,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         source: 'Megatron-Core multi_token_prediction.py',
         level: 'allocated',
       }));
-    // PP 1 with overlap_moe_expert_parallel_comm: the next micro-batch's forward runs beside this one's backward, layer by layer.
+    // PP 1 with overlap_moe_expert_parallel_comm: the next micro-batch's forward runs beside this one's backward, layer by
+    // layer (model_chunk_schedule_plan.py run: forward layer i with backward layer L−1−i). The previous micro-batch's loss
+    // backward runs first (post_process.backward, before any forward layer), so its logits are freed when the extra layer
+    // appears: that phase holds every layer plus one, against every layer plus the loss at the ordinary peak.
     if (layout.pp === 1 && c.overlapMoeComm) {
-      const extra = maxKinds(p.kinds, (x) => x.stored);
+      const layerPeak = maxKinds(p.kinds, (x) => x.stored + Math.max(x.fwd, x.bwd));
+      const lossHeld = chunks[0]!.loss + chunks[0]!.mtp;
+      const extra = Math.max(0, layerPeak - lossHeld - peak.transient);
       activations += extra;
       line(act, () => ({
-        label: 'co-scheduled next micro-batch (one layer)',
+        label: 'co-scheduled next micro-batch (one layer, once the loss is freed)',
         category: 'activations',
         bytes: extra,
-        formula: 'one layer of the next micro-batch beside the backward (combined_1f1b.py)',
+        formula: 'max(0, one layer and its working set − the loss tensors and transient it replaces) — combined_1f1b.py',
         source: 'Megatron-Core combined_1f1b.py',
         level: 'allocated',
       }));
@@ -406,10 +411,10 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (st.fsdpUnits) {
       transient += st.fsdpUnits;
       line(trans, () => ({
-        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered layer parameters and unsharded gradient`,
+        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered unit parameters and unsharded gradient`,
         category: 'transient',
         bytes: st.fsdpUnits,
-        formula: '2 layers of compute-dtype parameters + 1 layer of gradients',
+        formula: 'the largest unit (a decoder layer, the embedding or the output layer): 2 × compute-dtype parameters + 1 × gradients',
         source: 'PyTorch FSDP2 fully_shard; Megatron-Core megatron_fsdp.md',
         level: 'allocated',
       }));

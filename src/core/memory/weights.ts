@@ -115,7 +115,11 @@ export function stageParams(
     let layers = 0;
     let bf16Linear = 0;
     let largestUnit = 0;
-    const unit = (x: RankParams | number) => (largestUnit = Math.max(largestUnit, typeof x === 'number' ? x : x.dense + x.experts));
+    /** Records an FSDP unit's size and returns it. */
+    const unit = <T extends RankParams | number>(x: T): T => {
+      largestUnit = Math.max(largestUnit, typeof x === 'number' ? x : x.dense + x.experts);
+      return x;
+    };
     for (const ch of chunks) {
       const k = countKinds(m, ch.first, ch.count);
       layers += ch.count;

@@ -244,6 +244,7 @@ const ROWS: Row[] = [
       hiddenDropout: 0.1,
       attentionDropout: 0.1,
       attention: 'eager',
+      transformerImpl: 'local',
     },
     gpu: RTX6000,
     measured: 44566.31 * MIB,

@@ -54,6 +54,7 @@ interface Megatron {
   use_distributed_optimizer: boolean;
   num_distributed_optimizer_instances: number;
   use_megatron_fsdp: boolean;
+  gradient_accumulation_fusion: boolean;
   recompute_granularity?: 'full' | 'selective';
   recompute_method?: 'uniform' | 'block';
   recompute_num_layers?: number;
@@ -200,6 +201,7 @@ export function configOf(a: Megatron): TrainingConfig {
     // Megatron's local layers always run the unfused DotProductAttention; TE's backend follows --attention-backend.
     attention: a.attention_backend === 'unfused' || a.transformer_impl === 'local' ? 'eager' : 'flash',
     transformerImpl: a.transformer_impl,
+    gradAccumFusion: a.gradient_accumulation_fusion,
     layersInFirstStage: a.decoder_first_pipeline_num_layers,
     layersInLastStage: a.decoder_last_pipeline_num_layers,
     embeddingInPipelineSplit: a.account_for_embedding_in_pipeline_split,
@@ -238,13 +240,19 @@ interface Result {
   staticBytes: number;
 }
 
+/** TE's persistent dummy weight gradients on the measured stage (gradient_accumulation_fusion): the stage's allocated bytes carry them. */
+function dummyWgrads(a: Megatron, stage: StageEstimate): number {
+  const off = estimateTraining(shapeOf(a), { ...configOf(a), gradAccumFusion: false }, H100).stages[stage.stage]!;
+  return stage.allocated - off.allocated;
+}
+
 function evaluate(c: Case): Result {
   const cfg = configOf(c.megatron);
   const e = estimateTraining(shapeOf(c.megatron), cfg, H100);
   const stage = e.stages[stageOfRank(c.megatron, c.measuredRank)]!;
   // Allocated after the step: weights, gradients, optimizer state and the GEMM workspaces (activations are freed).
   const grouped = (c.megatron.num_experts ?? 0) > 0 && c.megatron.moe_grouped_gemm === true;
-  const workspaces = gemmWorkspaces(cfg, H100, grouped).reduce((s, w) => s + w.bytes, 0);
+  const workspaces = gemmWorkspaces(cfg, H100, grouped).reduce((s, w) => s + w.bytes, 0) + dummyWgrads(c.megatron, stage);
   return {
     c,
     stage,

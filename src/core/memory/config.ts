@@ -73,6 +73,8 @@ export interface TrainingConfig {
    * default fp32 for all three (12 B per parameter, sharded with the distributed optimizer).
    */
   optimizerDtypes?: { mainParams?: StateDtype; expAvg?: StateDtype; expAvgSq?: StateDtype };
+  /** gradient_accumulation_fusion (Megatron-LM and Bridge default on; --no-gradient-accumulation-fusion): TE keeps dummy weight gradients. */
+  gradAccumFusion?: boolean;
   /** transformer_impl: 'transformer_engine' (Megatron-Core default) or 'local' (Megatron's own layers, no TE workspace). */
   transformerImpl?: 'transformer_engine' | 'local';
   /** tp_comm_overlap (TE userbuffers): the userbuffers live outside the caching allocator, their GEMM workspace inside; default false. */

@@ -18,7 +18,7 @@ import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads 
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
-import { modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
+import { dummyWgradParams, modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
 import { gib } from '../units.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
@@ -439,10 +439,24 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         'TE make_graphed_callables; exact pool reuse not modelled',
       );
     }
-    const ws: BreakdownLine[] = wsLines.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
-    const allocated = st.weights + st.gradients + st.optimizer + activations + transient + wsBytes;
+    const mtpOnRank = layout.chunks[rank]!.reduce((a, ch) => a + ch.mtp, 0);
+    const dummy = dummyWgradParams(m, c, p.kinds, mtpOnRank) * (c.params === 'fp32' ? 4 : 2);
+    const rankWs = dummy
+      ? [
+          ...wsLines,
+          {
+            label: 'TE dummy weight gradients (gradient_accumulation_fusion)',
+            bytes: dummy,
+            formula: 'one weight-sized tensor per distinct GEMM weight shape on the rank',
+            source: 'TransformerEngine module/base.py get_dummy_wgrad',
+          },
+        ]
+      : wsLines;
+    const rankWsBytes = wsBytes + dummy;
+    const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
+    const allocated = st.weights + st.gradients + st.optimizer + activations + transient + rankWsBytes;
     const ov = trainingOverheads(c, allocated);
-    const overhead = wsBytes + ov.reduce((a, o) => a + o.bytes, 0);
+    const overhead = rankWsBytes + ov.reduce((a, o) => a + o.bytes, 0);
     // device = the sum of the lines (perGpu.total adds up exactly); reserved = allocated + fragmentation.
     const device = st.weights + st.gradients + st.optimizer + activations + transient + overhead;
     const reserved = allocated + ov.filter((o) => o.level === 'reserved').reduce((a, o) => a + o.bytes, 0);

@@ -12,7 +12,9 @@ import {
   noRankParams,
   normParams,
   rankShare,
+  type KindCounts,
   type LayerKind,
+  type ParamGroup,
   type RankParams,
 } from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
@@ -271,6 +273,25 @@ export function shardGroups(
 ): { dense: number; experts: number } {
   const n = Math.max(1, instances);
   return { dense: (dp * cp) / n, experts: (dp * cp * tp) / (ep * etp * n) };
+}
+
+/**
+ * TE's dummy weight gradients. With gradient_accumulation_fusion the weight gradient is accumulated into main_grad inside
+ * the GEMM, and TE hands autograd a placeholder instead: one persistent tensor per distinct (weight shape, dtype)
+ * (TransformerEngine module/base.py get_dummy_wgrad, called by Linear / LayerNormLinear / GroupedLinear backward when the
+ * weight has grad_added_to_main_grad). Counted as the parameters of one layer's GEMM weights per kind on the rank (grouped
+ * experts: one expert's), deduplicated by module; frozen (LoRA base) weights get no gradient.
+ */
+export function dummyWgradParams(m: ModelShape, c: TrainingConfig, kinds: KindCounts, mtpLayers: number): number {
+  if (c.gradAccumFusion === false || c.transformerImpl === 'local' || c.profile === 'hf' || c.peft) return 0;
+  const shapes = new Map<string, number>();
+  const add = (groups: readonly ParamGroup[]) => {
+    for (const g of groups)
+      if (g.gemm) shapes.set(g.name, g.shard === 'exp' ? g.n / (Math.max(1, m.experts) * c.etp) : g.shard === 'tp' ? g.n / c.tp : g.n);
+  };
+  for (const kind of LAYER_KINDS) if (kinds[kind]) add(layerGroups(m, kind));
+  if (mtpLayers) add(mtpGroups(m));
+  return [...shapes.values()].reduce((a, n) => a + n, 0);
 }
 
 export type { RankParams };

@@ -440,19 +440,27 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       );
     }
     const mtpOnRank = layout.chunks[rank]!.reduce((a, ch) => a + ch.mtp, 0);
-    const dummy = dummyWgradParams(m, c, p.kinds, mtpOnRank) * (c.params === 'fp32' ? 4 : 2);
-    const rankWs = dummy
-      ? [
-          ...wsLines,
-          {
-            label: 'TE dummy weight gradients (gradient_accumulation_fusion)',
-            bytes: dummy,
-            formula: 'one weight-sized tensor per distinct GEMM weight shape on the rank',
-            source: 'TransformerEngine module/base.py get_dummy_wgrad',
-          },
-        ]
-      : wsLines;
-    const rankWsBytes = wsBytes + dummy;
+    const e = c.params === 'fp32' ? 4 : 2;
+    const dummy = dummyWgradParams(m, c, p.kinds, mtpOnRank) * e;
+    const rankWs = [...wsLines];
+    if (dummy)
+      rankWs.push({
+        label: 'TE dummy weight gradients (gradient_accumulation_fusion)',
+        bytes: dummy,
+        formula: 'one weight-sized tensor per distinct GEMM weight shape on the rank',
+        source: 'TransformerEngine module/base.py get_dummy_wgrad',
+      });
+    // Megatron's local DotProductAttention takes the baddbmm input [b·a/t, s, s] from the global memory buffer, which
+    // keeps it between steps (megatron/core/transformer/dot_product_attention.py get_global_memory_buffer().get_tensor).
+    const scoreBuffer = !hf && c.transformerImpl === 'local' && p.layers > 0 ? (e * m.heads * s * s * b) / c.tp : 0;
+    if (scoreBuffer)
+      rankWs.push({
+        label: 'Megatron global memory buffer (local attention score input)',
+        bytes: scoreBuffer,
+        formula: `${e}·a·s²·b/t`,
+        source: 'Megatron-Core dot_product_attention.py, parallel_state GlobalMemoryBuffer',
+      });
+    const rankWsBytes = wsBytes + dummy + scoreBuffer;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const allocated = st.weights + st.gradients + st.optimizer + activations + transient + rankWsBytes;
     const ov = trainingOverheads(c, allocated);

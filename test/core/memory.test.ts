@@ -88,7 +88,12 @@ test('FP8 and NVFP4 shrink activations but add quantized weight copies; fp8_para
   assert.ok(fp8.perGpu.activations < bf16.perGpu.activations);
   assert.ok(nvfp4.perGpu.activations < fp8.perGpu.activations);
   assert.ok(fp8.perGpu.weights > bf16.perGpu.weights);
-  assert.ok(est({ fp8: 'delayed', quantizedParams: true }).perGpu.weights < bf16.perGpu.weights);
+  // fp8_param replaces the BF16 weight with FP8 data and, on Hopper (TN-only FP8 GEMMs), its transpose: 1 + 1 B per GEMM
+  // weight, the same as BF16 (TE post_all_gather_processing); Blackwell keeps only the rowwise FP8 data.
+  assert.equal(est({ fp8: 'delayed', quantizedParams: true }).perGpu.weights, bf16.perGpu.weights);
+  const B200 = { id: 'b200', name: 'B200', bytes: 191_500_000_000, source: 'test' };
+  const onB200 = (patch: Partial<TrainingConfig>) => estimateTraining(llama8b, { ...base, ...patch }, B200).perGpu.weights;
+  assert.ok(onB200({ fp8: 'delayed', quantizedParams: true }) < onB200({}));
 });
 
 test('Megatron pads the vocabulary to a multiple of 128·TP', () => {

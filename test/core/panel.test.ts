@@ -177,17 +177,17 @@ test('memory (llama3_8b_128k): most-loaded stage against the H100, breakdown, pe
   assert.equal(m.kind, 'training');
   assert.equal(m.caption, 'most-loaded rank: PP stage 0 of 2');
   assert.equal(m.verdict, 'fits');
-  assert.equal(m.verdictText, 'fits: stage 0 needs 28.35 GiB of 79.18 GiB (35.8%)');
-  assert.equal(m.bar.text, '28.35 / 79.18 GiB');
+  assert.equal(m.verdictText, 'fits: stage 0 needs 28.53 GiB of 79.18 GiB (36.0%)');
+  assert.equal(m.bar.text, '28.53 / 79.18 GiB');
   assert.deepEqual(
     m.bar.segments.map((s) => [s.category, s.text]),
     [
       ['weights', '1.87 GiB (6.6%)'],
-      ['gradients', '3.74 GiB (13.2%)'],
+      ['gradients', '3.74 GiB (13.1%)'],
       ['optimizer', '1.40 GiB (4.9%)'],
-      ['activations', '17.02 GiB (60.0%)'],
+      ['activations', '17.02 GiB (59.7%)'],
       ['transient', '0.34 GiB (1.2%)'],
-      ['overhead', '3.97 GiB (14.0%)'],
+      ['overhead', '4.15 GiB (14.6%)'],
     ],
   );
   // Segments are laid end to end on a scale of the capacity (the estimate fits, so the capacity line is at 100%).
@@ -200,16 +200,16 @@ test('memory (llama3_8b_128k): most-loaded stage against the H100, breakdown, pe
     label: 'transformer layers (16 layers × 2 micro-batches in flight)',
     category: 'activations',
     gib: '17.02 GiB',
-    pct: '60.0%',
+    pct: '59.7%',
     formula: 'per layer 0.53 GiB (dense) at s = 16384, b = 1',
     source: 'memory.md §2.4 inventory; Megatron-Core layer modules; schedules.py',
   });
-  assert.deepEqual(m.total, { gib: '28.35 GiB', pct: '100%' });
+  assert.deepEqual(m.total, { gib: '28.53 GiB', pct: '100%' });
   assert.deepEqual(
     m.stages.map((s) => [s.label, s.text, s.peak ?? false]),
     [
-      ['stage 0 (16 layers)', '28.35 / 79.18 GiB', true],
-      ['stage 1 (16 layers)', '21.91 / 79.18 GiB', false],
+      ['stage 0 (16 layers)', '28.53 / 79.18 GiB', true],
+      ['stage 1 (16 layers)', '22.09 / 79.18 GiB', false],
     ],
   );
   assert.equal(m.gpu.id, 'h100');
@@ -220,11 +220,11 @@ test('memory (llama3_8b_128k): most-loaded stage against the H100, breakdown, pe
 test('memory: the GPU picker re-estimates (H200 and a custom size), the file stays the same', () => {
   const m = panel(LLAMA_128K, { gpu: 'h200' }).sections.memory!;
   assert.equal(m.gpu.id, 'h200');
-  assert.equal(m.bar.text, '28.35 / 139.80 GiB');
-  assert.equal(m.verdictText, 'fits: stage 0 needs 28.35 GiB of 139.80 GiB (20.3%)');
+  assert.equal(m.bar.text, '28.53 / 139.80 GiB');
+  assert.equal(m.verdictText, 'fits: stage 0 needs 28.53 GiB of 139.80 GiB (20.4%)');
   const small = panel(LLAMA_128K, { gpu: 'custom:24' }).sections.memory!;
   assert.equal(small.verdict, 'does-not-fit');
-  assert.equal(small.bar.capacityX, 84.67); // 24 GiB of 28.35: the bar runs past the capacity line
+  assert.equal(small.bar.capacityX, 84.135); // 24 GiB of 28.53: the bar runs past the capacity line
   assert.equal(small.gpuOptions[small.gpuOptions.length - 1]!.value, 'custom:24');
 });
 
@@ -357,7 +357,7 @@ test('layout (corpus launcher recipe, MoE): Mixtral 8x7B with EP 8 on 64 GPUs', 
   assert.equal(l.cp, null);
   const m = panel(readFileSync(join(CORPUS, 'NeMo-Framework-Launcher', 'llama3_8b.yaml'), 'utf8')).sections;
   assert.equal(m.layout!.caption, 'TP 1 × CP 2 × DP 64 × PP 1 = 128 GPUs on 16 nodes of 8 · order tp-cp-ep-dp-pp');
-  assert.equal(m.memory!.verdictText, 'tight: each GPU needs 73.68 GiB of 79.18 GiB (93.1%)');
+  assert.equal(m.memory!.verdictText, 'tight: each GPU needs 74.20 GiB of 79.18 GiB (93.7%)');
 });
 
 test('layout: a Megatron-Bridge override without a world size asks for one, then draws the chosen one', () => {
@@ -382,10 +382,10 @@ test('quantization (llama3_8b_128k): BF16 facts and the file re-estimated under 
   assert.deepEqual(
     q.comparison.map((r) => [r.label, r.cells[0], r.cells[3], r.current]),
     [
-      ['BF16 (file)', '28.35 GiB', '—', true],
-      ['FP8 delayed', '27.66 GiB', '−0.69 GiB', false],
-      ['MXFP8', '27.83 GiB', '−0.52 GiB', false],
-      ['NVFP4', '25.93 GiB', '−2.41 GiB', false],
+      ['BF16 (file)', '28.53 GiB', '—', true],
+      ['FP8 delayed', '27.84 GiB', '−0.69 GiB', false],
+      ['MXFP8', '28.01 GiB', '−0.52 GiB', false],
+      ['NVFP4', '26.11 GiB', '−2.41 GiB', false],
     ],
   );
 });
@@ -515,7 +515,7 @@ test('what-if: CP 3 breaks R1 and R3, offload with PP 2 breaks R11; Apply is ref
 test('what-if: CP 16 previews halved activations and explains that 64 GPUs no longer divide', () => {
   const out = panel(LLAMA_128K, { whatIf: { cp: 16 } });
   const w = out.sections.whatIf!;
-  assert.equal(w.preview!.verdictText, 'fits: 18.03 GiB of 79.18 GiB (−10.32 GiB against the file)');
+  assert.equal(w.preview!.verdictText, 'fits: 18.21 GiB of 79.18 GiB (−10.32 GiB against the file)');
   assert.deepEqual(
     w.preview!.deltas.find((d) => d.label === 'activations'),
     { label: 'activations', from: '17.02', to: '8.51', delta: '−8.51' },
@@ -615,7 +615,7 @@ test("layouts (llama3_8b_128k): idle until asked; the file's layout as the refer
   assert.equal(p.caption, 'llama3-8b · seq 131,072 · global batch 512 · 64 × NVIDIA H100 80GB HBM3 (SXM)');
   assert.deepEqual(p.reference!.layout, ['4', '2', '–', '8', '1', '1', '1']);
   assert.equal(p.reference!.levers, 'no recompute · no offload · BF16');
-  assert.equal(p.reference!.memory, '28.35 GiB of 79.18 GiB (36%)');
+  assert.equal(p.reference!.memory, '28.53 GiB of 79.18 GiB (36%)');
   assert.match(p.legend, /relative costs that rank the layouts, not a throughput/);
   assert.match(p.hardware, /^Constants: NVIDIA H100 datasheet \(BF16 1,979 TFLOP\/s sparse, NVLink 900 GB\/s, PCIe Gen5 128 GB\/s\)/);
 });
@@ -636,7 +636,7 @@ test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the r
   assert.equal(PLAN_TOP, 8);
   assert.equal(
     p.summary,
-    '2,802 combinations pass the launch rules; 2,244 searched (819 memory estimates), 247 fit within 90% of the GPU; the 8 cheapest, lowest total first:',
+    '2,802 combinations pass the launch rules; 2,244 searched (816 memory estimates), 247 fit within 90% of the GPU; the 8 cheapest, lowest total first:',
   );
   assert.deepEqual(
     p.rows.map((r) => r.layout.join(' ')),
@@ -678,7 +678,7 @@ test('layouts (llama3_8b_128k): the 8 cheapest of plan(), sorted by total, the r
   const r1 = p.rows[0]!;
   assert.deepEqual(r1.layout, ['1', '1', '–', '32', '1', '2', '1']);
   assert.equal(r1.levers, 'no recompute · offload 8 layers · BF16');
-  assert.equal(r1.memory, '69.77 GiB of 79.18 GiB (88%)');
+  assert.equal(r1.memory, '70.29 GiB of 79.18 GiB (89%)');
   assert.equal(r1.bar.verdict, 'fits');
   assert.deepEqual(r1.values, { tp: 1, pp: 1, cp: 32, sp: false, offloadLayers: 8 });
   assert.equal(r1.canApply, true);

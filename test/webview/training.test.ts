@@ -44,21 +44,23 @@ test('header and memory: file name, format · model · GPU, verdict, breakdown r
     assert.equal((mem as HTMLElement & { heading: string }).heading, 'Memory');
     assert.equal(text(one(mem, '.verdict-line .verdict')), 'fits');
     assert.equal(one(mem, '.verdict-line .verdict').className, 'verdict verdict-fits');
-    assert.equal(text(one(mem, '.verdict-line')), 'fits fits: stage 0 needs 28.35 GiB of 79.18 GiB (35.8%)');
+    assert.equal(text(one(mem, '.verdict-line')), 'fits fits: stage 0 needs 28.53 GiB of 79.18 GiB (36.0%)');
     assert.deepEqual(texts(mem, 'table.breakdown thead th'), ['component', 'GiB', 'share']);
     assert.deepEqual(rows(mem, 'table.breakdown tbody tr'), [
       ['weights (1.00B parameters)', '1.87 GiB', '6.6%'],
-      ['gradients', '3.74 GiB', '13.2%'],
+      ['gradients', '3.74 GiB', '13.1%'],
       ['optimizer (sharded over DP×CP = 8)', '1.40 GiB', '4.9%'],
-      ['transformer layers (16 layers × 2 micro-batches in flight)', '17.02 GiB', '60.0%'],
+      ['transformer layers (16 layers × 2 micro-batches in flight)', '17.02 GiB', '59.7%'],
       ['embedding (token ids)', '0.00 GiB', '0.0%'],
       ['backward working buffers (one layer) — backward of the stage', '0.34 GiB', '1.2%'],
-      ['cuBLAS / TE GEMM workspaces', '0.03 GiB', '0.1%'],
-      ['allocator fragmentation', '2.44 GiB', '8.6%'],
+      ['PyTorch cuBLAS workspaces (forward thread, autograd thread)', '0.06 GiB', '0.2%'],
+      ['TE cuBLAS workspace', '0.03 GiB', '0.1%'],
+      ['TE dummy weight gradients (gradient_accumulation_fusion)', '0.10 GiB', '0.4%'],
+      ['allocator fragmentation', '2.46 GiB', '8.6%'],
       ['CUDA context', '0.50 GiB', '1.8%'],
       ['NCCL buffers', '1.00 GiB', '3.5%'],
     ]);
-    assert.deepEqual(rows(mem, 'table.breakdown tfoot tr'), [['total', '28.35 GiB', '100%']]);
+    assert.deepEqual(rows(mem, 'table.breakdown tfoot tr'), [['total', '28.53 GiB', '100%']]);
     // Each row's tooltip is its formula and source; its swatch carries the bar's category colour.
     const vm = a.sections.memory!;
     assert.deepEqual(
@@ -72,7 +74,7 @@ test('header and memory: file name, format · model · GPU, verdict, breakdown r
 
     // The bar: one rectangle per segment at the host's percentages, the capacity line, and the legend as text.
     const bar = one(mem, ':scope .section-body > div > .bar-block');
-    assert.equal(text(one(bar, '.bar-head')), 'most-loaded rank28.35 / 79.18 GiB');
+    assert.equal(text(one(bar, '.bar-head')), 'most-loaded rank28.53 / 79.18 GiB');
     const segs = all(bar, 'svg.bar rect.seg');
     assert.deepEqual(
       segs.map((r) => [r.getAttribute('class'), r.getAttribute('x'), r.getAttribute('width'), text(r.querySelector('title'))]),
@@ -88,8 +90,8 @@ test('header and memory: file name, format · model · GPU, verdict, breakdown r
     // The three levels per stage; the most-loaded stage's device level is the verdict's total.
     assert.deepEqual(texts(mem, 'table.levels thead th'), ['stage', 'layers', 'in flight at the peak', 'allocated', 'reserved', 'device']);
     assert.deepEqual(rows(mem, 'table.levels tbody tr'), [
-      ['0 (most loaded)', '16 layers', '2 forward passes: 2 micro-batches of activations', '24.40 GiB', '26.85 GiB', '28.35 GiB'],
-      ['1', '16 layers', '1 forward pass: 1 micro-batch of activations', '18.56 GiB', '20.41 GiB', '21.91 GiB'],
+      ['0 (most loaded)', '16 layers', '2 forward passes: 2 micro-batches of activations', '24.57 GiB', '27.03 GiB', '28.53 GiB'],
+      ['1', '16 layers', '1 forward pass: 1 micro-batch of activations', '18.72 GiB', '20.59 GiB', '22.09 GiB'],
     ]);
     assert.deepEqual(
       all(mem, 'table.levels tbody tr').map((tr) => tr.getAttribute('class')),
@@ -358,10 +360,10 @@ test('quantization: the BF16 facts and the file re-estimated under FP8, MXFP8 an
     ]);
     assert.deepEqual(texts(sec, 'table.comparison thead th'), ['recipe', 'total', 'states', 'activations', 'Δ total']);
     assert.deepEqual(rows(sec, 'table.comparison tbody tr'), [
-      ['BF16 (file)', '28.35 GiB', '7.01 GiB', '17.02 GiB', '—'],
-      ['FP8 delayed', '27.66 GiB', '8.64 GiB', '14.77 GiB', '−0.69 GiB'],
-      ['MXFP8', '27.83 GiB', '8.69 GiB', '14.87 GiB', '−0.52 GiB'],
-      ['NVFP4', '25.93 GiB', '7.79 GiB', '14.04 GiB', '−2.41 GiB'],
+      ['BF16 (file)', '28.53 GiB', '7.01 GiB', '17.02 GiB', '—'],
+      ['FP8 delayed', '27.84 GiB', '8.64 GiB', '14.77 GiB', '−0.69 GiB'],
+      ['MXFP8', '28.01 GiB', '8.69 GiB', '14.87 GiB', '−0.52 GiB'],
+      ['NVFP4', '26.11 GiB', '7.79 GiB', '14.04 GiB', '−2.41 GiB'],
     ]);
     assert.deepEqual(texts(sec, 'table.comparison tr.current th'), ['BF16 (file)']);
     assert.equal(text(one(sec, 'p.source')), 'Source: Megatron-LM distributed optimizer docs (18 B/param)');

@@ -70,6 +70,20 @@ interface Ctx {
 
 const fmt = (x: number) => String(+x.toFixed(4));
 
+/**
+ * The score matrix unfused attention keeps (a·s²·b/t per layer): the softmax output (TE FusedScaleMaskSoftmax saves it),
+ * and with attention dropout its mask (1 byte) and output (Korthikanti et al. 2022 Table 2: 5as²b). `core_attn` recompute
+ * drops them.
+ */
+function scores(x: Ctx): number {
+  const { m, c, s, b, t, e, mods, add } = x;
+  if (mods.has('core_attn')) return 0;
+  const s2 = (m.heads * s * s * b) / t;
+  let a = add('softmax output', e * s2, `${e}·a·s²·b/t`);
+  if (c.attentionDropout > 0) a += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
+  return a;
+}
+
 /** Self-attention with its input norm: GQA (TE LayerNormLinear + fused / flash attention) or MLA. */
 function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
@@ -100,8 +114,12 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
       );
     a += add('attention output (proj input)', (e * s * b * heads * q.vHeadDim) / t, `${e}·s·b·a·v_head_dim/t`);
     if (lin !== e) a += add('proj input, quantized copy', (lin * s * b * heads * q.vHeadDim) / t, `${fmt(lin)}·s·b·a·v_head_dim/t`);
-    if (!mods.has('core_attn')) a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
-    return { stored: a, fwd: 0, bwd: (e * s * b * heads * (2 * qk + q.vHeadDim)) / t };
+    const unfused = c.attention === 'eager' && c.profile === 'megatron';
+    if (unfused) a += scores(x);
+    else if (!mods.has('core_attn'))
+      a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
+    const bwd = unfused ? (2 * e * heads * s * s * b) / t : (e * s * b * heads * (2 * qk + q.vHeadDim)) / t;
+    return { stored: a, fwd: 0, bwd };
   }
   const qd = (m.heads * m.headDim) / h;
   const kv = (m.kvHeads * m.headDim) / h;
@@ -116,16 +134,17 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     if (!mods.has('core_attn'))
       a += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
   } else {
-    a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`);
-    a += add('Q, K after RoPE', (e * sbh * (qd + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`);
-    if (!mods.has('core_attn')) {
-      // Unfused attention: the score matrix is materialised (Korthikanti Table 2: 5as²b with dropout).
-      const s2 = (m.heads * s * s * b) / t;
-      a += add('softmax output', e * s2, `${e}·a·s²·b/t`);
-      if (c.attentionDropout > 0) a += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
-      a += add('V repeated to all heads + context', (2 * e * sbh * qd) / t, `2·${e}·sbh·a·d/(h·t)`);
-    } else
-      a += add('attention output (core attention recomputed)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t) — selective recompute of core_attn`);
+    // TE UnfusedDotProductAttention (attention/dot_product_attention/backends.py): with GQA, K and V are first repeated to
+    // every head (repeat_interleave); baddbmm saves Q and K, bmm(probs, V) saves V; the permuted context is the projection input.
+    // With core_attn recompute the checkpoint keeps its inputs Q, K, V instead (Megatron _checkpointed_attention_forward).
+    const repeated = m.kvHeads < m.heads && !mods.has('core_attn');
+    const kvSaved = repeated ? qd : kv;
+    const w = repeated ? 'a' : 'g';
+    a += add(repeated ? 'Q, K repeated to all heads (GQA)' : 'Q, K', (e * sbh * (qd + kvSaved)) / t, `${e}·sbh·(a + ${w})·d/(h·t)`);
+    a += add(repeated ? 'V repeated to all heads (GQA)' : 'V', (e * sbh * kvSaved) / t, `${e}·sbh·${w}·d/(h·t)`);
+    a += add('context (proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`);
+    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`);
+    a += scores(x);
   }
   if (c.hiddenDropout > 0) a += add('dropout masks (2 per layer)', 2 * sbh * rep, '2·1 byte·sbh — hidden_dropout > 0');
   // Context parallelism (TE p2p ring): K and V of every step are kept until the attention call returns.
@@ -188,12 +207,18 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     d += add('experts: FC1 input (dispatched tokens)', lin * Te * h, `${fmt(lin)}·k·ETP·s·b·h${sp}`);
     d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`);
     d += add('experts: routing probabilities (fp32)', 4 * Te, `4·k·ETP·s·b${sp}`);
-    if (!mods.has('moe_act'))
+    if (!mods.has('moe_act')) {
       d += add(
         'experts: FC2 input (activation output)',
         lin * Te * ffnE,
         `${fmt(lin)}·k·ETP·s·b·moe_ffn/ETP${sp} — moe_act recompute drops it`,
       );
+      // The router probabilities weight the activation output (moe_apply_probs_on_input False): without the fused weighted
+      // kernels (weighted_bias_swiglu for SwiGLU with bias_activation_fusion) the product act(x)·probs saves act(x) as well
+      // (Megatron-Core moe/experts.py TEGroupedMLP bias_act_func, SequentialMLP via MLP per_token_scale).
+      if (!m.gatedMlp || c.moe?.activationFusion === false)
+        d += add('experts: activation output (weighted by the probabilities)', e * Te * ffnE, `${e}·k·ETP·s·b·moe_ffn/ETP${sp}`);
+    }
     if (m.sharedExpertFfn > 0 && !mods.has('shared_experts')) {
       const sffn = m.sharedExpertFfn;
       d += add('shared experts: FC1 output', (e * g * sffn * s * b) / t, `${e}·${g}·shared_ffn·s·b/t`);
@@ -375,7 +400,7 @@ export function embeddingActivations(m: ModelShape, c: TrainingConfig, b: number
  * Final norm, output layer and loss on the last stage, per micro-batch. Megatron's vocab-parallel cross entropy
  * (tensor_parallel/cross_entropy.py, fusions/fused_cross_entropy.py) upcasts the V/t logits to fp32 (4 B) next to the bf16
  * output (2 B): 6·s·b·V/t at the forward peak; it saves the fp32 softmax (4 B), whose gradient is computed in place and cast
- * back to bf16 (2 B): 6 again in backward. TE's parallel_cross_entropy (cross_entropy_fusion_impl 'te') saves the bf16
+ * back to bf16 (2 B): 6 again in backward; the fused native path (torch.compile'd) keeps one more fp32 buffer: 10. TE's parallel_cross_entropy (cross_entropy_fusion_impl 'te') saves the bf16
  * logits and writes the gradient into them: 2·s·b·V/t. Hugging Face: hf-activations.md's non-layer terms.
  */
 export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: number, V: number): EdgeActivations {
@@ -427,12 +452,22 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
     te ? '2·s·b·V/t — TE parallel_cross_entropy' : '4·s·b·V/t — cross_entropy.py save_for_backward(exp_logits)',
   );
   stored += add('target mask and masked targets', 9 * sb, '(8 + 1)·s·b — cross_entropy.py');
-  const transient = te ? 0 : 2 * logits;
+  // Megatron's fused native cross entropy runs the same steps as torch.compile'd functions (fusions/fused_cross_entropy.py;
+  // megatron/core/jit.py: jit_fuser = torch.compile from PyTorch 2.2). They mutate their fp32 input in place (logits − max,
+  // exp, the gradient), which the compiled graph computes into a new buffer before copying back: one more 4·s·b·V/t beside
+  // the eager path's 6 (Megatron-LM functional test gpt3_mcore_te_tp2_pp2_cross_entropy_loss_fusion: +4·s·b·V/t over the
+  // unfused gpt3_mcore_te_tp2_pp2_resume_torch_dist).
+  const native = c.crossEntropyFusion === 'native';
+  const transient = te ? 0 : (native ? 6 : 2) * logits;
   if (transient)
     terms.push({
-      label: 'bf16 logits next to their fp32 copy (forward), bf16 logits gradient (backward)',
+      label: native
+        ? 'bf16 logits and the compiled kernels’ fp32 output buffer next to the fp32 logits (forward, backward)'
+        : 'bf16 logits next to their fp32 copy (forward), bf16 logits gradient (backward)',
       bytes: transient,
-      formula: '2·s·b·V/t on top of the 4 saved: 6·s·b·V/t at the peak',
+      formula: native
+        ? '(2 + 4)·s·b·V/t on top of the 4 saved: 10·s·b·V/t at the peak'
+        : '2·s·b·V/t on top of the 4 saved: 6·s·b·V/t at the peak',
     });
   return { stored, fwd: transient, bwd: transient, terms };
 }

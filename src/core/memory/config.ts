@@ -29,6 +29,8 @@ export interface TrainingConfig {
   /** fp8_param / fp4_param: the model keeps only the quantized weight copy. */
   quantizedParams: boolean;
   distributedOptimizer: boolean;
+  /** num_distributed_optimizer_instances: optimizer replicas over the data-parallel domain (each shards over DP·CP / n); default 1. */
+  distOptInstances?: number;
   gradReduceInFp32: boolean;
   hiddenDropout: number;
   attentionDropout: number;
@@ -71,6 +73,16 @@ export interface TrainingConfig {
    * default fp32 for all three (12 B per parameter, sharded with the distributed optimizer).
    */
   optimizerDtypes?: { mainParams?: StateDtype; expAvg?: StateDtype; expAvgSq?: StateDtype };
+  /** gradient_accumulation_fusion (Megatron-LM and Bridge default on; --no-gradient-accumulation-fusion): TE keeps dummy weight gradients. */
+  gradAccumFusion?: boolean;
+  /** transformer_impl: 'transformer_engine' (Megatron-Core default) or 'local' (Megatron's own layers, no TE workspace). */
+  transformerImpl?: 'transformer_engine' | 'local';
+  /** tp_comm_overlap (TE userbuffers): the userbuffers live outside the caching allocator, their GEMM workspace inside; default false. */
+  tpCommOverlap?: boolean;
+  /** CUBLAS_WORKSPACE_CONFIG (":SIZE_KiB:COUNT"), the size of each PyTorch cuBLAS workspace; default PyTorch's. */
+  cublasWorkspaceConfig?: string;
+  /** make_vocab_size_divisible_by (Megatron-LM --make-vocab-size-divisible-by); default 128. */
+  vocabDivisibleBy?: number;
   /** CUDA graphs (cuda_graph_impl, cuda_graph_scope); default null (eager). */
   cudaGraph?: { impl: 'local' | 'transformer_engine' | 'full_iteration'; scope: string[] } | null;
 }
@@ -90,6 +102,10 @@ export interface MoeSettings {
   routerDtype?: 'fp32' | 'fp64' | null;
   /** moe_permute_fusion (TE fused permute: int32 row-id maps instead of int64 indices); default false. */
   permuteFusion?: boolean;
+  /** bias_activation_fusion for gated experts (weighted_bias_swiglu, Megatron default on); GELU experts never fuse the weighting. */
+  activationFusion?: boolean;
+  /** moe_grouped_gemm (TE GroupedLinear over the local experts, with its multi-stream workspaces); default true here (Bridge recipes), false in Megatron-LM. */
+  groupedGemm?: boolean;
 }
 
 /** LoRA (Megatron-Bridge peft/lora.py; NeMo 2 llm.peft.LoRA). */

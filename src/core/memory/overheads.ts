@@ -4,6 +4,7 @@
 //   device    — what nvidia-smi shows: reserved plus memory outside PyTorch's allocator (CUDA context, NCCL buffers).
 // The fit verdict uses device. All overheads are budgets from the cited measurements, listed as assumptions.
 import type { TrainingConfig } from './config.js';
+import type { GpuSpec } from './types.js';
 
 export { GIB } from '../units.js';
 import { GIB } from '../units.js';
@@ -86,4 +87,83 @@ export function trainingOverheads(c: TrainingConfig, allocated: number): Overhea
         ]
       : []),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// GEMM workspaces: allocated once through the caching allocator, so they count in torch.cuda.max_memory_allocated().
+
+const MIB = 2 ** 20;
+
+/** Compute capability of a catalogued GPU (CUDA C++ Programming Guide, compute capabilities); Hopper when unknown. */
+export function computeCapability(gpu: Pick<GpuSpec, 'id'>): number {
+  const id = gpu.id.toLowerCase();
+  if (id.startsWith('a100')) return 8.0;
+  if (id.startsWith('l40')) return 8.9;
+  if (/^(gb|b)300/.test(id)) return 10.3;
+  if (/^(gb|b)200/.test(id)) return 10.0;
+  return 9.0;
+}
+
+/**
+ * Bytes of one PyTorch cuBLAS workspace: CUBLAS_WORKSPACE_CONFIG (":SIZE_KiB:COUNT" pairs, summed) when set, else 32 MiB on
+ * sm90 and 4096·2 + 16·8 KiB elsewhere (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize).
+ */
+export function torchCublasWorkspaceBytes(config: string | undefined, cc: number): number {
+  const pairs = config ? [...config.matchAll(/:(\d+):(\d+)/g)] : [];
+  if (pairs.length) return pairs.reduce((a, p) => a + Number(p[1]) * 1024 * Number(p[2]), 0);
+  return cc === 9.0 ? 4096 * 8 * 1024 : 4096 * 1024 * 2 + 16 * 1024 * 8;
+}
+
+/** TE's cuBLAS workspace: 32 MiB from compute capability 9, else 4 MiB (TransformerEngine pytorch/module/base.py get_cublas_workspace_size_bytes). */
+export const teCublasWorkspaceBytes = (cc: number) => (cc >= 9 ? 32 * MIB : 4 * MIB);
+/** TE's grouped-GEMM streams, one workspace each (TransformerEngine get_multi_stream_cublas_workspace, num_cublas_streams = 4). */
+export const TE_CUBLAS_STREAMS = 4;
+/** With tp_comm_overlap TE's userbuffer GEMMs share one workspace of 3 (TransformerEngine cpp_extensions/gemm.py _NUM_MAX_UB_STREAMS). */
+export const TE_UB_STREAMS = 3;
+
+export interface WorkspaceLine {
+  label: string;
+  bytes: number;
+  formula: string;
+  source: string;
+}
+
+/**
+ * The GEMM workspaces of a Megatron-Core training process. PyTorch keeps one cuBLAS workspace per (handle, stream) and its
+ * handles are thread-local: the forward runs on the main thread and the backward on the autograd engine's device thread, so
+ * the output layer's torch.matmul (forward and backward) allocates two. Transformer Engine adds its own workspace, four
+ * more for grouped GEMM (MoE experts) and a threefold one for userbuffer GEMMs (tp_comm_overlap).
+ */
+export function gemmWorkspaces(
+  c: Pick<TrainingConfig, 'cublasWorkspaceConfig' | 'transformerImpl' | 'tpCommOverlap'>,
+  gpu: Pick<GpuSpec, 'id'>,
+  groupedGemm: boolean,
+): WorkspaceLine[] {
+  const cc = computeCapability(gpu);
+  const pt = torchCublasWorkspaceBytes(c.cublasWorkspaceConfig, cc);
+  const out: WorkspaceLine[] = [
+    {
+      label: 'PyTorch cuBLAS workspaces (forward thread, autograd thread)',
+      bytes: 2 * pt,
+      formula: `2 × ${+(pt / MIB).toFixed(3)} MiB`,
+      source: 'pytorch CublasHandlePool.cpp (per handle and stream; thread-local handles)',
+    },
+  ];
+  if (c.transformerImpl !== 'local') {
+    const te = teCublasWorkspaceBytes(cc);
+    out.push({
+      label: groupedGemm ? 'TE cuBLAS workspaces (main + grouped-GEMM streams)' : 'TE cuBLAS workspace',
+      bytes: te * (groupedGemm ? 1 + TE_CUBLAS_STREAMS : 1),
+      formula: groupedGemm ? `${te / MIB} MiB × (1 + ${TE_CUBLAS_STREAMS})` : `${te / MIB} MiB`,
+      source: 'TransformerEngine get_cublas_workspace_size_bytes, get_multi_stream_cublas_workspace',
+    });
+    if (c.tpCommOverlap)
+      out.push({
+        label: 'TE userbuffer GEMM workspace (tp_comm_overlap)',
+        bytes: te * TE_UB_STREAMS,
+        formula: `${te / MIB} MiB × ${TE_UB_STREAMS}`,
+        source: 'TransformerEngine cpp_extensions/gemm.py get_cublas_workspace(ub=True)',
+      });
+  }
+  return out;
 }

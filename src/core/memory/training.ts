@@ -14,11 +14,11 @@ import {
   type KindActivations,
 } from './activations.js';
 import { derived, type TrainingConfig } from './config.js';
-import { reservedFraction, trainingOverheads } from './overheads.js';
+import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads } from './overheads.js';
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
-import { modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
+import { dummyWgradParams, modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
 import { gib } from '../units.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
@@ -111,9 +111,6 @@ export function fitVerdict(total: number, capacity: number): TrainingEstimate['f
   return { verdict: fraction <= TIGHT_FRACTION ? 'fits' : fraction <= 1 ? 'tight' : 'does-not-fit', fraction };
 }
 
-/** TE's cuBLAS workspace: 32 MiB on Hopper and later, 4 more for the grouped-GEMM streams (TransformerEngine pytorch gemm get_cublas_workspace_size_bytes, num_cublas_streams = 4). */
-export const CUBLAS_WORKSPACE_BYTES = 32 * 2 ** 20;
-
 interface Part {
   bytes: number;
   label: string;
@@ -152,10 +149,10 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       `data-parallel size ${dpEff} for the optimizer shard`,
       `the file gives no world size (set recipeLens.worldSize or --gpus)${dpEff > 1 ? `; ${dpEff} is the smallest that holds whole EP ${c.ep} × ETP ${c.etp} groups` : ''}`,
     );
-  const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp);
+  const { dense: denseShard, experts: expertShard } = shardGroups(dpEff, c.cp, c.tp, c.ep, c.etp, c.distOptInstances);
   const layout: PipelineLayout = pipelineLayout(m, c);
   for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');
-  const params = stageParams(m, c, 128, layout);
+  const params = stageParams(m, c, c.vocabDivisibleBy ?? 128, layout);
   const V = modelVocab(m, c);
   if (hf && (c.tp > 1 || c.sp))
     assume('activations not sharded by TP/SP', 'hf profile: Hugging Face layers as measured (hf-activations.md)');
@@ -260,12 +257,12 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       fwdParts.push({
         bytes: loss.fwd,
         label: 'logits: bf16 output next to its fp32 upcast',
-        formula: hf ? '(2 + 4)·s·b·V — HF ForCausalLMLoss' : '2·s·b·V/t (+ the 4 saved = 6·s·b·V/t) — cross_entropy.py',
+        formula: hf ? '(2 + 4)·s·b·V — HF ForCausalLMLoss' : lossFormula(c, 'cross_entropy.py'),
       });
       bwdParts.push({
         bytes: loss.bwd,
         label: 'logits gradient (bf16 cast of the in-place fp32 gradient)',
-        formula: hf ? '(2 + 4)·s·b·V' : '2·s·b·V/t (+ the 4 saved) — cross_entropy.py backward',
+        formula: hf ? '(2 + 4)·s·b·V' : lossFormula(c, 'cross_entropy.py backward'),
       });
     }
     const mtpBytes = ch.mtp && mtp ? ch.mtp * mtp.stored : 0;
@@ -300,7 +297,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       'schedules.py microbatch_group_size_per_vp_stage check',
     );
 
-  const wsBytes = hf ? 0 : CUBLAS_WORKSPACE_BYTES * (m.experts > 0 ? 5 : 1);
+  const wsLines = hf ? [] : gemmWorkspaces(c, gpu, m.experts > 0 && c.moe?.groupedGemm !== false);
+  const wsBytes = wsLines.reduce((a, w) => a + w.bytes, 0);
   // Chunks with the same layer mix and parts hold the same activations (ranks of a long pipeline repeat).
   const chunkCache = new Map<string, ChunkActivations>();
   const chunkOf = (ch: Chunk): ChunkActivations => {
@@ -321,7 +319,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       if (detail) arr.push(f());
     };
     const rank = p.stage;
-    const st = stateBytes(p, c, denseShard, expertShard);
+    const st = stateBytes(p, c, denseShard, expertShard, computeCapability(gpu));
     const chunks = layout.chunks[rank]!.map(chunkOf);
     const peak = schedulePeak(
       { pp: layout.pp, vpp, rank, microbatches: M, groupSize: group, overlapMoeComm: c.overlapMoeComm === true },
@@ -387,15 +385,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         source: 'Megatron-Core multi_token_prediction.py',
         level: 'allocated',
       }));
-    // PP 1 with overlap_moe_expert_parallel_comm: the next micro-batch's forward runs beside this one's backward, layer by layer.
+    // PP 1 with overlap_moe_expert_parallel_comm: the next micro-batch's forward runs beside this one's backward, layer by
+    // layer (model_chunk_schedule_plan.py run: forward layer i with backward layer L−1−i). The previous micro-batch's loss
+    // backward runs first (post_process.backward, before any forward layer), so its logits are freed when the extra layer
+    // appears: that phase holds every layer plus one, against every layer plus the loss at the ordinary peak.
     if (layout.pp === 1 && c.overlapMoeComm) {
-      const extra = maxKinds(p.kinds, (x) => x.stored);
+      const layerPeak = maxKinds(p.kinds, (x) => x.stored + Math.max(x.fwd, x.bwd));
+      const lossHeld = chunks[0]!.loss + chunks[0]!.mtp;
+      const extra = Math.max(0, layerPeak - lossHeld - peak.transient);
       activations += extra;
       line(act, () => ({
-        label: 'co-scheduled next micro-batch (one layer)',
+        label: 'co-scheduled next micro-batch (one layer, once the loss is freed)',
         category: 'activations',
         bytes: extra,
-        formula: 'one layer of the next micro-batch beside the backward (combined_1f1b.py)',
+        formula: 'max(0, one layer and its working set − the loss tensors and transient it replaces) — combined_1f1b.py',
         source: 'Megatron-Core combined_1f1b.py',
         level: 'allocated',
       }));
@@ -414,10 +417,10 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (st.fsdpUnits) {
       transient += st.fsdpUnits;
       line(trans, () => ({
-        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered layer parameters and unsharded gradient`,
+        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered unit parameters and unsharded gradient`,
         category: 'transient',
         bytes: st.fsdpUnits,
-        formula: '2 layers of compute-dtype parameters + 1 layer of gradients',
+        formula: 'the largest unit (a decoder layer, the embedding or the output layer): 2 × compute-dtype parameters + 1 × gradients',
         source: 'PyTorch FSDP2 fully_shard; Megatron-Core megatron_fsdp.md',
         level: 'allocated',
       }));
@@ -442,21 +445,32 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         'TE make_graphed_callables; exact pool reuse not modelled',
       );
     }
-    const ws: BreakdownLine[] = wsBytes
-      ? [
-          {
-            label: 'cuBLAS / TE GEMM workspaces',
-            category: 'overhead',
-            bytes: wsBytes,
-            formula: m.experts > 0 ? '32 MiB + 4 × 32 MiB (grouped-GEMM streams)' : '32 MiB',
-            source: 'TransformerEngine get_cublas_workspace_size_bytes',
-            level: 'allocated',
-          },
-        ]
-      : [];
-    const allocated = st.weights + st.gradients + st.optimizer + activations + transient + wsBytes;
+    const mtpOnRank = layout.chunks[rank]!.reduce((a, ch) => a + ch.mtp, 0);
+    const e = c.params === 'fp32' ? 4 : 2;
+    const dummy = dummyWgradParams(m, c, p.kinds, mtpOnRank) * e;
+    const rankWs = [...wsLines];
+    if (dummy)
+      rankWs.push({
+        label: 'TE dummy weight gradients (gradient_accumulation_fusion)',
+        bytes: dummy,
+        formula: 'one weight-sized tensor per distinct GEMM weight shape on the rank',
+        source: 'TransformerEngine module/base.py get_dummy_wgrad',
+      });
+    // Megatron's local DotProductAttention takes the baddbmm input [b·a/t, s, s] from the global memory buffer, which
+    // keeps it between steps (megatron/core/transformer/dot_product_attention.py get_global_memory_buffer().get_tensor).
+    const scoreBuffer = !hf && c.transformerImpl === 'local' && p.layers > 0 ? (e * m.heads * s * s * b) / c.tp : 0;
+    if (scoreBuffer)
+      rankWs.push({
+        label: 'Megatron global memory buffer (local attention score input)',
+        bytes: scoreBuffer,
+        formula: `${e}·a·s²·b/t`,
+        source: 'Megatron-Core dot_product_attention.py, parallel_state GlobalMemoryBuffer',
+      });
+    const rankWsBytes = wsBytes + dummy + scoreBuffer;
+    const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
+    const allocated = st.weights + st.gradients + st.optimizer + activations + transient + rankWsBytes;
     const ov = trainingOverheads(c, allocated);
-    const overhead = wsBytes + ov.reduce((a, o) => a + o.bytes, 0);
+    const overhead = rankWsBytes + ov.reduce((a, o) => a + o.bytes, 0);
     // device = the sum of the lines (perGpu.total adds up exactly); reserved = allocated + fragmentation.
     const device = st.weights + st.gradients + st.optimizer + activations + transient + overhead;
     const reserved = allocated + ov.filter((o) => o.level === 'reserved').reduce((a, o) => a + o.bytes, 0);
@@ -605,6 +619,11 @@ function layerFormula(
 }
 
 export const fmtGiB = (bytes: number) => gib(bytes);
+/** The loss transient's formula: the fused native cross entropy keeps one more fp32 buffer (activations.ts lossActivations). */
+const lossFormula = (c: TrainingConfig, where: string) =>
+  c.crossEntropyFusion === 'native'
+    ? `6·s·b·V/t (+ the 4 saved = 10·s·b·V/t) — fused_cross_entropy.py under torch.compile`
+    : `2·s·b·V/t (+ the 4 saved = 6·s·b·V/t) — ${where}`;
 function fmtCount(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;

@@ -12,7 +12,9 @@ import {
   noRankParams,
   normParams,
   rankShare,
+  type KindCounts,
   type LayerKind,
+  type ParamGroup,
   type RankParams,
 } from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
@@ -26,7 +28,7 @@ export function paddedVocab(vocab: number, tp: number, divisibleBy = 128): numbe
 }
 
 /** The vocabulary the model allocates: Megatron pads it, Hugging Face does not (hf-activations.md). */
-export function modelVocab(m: ModelShape, c: TrainingConfig, divisibleBy = 128): number {
+export function modelVocab(m: ModelShape, c: TrainingConfig, divisibleBy = c.vocabDivisibleBy ?? 128): number {
   return c.profile === 'hf' ? m.vocab : paddedVocab(m.vocab, c.tp, divisibleBy);
 }
 
@@ -48,6 +50,8 @@ export interface StageParams {
   kinds: Record<LayerKind, number>;
   /** GEMM parameters of layers an FP8/FP4 recipe keeps in BF16 (first_last_layers_bf16). */
   bf16Linear: number;
+  /** Parameters of the largest FSDP unit on the rank: one decoder or MTP layer, the embedding, or the output layer. */
+  largestUnit: number;
 }
 
 /** Layers per pipeline stage; uneven splits give the remainder to the first stages (the most-loaded case). */
@@ -98,7 +102,7 @@ function bf16LayersIn(L: number, first: number, count: number, b: { start: numbe
 export function stageParams(
   m: ModelShape,
   c: TrainingConfig,
-  vocabDivisibleBy = 128,
+  vocabDivisibleBy = c.vocabDivisibleBy ?? 128,
   layout: PipelineLayout = pipelineLayout(m, c),
 ): StageParams[] {
   const h = m.hidden;
@@ -112,6 +116,12 @@ export function stageParams(
     const kinds = countKinds(m, 0, 0);
     let layers = 0;
     let bf16Linear = 0;
+    let largestUnit = 0;
+    /** Records an FSDP unit's size and returns it. */
+    const unit = <T extends RankParams | number>(x: T): T => {
+      largestUnit = Math.max(largestUnit, typeof x === 'number' ? x : x.dense + x.experts);
+      return x;
+    };
     for (const ch of chunks) {
       const k = countKinds(m, ch.first, ch.count);
       layers += ch.count;
@@ -119,6 +129,7 @@ export function stageParams(
       for (const kind of LAYER_KINDS) {
         if (!k[kind]) continue;
         kinds[kind] += k[kind];
+        unit(rankShare(layerGroups(m, kind), c.tp, c.ep, c.etp));
         layerParams = addRankParams(layerParams, rankShare(layerGroups(m, kind), c.tp, c.ep, c.etp, k[kind]));
         if (lora) {
           const a = loraLayerParams(m, kind, lora.rank, lora.targets.length ? lora.targets : LORA_DEFAULT_TARGETS);
@@ -135,13 +146,15 @@ export function stageParams(
       }
       // Vocab-parallel embedding (V/TP · h) on the embedding chunk; learned absolute positions are replicated (Megatron LanguageModelEmbedding).
       const positions = m.positionEmbedding === 'learned_absolute' ? (m.maxPositionEmbeddings ?? 0) * h : 0;
-      if (ch.embedding) p = addRankParams(p, { dense: (V * h) / c.tp + positions, denseGemm: 0, experts: 0, expertGemm: 0 });
+      if (ch.embedding) p = addRankParams(p, { dense: unit((V * h) / c.tp + positions), denseGemm: 0, experts: 0, expertGemm: 0 });
       if (ch.loss) {
         p = addRankParams(p, { dense: normParams(m, h), denseGemm: 0, experts: 0, expertGemm: 0 }); // final norm
         // Output layer: untied, or the tied copy a last stage keeps when PP > 1 (Megatron shared_embedding_or_output_weight).
-        if (!m.tiedEmbeddings || layout.pp > 1) p = addRankParams(p, { dense: (V * h) / c.tp, denseGemm: 0, experts: 0, expertGemm: 0 });
+        if (!m.tiedEmbeddings || layout.pp > 1)
+          p = addRankParams(p, { dense: unit((V * h) / c.tp), denseGemm: 0, experts: 0, expertGemm: 0 });
       }
       if (ch.mtp) {
+        unit(rankShare(mtpGroups(m), c.tp, c.ep, c.etp));
         p = addRankParams(p, rankShare(mtpGroups(m), c.tp, c.ep, c.etp, ch.mtp));
         // An MTP stage that is not the first keeps its own embedding copy (Megatron GPTModel: pre_process or mtp_process).
         if (!chunks.some((x) => x.embedding) && r !== 0)
@@ -160,6 +173,7 @@ export function stageParams(
       trainable,
       kinds,
       bf16Linear,
+      largestUnit,
     });
   }
   return out;
@@ -197,30 +211,31 @@ function quantizedShare(c: TrainingConfig, p: StageParams): number {
   return c.fp4 === 'nvfp4' ? 1 - NVFP4_BF16_LAYER_FRACTION : 1;
 }
 
-/** Low-precision copies TE keeps next to (or instead of) the BF16 weight, per quantized linear parameter. */
-function quantizedBytesPerLinearParam(c: TrainingConfig): { copy: number; replacesBf16: boolean } {
-  if (c.fp4) {
-    const q = PRECISIONS[c.fp4].savedInputBytes;
-    // Rowwise and columnwise copies (NVFP4 GEMM supports only the TN layout, TE NVFP4 docs); fp4_param keeps one.
-    return { copy: c.quantizedParams ? q : 2 * q, replacesBf16: c.quantizedParams };
-  }
-  if (c.fp8) {
-    const q = PRECISIONS[`fp8-${c.fp8}`].savedInputBytes;
-    // Default FP8 keeps BF16 weights plus FP8 rowwise + transposed copies; fp8_param keeps only the FP8 copy (TE docs, memory.md §1.2).
-    return { copy: c.quantizedParams ? q : 2 * q, replacesBf16: c.quantizedParams };
-  }
-  return { copy: 0, replacesBf16: false };
+/**
+ * Low-precision copies TE keeps next to (or instead of) the BF16 weight, per quantized linear parameter: a rowwise and a
+ * columnwise copy. Hopper FP8 GEMMs take only the TN layout, so a per-tensor-scaled (delayed, tensorwise) FP8 weight keeps
+ * its transpose; Blackwell runs the other layouts from the rowwise data (TransformerEngine tensor/utils.py
+ * post_all_gather_processing: `_create_transpose()` unless is_non_tn_fp8_gemm_supported()). Blockwise FP8, MXFP8 and NVFP4
+ * scale each direction separately and keep both. fp8_param / fp4_param weights are quantized with the same two usages (TE
+ * module/base.py reset_parameters `set_usage(rowwise=True, columnwise=torch.is_grad_enabled())`); Megatron-LM functional
+ * test gpt3_weekly_mcore_tp4_cp2_current_scaling_native_fp8 (H100): allocated after the step matches 2 B per FP8 weight.
+ */
+function quantizedBytesPerLinearParam(c: TrainingConfig, cc: number): { copy: number; replacesBf16: boolean } {
+  const q = c.fp4 ? PRECISIONS[c.fp4].savedInputBytes : c.fp8 ? PRECISIONS[`fp8-${c.fp8}`].savedInputBytes : 0;
+  const perTensor = !c.fp4 && (c.fp8 === 'delayed' || c.fp8 === 'tensorwise');
+  return { copy: (perTensor && cc >= 10 ? 1 : 2) * q, replacesBf16: q > 0 && c.quantizedParams };
 }
 
 /**
  * Weights, gradients and optimizer state of one rank. Frozen (LoRA base) parameters keep only their weights. With FSDP
  * (Megatron FSDP optim_grads_params, PyTorch FSDP2) weights, gradients and optimizer state are all sharded over the
- * data-parallel group, and one layer's parameters are all-gathered at a time (plus the prefetched next layer).
+ * data-parallel group, and one layer's parameters are all-gathered at a time (plus the prefetched next layer). `cc` is the
+ * GPU's compute capability (Hopper when unknown).
  */
-export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number, expertShard: number): StateBytes {
+export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number, expertShard: number, cc = 9.0): StateBytes {
   const bd = perParamBytes(c, denseShard);
   const be = perParamBytes(c, expertShard);
-  const q = quantizedBytesPerLinearParam(c);
+  const q = quantizedBytesPerLinearParam(c, cc);
   const share = q.copy ? quantizedShare(c, p) : 0;
   const linear = (p.denseLinear + p.expertLinear) * share;
   const fsdpDense = c.fsdp ? denseShard : 1;
@@ -231,10 +246,11 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   const gradients = (p.trainable.dense * bd.gradients) / fsdpDense + (p.trainable.experts * be.gradients) / fsdpExperts;
   const optimizer = p.trainable.dense * bd.optimizer + p.trainable.experts * be.optimizer;
   let fsdpUnits = 0;
-  if (c.fsdp && p.layers > 0) {
+  if (c.fsdp && p.largestUnit > 0) {
     // One decoder layer all-gathered in the compute dtype plus the prefetched next one, and the unsharded gradient of the
     // layer being reduce-scattered (FSDP2 fully_shard per block; Megatron FSDP double buffer, megatron_fsdp.md).
-    const perLayer = (p.dense + p.experts) / p.layers;
+    // FSDP units are the decoder layers and the embedding / output layer modules: the largest one bounds the buffers.
+    const perLayer = p.largestUnit;
     const compute = c.params === 'fp32' ? 4 : 2;
     const grad = c.params === 'fp32' || c.gradReduceInFp32 || c.fsdp === 'fsdp2' ? 4 : 2;
     fsdpUnits = perLayer * (2 * compute + grad);
@@ -242,9 +258,40 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   return { weights, gradients, optimizer, quantizedCopies, bytesPerParam: bd, fsdpUnits };
 }
 
-/** Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) = DP·CP·TP/(EP·ETP) for routed experts (Megatron intra_dp_cp_group; Bridge). */
-export function shardGroups(dp: number, cp: number, tp: number, ep: number, etp: number): { dense: number; experts: number } {
-  return { dense: dp * cp, experts: (dp * cp * tp) / (ep * etp) };
+/**
+ * Optimizer shard groups: DP×CP for dense parameters, world/(ETP·EP·PP) = DP·CP·TP/(EP·ETP) for routed experts (Megatron
+ * intra_dp_cp_group; Bridge), each divided by num_distributed_optimizer_instances (the optimizer is replicated that many
+ * times over the data-parallel domain: parallel_state.py intra_partial_data_parallel_size = DP·CP / instances).
+ */
+export function shardGroups(
+  dp: number,
+  cp: number,
+  tp: number,
+  ep: number,
+  etp: number,
+  instances = 1,
+): { dense: number; experts: number } {
+  const n = Math.max(1, instances);
+  return { dense: (dp * cp) / n, experts: (dp * cp * tp) / (ep * etp * n) };
+}
+
+/**
+ * TE's dummy weight gradients. With gradient_accumulation_fusion the weight gradient is accumulated into main_grad inside
+ * the GEMM, and TE hands autograd a placeholder instead: one persistent tensor per distinct (weight shape, dtype)
+ * (TransformerEngine module/base.py get_dummy_wgrad, called by Linear / LayerNormLinear / GroupedLinear backward when the
+ * weight has grad_added_to_main_grad). Counted as the parameters of one layer's GEMM weights per kind on the rank (grouped
+ * experts: one expert's), deduplicated by module; frozen (LoRA base) weights get no gradient.
+ */
+export function dummyWgradParams(m: ModelShape, c: TrainingConfig, kinds: KindCounts, mtpLayers: number): number {
+  if (c.gradAccumFusion === false || c.transformerImpl === 'local' || c.profile === 'hf' || c.peft) return 0;
+  const shapes = new Map<string, number>();
+  const add = (groups: readonly ParamGroup[]) => {
+    for (const g of groups)
+      if (g.gemm) shapes.set(g.name, g.shard === 'exp' ? g.n / (Math.max(1, m.experts) * c.etp) : g.shard === 'tp' ? g.n / c.tp : g.n);
+  };
+  for (const kind of LAYER_KINDS) if (kinds[kind]) add(layerGroups(m, kind));
+  if (mtpLayers) add(mtpGroups(m));
+  return [...shapes.values()].reduce((a, n) => a + n, 0);
 }
 
 export type { RankParams };

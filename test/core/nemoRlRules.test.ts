@@ -225,7 +225,7 @@ test('RL-N18 draft and RL-N19 DTensor v1 limits; on DTensor only the world-size 
   // Sequence parallelism with TP 1 is megatron-core's error (R6), not DTensor's; TP 3 of 16 GPUs is R1 on both.
   assert.deepEqual(findings({ ...dtensor, 'policy.dtensor_cfg.sequence_parallel': true }), []);
   assert.deepEqual(findings({ 'policy.megatron_cfg.tensor_model_parallel_size': 1 }), [
-    'error RL-R6 policy.megatron_cfg.sequence_parallel: sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")',
+    'warning RL-R6 policy.megatron_cfg.sequence_parallel: sequence_parallel is true but tensor_model_parallel_size is 1; newer Megatron-Bridge releases turn it off, older ones (and megatron-core on its own) stop with "Cannot use sequence parallelism without tensor parallelism"',
   ]);
   assert.deepEqual(
     findings({ ...dtensor, 'policy.dtensor_cfg.tensor_parallel_size': 3 }).map((f) => f.split(':')[0]),

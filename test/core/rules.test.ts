@@ -414,13 +414,15 @@ test('RL-R4: layers divisible by PP, a warning in NeMo 1.x (uneven stages allowe
   clean(nemo1('  pipeline_model_parallel_size: 4', '  num_layers: ${oc.env:LAYERS}'));
 });
 
-test('RL-R4: an error in a Bridge override; the embedding and loss stages count when the split accounts for them', () => {
+test('RL-R4: a warning in a Bridge override (its recipe may set a layout in code); the embedding and loss stages count when the split accounts for them', () => {
   const text = bridge([
     '  pipeline_model_parallel_size: 4',
     '  num_layers: 30',
     '  account_for_embedding_in_pipeline_split: false',
     '  account_for_loss_in_pipeline_split: false',
   ]);
+  const LAYOUT_NOTE =
+    '; unless the recipe sets pipeline_model_parallel_layout (or uneven first/last stages) in code, as the DeepSeek-V3 recipes do (set_deepseek_v3_pipeline_model_parallel_layout)';
   const layers = at('model.num_layers', 'num_layers: 30');
   const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4');
   // PP 3 or 5 divide 30 (the override sets no world size, so RL-R1 has nothing to say against them).
@@ -430,8 +432,8 @@ test('RL-R4: an error in a Bridge override; the embedding and loss stages count 
     once(
       text,
       'RL-R4',
-      'error',
-      'num_layers 30 is not divisible by pipeline size PP = 4',
+      'warning',
+      'num_layers 30 is not divisible by pipeline size PP = 4' + LAYOUT_NOTE,
       pp,
       [layers],
       [setFix(text, 'pipeline_model_parallel_size: 4', '3'), setFix(text, 'pipeline_model_parallel_size: 4', '5')],
@@ -447,7 +449,7 @@ test('RL-R4: an error in a Bridge override; the embedding and loss stages count 
   expectFindings(
     embed,
     'RL-R4',
-    once(embed, 'RL-R4', 'error', msg31, pp, [layers, e], [setFix(embed, 'pipeline_model_parallel_size: 4', '1')]),
+    once(embed, 'RL-R4', 'warning', msg31 + LAYOUT_NOTE, pp, [layers, e], [setFix(embed, 'pipeline_model_parallel_size: 4', '1')]),
   );
   // 30 + 2 = 32: Llama 3.1 405B style (126 + 2 over PP 8).
   clean(embed.replace('account_for_loss_in_pipeline_split: false', 'account_for_loss_in_pipeline_split: true'));
@@ -464,8 +466,9 @@ test('RL-R4: an error in a Bridge override; the embedding and loss stages count 
     once(
       odd,
       'RL-R4',
-      'error',
-      'num_layers 29 is not divisible by pipeline size PP = 4, whether or not the recipe counts the embedding and loss stages',
+      'warning',
+      'num_layers 29 is not divisible by pipeline size PP = 4, whether or not the recipe counts the embedding and loss stages' +
+        LAYOUT_NOTE,
       at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 4'),
       [at('model.num_layers', 'num_layers: 29')],
       [setFix(odd, 'pipeline_model_parallel_size: 4', '1'), setFix(odd, 'pipeline_model_parallel_size: 4', '29')],
@@ -585,16 +588,16 @@ test('RL-R6 in NeMo 1.x: a warning (NeMo resets sequence_parallel) with the "Set
   expectFindings(noTp, 'RL-R6', once(noTp, 'RL-R6', 'warning', msg, sp, [], [setFix(noTp, 'sequence_parallel: true', 'false')]));
 });
 
-test('RL-R6 in Bridge: an error (megatron-core raises); in NeMo 2.0 a warning (llm/api.py turns it off); the same fix', () => {
+test('RL-R6 in Bridge and NeMo 2.0: a warning (newer Bridge and NeMo turn it off, older Bridge stops); the same fix', () => {
   const msg =
-    'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")';
+    'sequence_parallel is true but tensor_model_parallel_size is 1; newer Megatron-Bridge releases turn it off, older ones (and megatron-core on its own) stop with "Cannot use sequence parallelism without tensor parallelism"';
   const nemo2Msg =
     'sequence_parallel is true but tensor_model_parallel_size is 1; NeMo turns sequence parallelism off ("Disabling sequence parallelism because tensor model parallelism is disabled")';
   const b = bridge(['  tensor_model_parallel_size: 1', '  sequence_parallel: true']);
   const sp = at('model.sequence_parallel', 'sequence_parallel: true');
   const tp = at('model.tensor_model_parallel_size', 'tensor_model_parallel_size: 1');
   const fix = (t: string): Fixes => [setFix(t, 'sequence_parallel: true', 'false')];
-  expectFindings(b, 'RL-R6', once(b, 'RL-R6', 'error', msg, sp, [tp], fix(b)));
+  expectFindings(b, 'RL-R6', once(b, 'RL-R6', 'warning', msg, sp, [tp], fix(b)));
   clean(b.replace('tensor_model_parallel_size: 1', 'tensor_model_parallel_size: 2'));
 
   const n2 = lines(
@@ -638,7 +641,7 @@ test('RL-R8: query groups a multiple or a divisor of TP', () => {
   clean(text.replace('num_query_groups: 6', 'num_query_groups: null')); // MHA: G = H = 24
 });
 
-test('RL-R9: TP communication overlap needs sequence parallelism (NeMo 1.x warning, Bridge error)', () => {
+test('RL-R9: TP communication overlap needs sequence parallelism (NeMo 1.x and Bridge turn the overlap off: warnings)', () => {
   // NeMo 1.x: sequence_parallel left out is NeMo's default false.
   const text = nemo1('  tensor_model_parallel_size: 2', '  ub_tp_comm_overlap: true');
   expectFindings(
@@ -676,8 +679,8 @@ test('RL-R9: TP communication overlap needs sequence parallelism (NeMo 1.x warni
   const b = bridge(['  tensor_model_parallel_size: 2', '  sequence_parallel: false'], 'comm_overlap:', '  tp_comm_overlap: true');
   const bov = at('comm_overlap.tp_comm_overlap', 'tp_comm_overlap: true');
   const bmsg =
-    'tp_comm_overlap is true but sequence_parallel is false; tensor-parallel communication overlap requires sequence_parallel: true';
-  expectFindings(b, 'RL-R9', once(b, 'RL-R9', 'error', bmsg, bov, [sp], repairs(b, 'tp_comm_overlap: true')));
+    'tp_comm_overlap is true but sequence_parallel is false; Megatron-Bridge turns the overlap off ("Disabling tensor parallel communication overlap due to sequence_parallel=False")';
+  expectFindings(b, 'RL-R9', once(b, 'RL-R9', 'warning', bmsg, bov, [sp], repairs(b, 'tp_comm_overlap: true')));
   clean(b.replace('sequence_parallel: false', 'sequence_parallel: true'));
   // A Bridge override without sequence_parallel inherits it from its recipe: skipped.
   clean(bridge(['  tensor_model_parallel_size: 2'], 'comm_overlap:', '  tp_comm_overlap: true'));
@@ -963,13 +966,10 @@ test('RL-R14: a PEFT section means finetuning; `peft: null` does not', () => {
   clean(bridge(['  context_parallel_size: 2', '  calculate_per_token_loss: false'], 'peft: null'));
 });
 
-test('RL-R15: PP > 1 needs pipeline_dtype (an explicit null is wrong; a missing one comes from the recipe)', () => {
-  const text = bridge(['  pipeline_model_parallel_size: 2', '  pipeline_dtype: null']);
+test('RL-R15: PP > 1 needs pipeline_dtype in NeMo 2.0 (an explicit null is wrong); Megatron-Bridge fills it from params_dtype', () => {
   const msg = 'pipeline parallelism (PP = 2) requires pipeline_dtype to be set (e.g. bf16)';
-  const d = at('model.pipeline_dtype', 'pipeline_dtype: null');
-  const pp = at('model.pipeline_model_parallel_size', 'pipeline_model_parallel_size: 2');
-  expectFindings(text, 'RL-R15', once(text, 'RL-R15', 'error', msg, d, [pp]));
-  clean(text.replace('pipeline_dtype: null', 'pipeline_dtype: bf16'));
+  // Bridge's TransformerConfig.finalize: pipeline_dtype = params_dtype when PP > 1 and it is None.
+  clean(bridge(['  pipeline_model_parallel_size: 2', '  pipeline_dtype: null']));
   clean(bridge(['  pipeline_model_parallel_size: 2']));
 
   const n2 = lines(

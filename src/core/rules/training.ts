@@ -25,6 +25,10 @@ export interface TrainingRuleInput {
   applies?: (code: string) => boolean;
 }
 
+/** Megatron-Bridge recipes may set the pipeline layout in code after the YAML is applied (DeepSeek-V3's do). */
+const BRIDGE_LAYOUT_NOTE =
+  '; unless the recipe sets pipeline_model_parallel_layout (or uneven first/last stages) in code, as the DeepSeek-V3 recipes do (set_deepseek_v3_pipeline_model_parallel_layout)';
+
 // R22: NeMo up to 2.3 passes pipeline_model_parallel_split_rank to megatron-core (nemo/lightning/megatron_init.py at
 // 00fdee3, which has the 2.3 pipeline_model_parallel_comm_backend argument); newer NeMo asserts it is None.
 const SPLIT_RANK: ReleaseRange = {
@@ -164,8 +168,8 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
     const flagsKnown = typeof embed === 'boolean' && typeof loss === 'boolean';
     hit(
       'RL-R4',
-      soft ? 'warning' : 'error',
-      `num_layers ${L}${extra ? ` + ${extra} (embedding/loss counted in the pipeline split) = ${L + extra}` : ''} is not divisible by pipeline size PP = ${pp}${flagsKnown ? '' : ', whether or not the recipe counts the embedding and loss stages'}`,
+      soft || family === 'bridge' ? 'warning' : 'error',
+      `num_layers ${L}${extra ? ` + ${extra} (embedding/loss counted in the pipeline split) = ${L + extra}` : ''} is not divisible by pipeline size PP = ${pp}${flagsKnown ? '' : ', whether or not the recipe counts the embedding and loss stages'}${family === 'bridge' ? BRIDGE_LAYOUT_NOTE : ''}`,
       ['pp', 'layers'],
       {
         context: [...(embed ? (['embedInSplit'] as const) : []), ...(loss ? (['lossInSplit'] as const) : [])],
@@ -183,8 +187,8 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
     const perStage = Math.floor(L / pp);
     hit(
       'RL-R5',
-      'error',
-      `layers per pipeline stage ${perStage} (= ${L}/${pp}) is not divisible by virtual pipeline size VPP = ${vpp}`,
+      family === 'bridge' ? 'warning' : 'error',
+      `layers per pipeline stage ${perStage} (= ${L}/${pp}) is not divisible by virtual pipeline size VPP = ${vpp}${family === 'bridge' ? BRIDGE_LAYOUT_NOTE : ''}`,
       ['vpp', 'layers', 'pp'],
       {
         fixes: [...nearest(divisors(perStage), vpp).filter((x) => x > 1), null].map((x) => ({ set: { vpp: x } })),
@@ -208,18 +212,19 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
     hit('RL-R5c', 'info', 'virtual_pipeline_model_parallel_size 1 means no interleaving; NeMo rewrites it to null', ['vpp'], {
       fixes: [{ set: { vpp: null } }],
     });
-  // R6 — NeMo 1.x (megatron_base_model.py), NeMo 2 (llm/api.py _validate_config) and Megatron-LM (arguments.py
-  // validate_args) turn sequence_parallel off with a warning; megatron-core model_parallel_config.py raises.
-  const resetsSp = soft || family === 'nemo2' || family === 'megatron-lm';
+  // R6 — every loader in front of megatron-core turns sequence_parallel off with TP 1: NeMo 1.x (megatron_base_model.py),
+  // NeMo 2 (llm/api.py _validate_config), Megatron-LM (arguments.py validate_args), Megatron-Bridge's
+  // TransformerConfig.finalize (newer releases; older ones stop in config validation, as NeMo-RL may through Bridge).
+  // megatron-core itself raises (model_parallel_config.py): a warning, never an error.
   if (v.sp === true && tp === 1)
     hit(
       'RL-R6',
-      resetsSp ? 'warning' : 'error',
+      'warning',
       soft
         ? 'sequence_parallel is true but tensor_model_parallel_size is 1; NeMo silently resets sequence_parallel to false'
-        : resetsSp
-          ? `sequence_parallel is true but tensor_model_parallel_size is 1; ${family === 'megatron-lm' ? 'Megatron-LM' : 'NeMo'} turns sequence parallelism off ("Disabling sequence parallelism because tensor model parallelism is disabled")`
-          : 'sequence_parallel is true but tensor_model_parallel_size is 1; megatron-core requires TP > 1 ("Cannot use sequence parallelism without tensor parallelism")',
+        : family === 'bridge' || family === 'mcore'
+          ? 'sequence_parallel is true but tensor_model_parallel_size is 1; newer Megatron-Bridge releases turn it off, older ones (and megatron-core on its own) stop with "Cannot use sequence parallelism without tensor parallelism"'
+          : `sequence_parallel is true but tensor_model_parallel_size is 1; ${family === 'megatron-lm' ? 'Megatron-LM' : 'NeMo'} turns sequence parallelism off ("Disabling sequence parallelism because tensor model parallelism is disabled")`,
       ['sp', 'tp'],
       { fixes: [{ set: { sp: false } }] },
     );
@@ -243,14 +248,17 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
       },
     );
   }
-  // R9 — NeMo resets ub_tp_comm_overlap (warning); Megatron-LM arguments.py raises.
+  // R9 — NeMo resets ub_tp_comm_overlap (warning), so does Megatron-Bridge (comm_overlap.py: "Disabling tensor parallel
+  // communication overlap due to sequence_parallel=False"); Megatron-LM arguments.py raises.
   if (v.tpCommOverlap === true && v.sp === false)
     hit(
       'RL-R9',
-      soft ? 'warning' : 'error',
+      soft || family === 'bridge' ? 'warning' : 'error',
       soft
         ? `ub_tp_comm_overlap is true but sequence_parallel is ${written('sp') ? 'false' : 'not set (NeMo default false)'}; NeMo turns the overlap off`
-        : 'tp_comm_overlap is true but sequence_parallel is false; tensor-parallel communication overlap requires sequence_parallel: true',
+        : family === 'bridge'
+          ? 'tp_comm_overlap is true but sequence_parallel is false; Megatron-Bridge turns the overlap off ("Disabling tensor parallel communication overlap due to sequence_parallel=False")'
+          : 'tp_comm_overlap is true but sequence_parallel is false; tensor-parallel communication overlap requires sequence_parallel: true',
       ['tpCommOverlap', 'sp'],
       { fixes: [{ set: { tpCommOverlap: false } }, ...(pos(tp) && tp > 1 ? [{ set: { sp: true } }] : [])] },
     );
@@ -314,8 +322,9 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
         fixes: [{ set: { avgInCollective: false } }],
       });
   }
-  // R15 — megatron-core model_parallel_config.py. Only an explicit null is known to be wrong.
-  if (pos(pp) && pp > 1 && !soft && written('pipelineDtype') && v.pipelineDtype === null)
+  // R15 — megatron-core model_parallel_config.py. Only an explicit null is known to be wrong; Megatron-Bridge fills it
+  // from params_dtype when PP > 1 (TransformerConfig.finalize).
+  if (pos(pp) && pp > 1 && !soft && family !== 'bridge' && written('pipelineDtype') && v.pipelineDtype === null)
     hit('RL-R15', 'error', `pipeline parallelism (PP = ${pp}) requires pipeline_dtype to be set (e.g. bf16)`, ['pipelineDtype', 'pp']);
   // R16 — Bridge TrainingConfig.finalize.
   const budget = (['trainIters', 'trainSamples', 'numEpochs'] as const).filter((k) => v[k] !== undefined && v[k] !== null);

@@ -248,8 +248,8 @@ function bridge(root: MapNode, targets: Targets): Reading[] {
     if (!isMap(at) || at.entries.length === 0) continue;
     const ks = keys(at);
     const fields = ks.filter((k) => BRIDGE_TOP_LEVEL.has(k));
-    // ENV_VARS beside the ConfigContainer fields is the performance scripts' convention (scripts/performance).
-    const foreign = ks.filter((k) => !BRIDGE_TOP_LEVEL.has(k) && k !== 'ENV_VARS' && k !== 'defaults');
+    // (ENV_VARS beside the fields, the launch scripts' convention, is in the schema.)
+    const foreign = ks.filter((k) => !BRIDGE_TOP_LEVEL.has(k) && k !== 'defaults');
     if (fields.length < 2 && !(fields.length === 1 && (fields[0] === 'train' || fields[0] === 'model'))) continue;
     if (foreign.length > fields.length / 3) continue;
     const model = child(at, 'model');

@@ -15,9 +15,7 @@ const OpenSchema = v.object({ textDocument: v.object({ uri, languageId: v.string
 const ChangeSchema = v.object({
   textDocument: v.object({ uri, version }),
   // A change with a range edits that range; one without replaces the text (a present but malformed range is refused).
-  contentChanges: v.array(
-    v.union([v.object({ range: RangeSchema, text: v.string() }), v.object({ range: v.optional(v.undefined()), text: v.string() })]),
-  ),
+  contentChanges: v.array(v.object({ range: v.optional(RangeSchema), text: v.string() })),
 });
 const CloseSchema = v.object({ textDocument: v.object({ uri }) });
 

@@ -2,7 +2,9 @@
 //   recipe-lens lsp --stdio            Neovim, Helix, Emacs (eglot), Zed, JetBrains (LSP4IJ), any LSP client
 //   recipe-lens lsp --node-ipc         VS Code (vscode-languageclient's TransportKind.ipc)
 //   recipe-lens lsp --socket=PORT | --pipe=NAME
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { format } from 'node:util';
+import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection } from 'vscode-languageserver/node';
+import { FrameGuard } from './frames.js';
 import { RecipeLensServer } from './server.js';
 import { runAnalysisWorker } from './worker.js';
 
@@ -25,10 +27,32 @@ export function lspCommand(args: string[], entry: string): string | undefined {
   const unknown = rest.filter((a) => !transports.includes(a));
   if (unknown.length) return `unknown lsp argument ${unknown[0]}`;
   if (!rest.some((a) => TRANSPORT.test(a))) return 'lsp needs a transport: --stdio, --node-ipc, --socket=PORT or --pipe=NAME';
-  // vscode-languageserver reads the transport from process.argv (and, for --stdio, routes console output to the client
-  // as window/logMessage so that nothing but protocol messages reaches stdout).
-  const connection = createConnection(ProposedFeatures.all);
-  new RecipeLensServer(connection, entry).listen();
+  const started: { server?: RecipeLensServer } = {};
+  let connection: Connection;
+  if (rest.includes('--stdio')) {
+    // stdin through the framing guard (a malformed frame is skipped, not fatal); stdout only for protocol messages.
+    const guard = new FrameGuard((why) => connection.console.warn(`recipe-lens: ${why}`));
+    const reader = new StreamMessageReader(process.stdin.pipe(guard));
+    connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
+    reader.onError((e) => connection.console.warn(`recipe-lens: malformed message ignored: ${e.message.slice(0, 200)}`));
+    routeConsole(connection);
+    // The client closed our stdin: it is gone (exit code 0 only after a shutdown request, as LSP asks).
+    const gone = () => process.exit(started.server?.shutdownReceived ? 0 : 1);
+    process.stdin.on('end', gone);
+    process.stdin.on('close', gone);
+  } else {
+    // vscode-languageserver reads the other transports from process.argv.
+    connection = createConnection(ProposedFeatures.all);
+  }
+  started.server = new RecipeLensServer(connection, entry);
+  started.server.listen();
   connection.listen();
   return undefined;
+}
+
+/** console.* of the server (and of anything it loads) goes to the client as window/logMessage, never to stdout. */
+function routeConsole(c: Connection): void {
+  console.log = console.info = console.debug = (...a: unknown[]) => c.console.log(format(...a));
+  console.warn = (...a: unknown[]) => c.console.warn(format(...a));
+  console.error = (...a: unknown[]) => c.console.error(format(...a));
 }

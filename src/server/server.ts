@@ -55,7 +55,7 @@ const CodeActionParams = v.object({
 const DiagnosticParams = v.object({ ...DocParams.entries, previousResultId: v.optional(v.nullable(v.string())) });
 
 /** Params checked against `schema`, or InvalidParams with the first problem's path and message. */
-function checked<S extends v.GenericSchema>(schema: S, raw: unknown, method: string): v.InferOutput<S> {
+function valid<S extends v.GenericSchema>(schema: S, raw: unknown, method: string): v.InferOutput<S> {
   const r = v.safeParse(schema, raw);
   if (r.success) return r.output;
   throw new ResponseError(
@@ -65,6 +65,8 @@ function checked<S extends v.GenericSchema>(schema: S, raw: unknown, method: str
 }
 
 const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+/** LSP's ServerNotInitialized (-32002): a request before initialize. */
+const notInitialized = (method: string) => new ResponseError(ErrorCodes.ServerNotInitialized, `${method} before initialize`);
 
 export class RecipeLensServer {
   readonly docs = new DocumentStore();
@@ -81,6 +83,9 @@ export class RecipeLensServer {
   private readonly settingsCache = new Map<string, Promise<ServerSettings>>();
   private settingsEpoch = 0;
   private pull = false;
+  private initialized = false;
+  /** A shutdown request came (the process's exit code is then 0). */
+  shutdownReceived = false;
 
   constructor(
     readonly connection: Connection,
@@ -184,6 +189,7 @@ export class RecipeLensServer {
   // ------------------------------------------------------------------------------------------------ lifecycle
 
   private initialize(params: InitializeParams): InitializeResult {
+    this.initialized = true;
     this.caps = params.capabilities ?? {};
     const init = (params.initializationOptions ?? {}) as Record<string, unknown>;
     const opt = (key: keyof ClientOptions, allowed: readonly string[] | null) => {
@@ -229,12 +235,19 @@ export class RecipeLensServer {
       this.reconfigure();
     });
     c.onShutdown(async () => {
+      this.shutdownReceived = true;
       this.diagnostics.dispose();
       await this.worker.dispose();
     });
 
     // Documents ------------------------------------------------------------------------------------------------
+    const early = (method: string) => {
+      // LSP: notifications before initialize are dropped.
+      if (!this.initialized) this.warn(`${method} before initialize: dropped`);
+      return !this.initialized;
+    };
     c.onDidOpenTextDocument((p) => {
+      if (early('textDocument/didOpen')) return;
       const r = this.docs.open(p);
       if (!r.ok) return this.warn(r.reason);
       const doc = r.value;
@@ -244,6 +257,7 @@ export class RecipeLensServer {
       this.diagnostics.schedule(doc.uri, 0);
     });
     c.onDidChangeTextDocument((p) => {
+      if (early('textDocument/didChange')) return;
       const r = this.docs.change(p);
       if (!r.ok) return this.warn(r.reason);
       const { doc, changes } = r.value;
@@ -258,6 +272,7 @@ export class RecipeLensServer {
       void this.analysisSettings(doc.uri).then(({ settings }) => this.diagnostics.schedule(doc.uri, settings.debounceMs));
     });
     c.onDidCloseTextDocument((p) => {
+      if (early('textDocument/didClose')) return;
       const r = this.docs.close(p);
       if (!r.ok) return this.warn(r.reason);
       this.local.forget(r.value);
@@ -267,6 +282,10 @@ export class RecipeLensServer {
     });
 
     // Features -------------------------------------------------------------------------------------------------
+    const checked = <S extends v.GenericSchema>(schema: S, raw: unknown, method: string): v.InferOutput<S> => {
+      if (!this.initialized) throw notInitialized(method);
+      return valid(schema, raw, method);
+    };
     const value = async <K extends FeatureName>(
       k: K,
       uri: string,
@@ -312,6 +331,7 @@ export class RecipeLensServer {
     // Custom requests (src/protocol.ts) ------------------------------------------------------------------------
     const custom = <M extends LspRequestMethod>(method: M, handler: (r: { msg: LspParams<M> }) => Promise<unknown>) =>
       c.onRequest(method, async (raw: unknown) => {
+        if (!this.initialized) throw notInitialized(method);
         const r = parseLspParams(method, raw ?? undefined);
         if (!r.ok) throw new ResponseError(ErrorCodes.InvalidParams, `${method}: ${r.error}`);
         return handler(r);

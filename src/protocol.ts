@@ -232,6 +232,12 @@ export const parseLspParams = <M extends LspRequestMethod>(method: M, raw: unkno
 
 const whole = int(0, Number.MAX_SAFE_INTEGER);
 const text = str(LIMITS.vmText);
+/** Bytes of an estimate (sums of products: not always whole). */
+const bytes = v.pipe(
+  v.number('must be a finite number ≥ 0'),
+  v.finite('must be a finite number ≥ 0'),
+  v.minValue(0, 'must be a finite number ≥ 0'),
+);
 const LspPosition = strict({ line: whole, character: whole });
 const LspRange = strict({ start: LspPosition, end: LspPosition });
 
@@ -241,7 +247,7 @@ export type StatusVM = v.InferOutput<typeof StatusSchema>;
 
 /** The estimate as the commands show it: its plain-text report (Show Memory Estimate), or why there is none. */
 export const EstimateInfoSchema = v.variant('kind', [
-  v.strictObject({ kind: v.literal('training'), totalBytes: whole, report: text }),
+  v.strictObject({ kind: v.literal('training'), totalBytes: bytes, report: text }),
   v.strictObject({ kind: oneOf(['serving', 'retention']), report: text }),
   v.strictObject({ kind: v.literal('none'), reason: text }),
 ]);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, type AnalysisSettings } from '../../src/core/analysis.js';
 import { GIB } from '../../src/core/memory/overheads.js';
+import { parseLspResult, type LspResultMethod } from '../../src/protocol.js';
 import { EXAMPLES, REPO, SHARED } from '../helpers.js';
 import { fileUri, PULL_CAPABILITIES, TestClient, type LspDiagnostic } from './client.js';
 
@@ -310,9 +311,18 @@ test('pull diagnostics: a full report with a result id, then "unchanged" for the
   await c.stop();
 });
 
+/** A custom request's result, checked against the protocol's schema as the VS Code client checks it. */
+async function custom<T>(c: TestClient, method: LspResultMethod, params: unknown): Promise<T> {
+  const r = await c.request<T>(method, params);
+  const parsed = parseLspResult(method, r);
+  assert.ok(parsed.ok, `${method}: the result does not match src/protocol.ts: ${parsed.ok ? '' : parsed.error}`);
+  return r;
+}
+
 test('custom requests: analysis (status, estimate, panel sections), whatIf, plan and apply', async () => {
   const c = new TestClient();
   await c.initialize();
+  const req = <T = unknown>(method: LspResultMethod, params: unknown) => custom<T>(c, method, params);
   const path = join(EXAMPLES, 'llama3_8b_128k.yaml');
   const text = readFileSync(path, 'utf8');
   const uri = fileUri(path);
@@ -330,7 +340,7 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
     ui: typeof ui;
     layoutPage: number | 'rank';
   };
-  const a = await c.request<{
+  const a = await req<{
     version: number;
     format: string;
     formatLabel: string;
@@ -350,7 +360,7 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
   assert.deepEqual([a.panel.sections.header.title, a.panel.sections.header.docVersion], ['llama3_8b_128k.yaml', 1]);
 
   // what-if CP 8 → 4: one change, applicable; apply returns the versioned edit of exactly that value.
-  const w = await c.request<{ version: number; changes: number; applicable: boolean; panel: Panel }>('recipeLens/whatIf', {
+  const w = await req<{ version: number; changes: number; applicable: boolean; panel: Panel }>('recipeLens/whatIf', {
     textDocument: { uri },
     panel: { ui, layoutPage: 'rank' },
     values: { cp: 4 },
@@ -362,7 +372,7 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
   );
   const view = { ui: { ...ui, whatIf: { cp: 4 } }, layoutPage: 'rank' };
   const cpAt = text.indexOf('context_parallel_size: 8') + 'context_parallel_size: '.length;
-  const applied = await c.request('recipeLens/apply', { textDocument: { uri, version: 1 }, panel: view, target: { kind: 'whatIf' } });
+  const applied = await req('recipeLens/apply', { textDocument: { uri, version: 1 }, panel: view, target: { kind: 'whatIf' } });
   assert.deepEqual(applied, {
     ok: true,
     keys: 1,
@@ -376,7 +386,7 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
     },
   });
   // Another version: refused, nothing to write.
-  const stale = await c.request<{ ok: boolean; reason: string }>('recipeLens/apply', {
+  const stale = await req<{ ok: boolean; reason: string }>('recipeLens/apply', {
     textDocument: { uri, version: 7 },
     panel: view,
     target: { kind: 'whatIf' },
@@ -387,7 +397,7 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
   });
 
   // The planner for 64 GPUs, then row 1 applied against its planId.
-  const p = await c.request<{ rows: number | null; message: string; panel: Panel }>('recipeLens/plan', {
+  const p = await req<{ rows: number | null; message: string; panel: Panel }>('recipeLens/plan', {
     textDocument: { uri },
     panel: { ui, layoutPage: 'rank' },
     gpus: 64,
@@ -397,7 +407,7 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
   assert.equal(p.panel.sections.planner?.state, 'ready');
   assert.equal(p.panel.ui.layout.worldSize, 64, 'the planner GPU count is the layout section’s from now on');
   const planId = p.panel.sections.planner!.planId;
-  const row = await c.request<{ ok: boolean }>('recipeLens/apply', {
+  const row = await req<{ ok: boolean }>('recipeLens/apply', {
     textDocument: { uri, version: 1 },
     panel: { ui: p.panel.ui, layoutPage: p.panel.layoutPage },
     target: { kind: 'candidate', planId: planId + 1, index: 0 },
@@ -408,7 +418,7 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
   });
 
   // A document the server does not have: nulls, and the panel's empty state.
-  const unknown = await c.request<{ version: null; format: null; panel: Panel }>('recipeLens/analysis', {
+  const unknown = await req<{ version: null; format: null; panel: Panel }>('recipeLens/analysis', {
     textDocument: { uri: 'file:///nowhere.ts' },
     panel: { ui, layoutPage: 'rank' },
   });

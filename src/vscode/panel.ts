@@ -21,8 +21,11 @@ import {
 } from '../protocol.js';
 import type { RecipeLensClient } from './client.js';
 
-/** Delay after a keystroke before the panel asks for its sections again (the refresh budget is 100 ms). */
-const DEBOUNCE_MS = 50;
+/**
+ * Delay after a keystroke before the panel asks for its sections again (the refresh budget is 100 ms). The server
+ * answers in a few milliseconds and an answer to an older state is dropped, so the delay only merges bursts of keys.
+ */
+const DEBOUNCE_MS = 20;
 
 export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'recipeLens.planning';

@@ -5,13 +5,13 @@
 // Every message from the client is checked before use: a malformed one gets InvalidParams (requests) or is logged
 // and dropped (notifications), and the server keeps serving.
 import {
+  CancellationToken,
   CodeLensRefreshRequest,
   DidChangeConfigurationNotification,
   ErrorCodes,
   LSPErrorCodes,
   ResponseError,
   TextDocumentSyncKind,
-  type CancellationToken,
   type ClientCapabilities,
   type Connection,
   type InitializeParams,
@@ -332,7 +332,9 @@ export class RecipeLensServer {
     const custom = <M extends LspRequestMethod>(method: M, handler: (r: { msg: LspParams<M> }) => Promise<unknown>) =>
       c.onRequest(method, async (raw: unknown) => {
         if (!this.initialized) throw notInitialized(method);
-        const r = parseLspParams(method, raw ?? undefined);
+        // A request without params reaches the handler with the cancellation token in their place (vscode-jsonrpc).
+        const none = raw === null || CancellationToken.is(raw) || (Array.isArray(raw) && raw.length === 0);
+        const r = parseLspParams(method, none ? undefined : raw);
         if (!r.ok) throw new ResponseError(ErrorCodes.InvalidParams, `${method}: ${r.error}`);
         return handler(r);
       });

@@ -227,11 +227,20 @@ const overlaps = (r: lsp.Range, s: lsp.Range) =>
 function codeActions(a: Analysis, uri: string, version: number, p: Features['codeAction']['params']): lsp.CodeAction[] {
   // Every fix is a plain 'quickfix': asked for only other kinds (refactor, source…), there is nothing to offer.
   if (p.only && !p.only.some((k) => k === 'quickfix' || k === '')) return [];
-  const out: lsp.CodeAction[] = [];
   // The client's diagnostics at the range; a client that sends none gets the fixes of every diagnostic there.
   const pairs = p.diagnostics.length
     ? p.diagnostics.map((c) => [matchDiagnostic(a, c), c] as const)
     : a.diagnostics.filter((d) => overlaps(d.range, p.range)).map((d) => [d, toLspDiagnostic(d, uri)] as const);
-  for (const [d, client] of pairs) if (d) out.push(...fixActions(d, client, uri, version));
-  return out;
+  // Two findings on one key often carry the same fix (R1 and R3 on CP both offer "Set … 4"): one action for both.
+  const byEdit = new Map<string, lsp.CodeAction>();
+  for (const [d, client] of pairs) {
+    if (!d) continue;
+    for (const action of fixActions(d, client, uri, version)) {
+      const key = JSON.stringify([action.title, action.edit]);
+      const same = byEdit.get(key);
+      if (same) same.diagnostics!.push(client);
+      else byEdit.set(key, action);
+    }
+  }
+  return [...byEdit.values()];
 }

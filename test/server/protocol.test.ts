@@ -98,6 +98,19 @@ test('broken example: published diagnostics with rule ids on line 54, related ke
       ['Set model.context_parallel_size: 4', 'quickfix', false],
     ],
   );
+  // Both findings in the context (as VS Code's light bulb sends them) carry the same two fixes: one action each, for both.
+  const both = await c.request<{ title: string; diagnostics: LspDiagnostic[] }[]>('textDocument/codeAction', {
+    textDocument: { uri: BROKEN_URI },
+    range: ds[0]!.range,
+    context: { diagnostics: ds },
+  });
+  assert.deepEqual(
+    both.map((a) => [a.title, a.diagnostics.map((d) => d.code)]),
+    [
+      ['Set model.context_parallel_size: 2', ['RL-R1', 'RL-R3']],
+      ['Set model.context_parallel_size: 4', ['RL-R1', 'RL-R3']],
+    ],
+  );
   const change = actions[1]!.edit.documentChanges[0]!;
   assert.deepEqual(change.textDocument, { uri: BROKEN_URI, version: 1 });
   assert.deepEqual(change.edits, [{ range: { start: { line: 53, character: 25 }, end: { line: 53, character: 26 } }, newText: '4' }]);

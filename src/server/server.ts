@@ -81,6 +81,8 @@ export class RecipeLensServer {
   private initSettings: ServerSettings = DEFAULT_SETTINGS;
   private pushedRaw: unknown = undefined;
   private readonly settingsCache = new Map<string, Promise<ServerSettings>>();
+  /** The settings last resolved per document (read synchronously where a round trip would delay a timer). */
+  private readonly resolved = new Map<string, ServerSettings>();
   private settingsEpoch = 0;
   private pull = false;
   private initialized = false;
@@ -115,7 +117,8 @@ export class RecipeLensServer {
         return this.baseSettings();
       });
       this.settingsCache.set(uri, p);
-      void p.then(() => {
+      void p.then((s) => {
+        if (this.settingsCache.get(uri) === p) this.resolved.set(uri, s);
         // A configuration change while the request was out: do not keep the older answer.
         if (epoch !== this.settingsEpoch && this.settingsCache.get(uri) === p) this.settingsCache.delete(uri);
       });
@@ -269,7 +272,11 @@ export class RecipeLensServer {
         this.local.forget(doc.uri);
         this.worker.open(doc);
       }
-      void this.analysisSettings(doc.uri).then(({ settings }) => this.diagnostics.schedule(doc.uri, settings.debounceMs));
+      // The debounce of the settings known for the document (resolved on its open), so the timer is set before the
+      // next message is read: a pull request right after this change then waits for it.
+      const known = this.resolved.get(doc.uri);
+      if (known) this.diagnostics.schedule(doc.uri, known.debounceMs);
+      else void this.settingsFor(doc.uri).then((s) => this.diagnostics.schedule(doc.uri, s.debounceMs));
     });
     c.onDidCloseTextDocument((p) => {
       if (early('textDocument/didClose')) return;
@@ -278,6 +285,7 @@ export class RecipeLensServer {
       this.local.forget(r.value);
       this.worker.close(r.value);
       this.settingsCache.delete(r.value);
+      this.resolved.delete(r.value);
       this.diagnostics.forget(r.value);
     });
 

@@ -4,8 +4,8 @@
 import type { Analysis } from './analysis.js';
 import type { ServingField, TrainingField } from './formats/fields.js';
 import type { FieldLoc } from './formats/table.js';
-import { GIB } from './memory/overheads.js';
 import type { Span } from './types.js';
+import { count, gib } from './units.js';
 
 export interface EstimateLens {
   /** The key the line sits on: the first parallelism key of the block. */
@@ -22,8 +22,6 @@ const TRAINING_ANCHORS: readonly TrainingField[] = ['tp', 'pp', 'vpp', 'cp', 'ep
 /** Without a parallelism key in the file, the line goes on the sequence and batch keys the estimate reads. */
 const TRAINING_FALLBACK: readonly TrainingField[] = ['seq', 'mbs', 'gbs'];
 const SERVING_ANCHORS: readonly ServingField[] = ['tp', 'pp', 'cp', 'ep', 'kvConfig'];
-
-const gib = (b: number) => `${(b / GIB).toFixed(2)} GiB`;
 
 /** The written key of `fields` that comes first in the text. */
 function firstKey<F extends string>(loc: Partial<Record<F, FieldLoc>>, fields: readonly F[]): Span | undefined {
@@ -60,8 +58,8 @@ export function estimateLenses(a: Analysis): EstimateLens[] {
         const k = role.kv;
         out.push({
           span,
-          text: `KV pool ${gib(k.allocatedBytes)} per GPU = ${k.poolTokens.toLocaleString('en-US')} tokens (${e.gpu.id}, TP ${role.tp}${role.pp > 1 ? ` · PP ${role.pp}` : ''})${role.role ? ` · ${role.role}` : ''}`,
-          tooltip: `Recipe Lens: ${e.shape.name} on ${e.gpu.name}: ${k.bytesPerToken.toLocaleString('en-US')} B per token (${k.perToken.dtype}); the pool is set by ${k.limit}; ${k.requestsAtMaxSeqLen} requests of ${role.maxSeqLen.toLocaleString('en-US')} tokens fit.`,
+          text: `KV pool ${gib(k.allocatedBytes)} per GPU = ${count(k.poolTokens)} tokens (${e.gpu.id}, TP ${role.tp}${role.pp > 1 ? ` · PP ${role.pp}` : ''})${role.role ? ` · ${role.role}` : ''}`,
+          tooltip: `Recipe Lens: ${e.shape.name} on ${e.gpu.name}: ${count(k.bytesPerToken)} B per token (${k.perToken.dtype}); the pool is set by ${k.limit}; ${k.requestsAtMaxSeqLen} requests of ${count(role.maxSeqLen)} tokens fit.`,
           verdict: 'kv-pool',
         });
       }

@@ -9,10 +9,10 @@ import { completions } from '../core/complete.js';
 import { completionContext, lookupLoose } from '../core/cursor.js';
 import { hoverAt } from '../core/hover.js';
 import { estimateLenses } from '../core/lens.js';
-import { GIB } from '../core/memory/overheads.js';
 import { estimateText } from '../core/memory/report.js';
 import { recipeSymbols } from '../core/symbols.js';
 import { FORMAT_LABELS } from '../core/types.js';
+import { gib, gibNumber } from '../core/units.js';
 import type { AnalysisResult, ApplyParams, PanelView, StatusVM, WhatIfValues } from '../protocol.js';
 import {
   fixActions,
@@ -70,8 +70,8 @@ export function statusOf(a: Analysis | undefined): StatusVM | null {
   const t = e.estimate;
   return {
     verdict: t.fit.verdict,
-    text: `${(t.perGpu.total / GIB).toFixed(1)} / ${(e.gpu.bytes / GIB).toFixed(1)} GiB`,
-    tooltip: `Recipe Lens: most-loaded rank needs ${(t.perGpu.total / GIB).toFixed(2)} GiB on ${e.gpu.name} (${t.fit.verdict}).`,
+    text: `${gibNumber(t.perGpu.total, 1)} / ${gib(e.gpu.bytes, 1)}`,
+    tooltip: `Recipe Lens: most-loaded rank needs ${gib(t.perGpu.total)} on ${e.gpu.name} (${t.fit.verdict}).`,
   };
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { minimatch } from 'minimatch';
 import type { AnalysisSettings } from '../core/analysis.js';
 import { FORMAT_IDS, isFormatId, type FormatId } from '../core/types.js';
+import { FRAMEWORKS, isFramework, isRelease, type Versions } from '../core/versions.js';
 
 export interface ServerSettings {
   enable: boolean;
@@ -19,6 +20,8 @@ export interface ServerSettings {
   profile: 'megatron' | 'hf';
   attention: 'flash' | 'eager';
   memoryWarnings: boolean;
+  /** Target release per framework (`{ "nemo": "2.3", "trtllm": "1.0" }`); a file's modeline wins. */
+  versions: Versions;
 }
 
 /** package.json's defaults (contributes.configuration), so every editor starts where VS Code does. */
@@ -33,6 +36,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   profile: 'megatron',
   attention: 'flash',
   memoryWarnings: true,
+  versions: {},
 };
 
 export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof ServerSettings)[];
@@ -58,6 +62,10 @@ const CHECKS: { [K in keyof ServerSettings]: [(x: unknown) => boolean, string] }
   profile: [(x) => x === 'megatron' || x === 'hf', 'megatron or hf'],
   attention: [(x) => x === 'flash' || x === 'eager', 'flash or eager'],
   memoryWarnings: [(x) => typeof x === 'boolean', 'true or false'],
+  versions: [
+    (x) => isPlain(x) && Object.entries(x).every(([k, v]) => isFramework(k) && typeof v === 'string' && isRelease(v)),
+    `an object of framework (${FRAMEWORKS.join(', ')}) → release such as "2.3"`,
+  ],
 };
 
 /**
@@ -136,5 +144,6 @@ export function analysisSettingsOf(s: ServerSettings, uri: string, folders: read
     worldSize: s.worldSize ?? undefined,
     maxLength: s.maxFileSizeKb * 1024,
     memoryWarnings: s.memoryWarnings,
+    versions: Object.keys(s.versions).length ? s.versions : undefined,
   };
 }

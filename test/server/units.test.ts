@@ -65,7 +65,18 @@ test('settings: layers key by key, wrong types dropped with a warning; the { rec
     worldSize: undefined,
     maxLength: 16384,
     memoryWarnings: true,
+    versions: undefined,
   });
+  const v = overlay(DEFAULT_SETTINGS, { versions: { nemo: '2.3', trtllm: '1.0' } }, 'config', (w) => warnings.push(w));
+  assert.deepEqual(analysisSettingsOf(v, 'file:///w/a.yaml', []).versions, { nemo: '2.3', trtllm: '1.0' });
+  assert.equal(
+    overlay(DEFAULT_SETTINGS, { versions: { pytorch: '2.3' } }, 'config', (w) => warnings.push(w)).versions,
+    DEFAULT_SETTINGS.versions,
+  );
+  assert.equal(
+    warnings.at(-1),
+    'config: recipeLens.versions must be an object of framework (nemo, bridge, mcore, trtllm, nemo_rl) → release such as "2.3"; {"pytorch":"2.3"} ignored',
+  );
 });
 
 test('settings: formatAssociations globs match the absolute path, or the path relative to a workspace folder', () => {

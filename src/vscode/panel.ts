@@ -22,10 +22,11 @@ import {
 import type { RecipeLensClient } from './client.js';
 
 /**
- * Delay after a keystroke before the panel asks for its sections again (the refresh budget is 100 ms). The server
- * answers in a few milliseconds and an answer to an older state is dropped, so the delay only merges bursts of keys.
+ * Delay after a keystroke before the panel asks for its sections again (the refresh budget is 100 ms): none beyond
+ * the current task. The server answers in a few milliseconds and an answer to an older state is dropped, so asking
+ * on every change costs one analysis per document version, which the diagnostics reuse.
  */
-const DEBOUNCE_MS = 20;
+const DEBOUNCE_MS = 0;
 
 export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'recipeLens.planning';

@@ -579,7 +579,7 @@ test('panel refresh latency: typing micro_batch_size 1 -> 2 updates the memory t
   }
   const ms = median(samples);
   console.log(
-    `# keystroke -> memory total in the panel: median ${ms} ms, samples ${samples.join(', ')} ms (keydown in the workbench to the webview DOM change, Date.now() in both; panel debounce 20 ms)`,
+    `# keystroke -> memory total in the panel: median ${ms} ms, samples ${samples.join(', ')} ms (keydown in the workbench to the webview DOM change, Date.now() in both; no panel debounce)`,
   );
   metrics.panelRefreshMs = { median: ms, min: Math.min(...samples), max: Math.max(...samples), n: samples.length, samples };
   notes.panelRefreshMs =

@@ -1,5 +1,6 @@
 // The core's results as LSP values. Positions are the analysis's own (its LineIndex over the text of that version,
 // UTF-16 code units, as LSP's default position encoding); nothing here computes a finding, an estimate or a fix.
+import { pathToFileURL } from 'node:url';
 import type * as lsp from 'vscode-languageserver';
 import type { Analysis } from '../core/analysis.js';
 import type { CompletionItem as CoreCompletion } from '../core/complete.js';
@@ -28,7 +29,12 @@ const sameRange = (x: Range, y: lsp.Range) =>
 
 export function toLspDiagnostic(d: Diagnostic, uri: string): lsp.Diagnostic {
   const out: lsp.Diagnostic = { range: d.range, severity: SEVERITY[d.severity], source: SOURCE, code: d.code, message: d.message };
-  if (d.related?.length) out.relatedInformation = d.related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
+  // A related location may be in another file: the NeMo-RL `defaults:` parent that writes the value.
+  if (d.related?.length)
+    out.relatedInformation = d.related.map((r) => ({
+      location: { uri: r.file ? pathToFileURL(r.file).href : uri, range: r.range },
+      message: r.message,
+    }));
   if (d.code === 'RL-DEPRECATED') out.tags = [TAG_DEPRECATED];
   return out;
 }

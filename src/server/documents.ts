@@ -3,6 +3,7 @@
 // the reason) and leaves the document as it was. Ranges past the end are clamped, as the LSP specification asks.
 import * as v from 'valibot';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { uriPath } from './settings.js';
 
 const MAX_URI = 8192;
 const whole = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -40,6 +41,13 @@ export class DocumentStore {
 
   uris(): IterableIterator<string> {
     return this.docs.keys();
+  }
+
+  /** The open document at a file system path (how the core names a NeMo-RL `defaults:` parent). */
+  byPath(path: string): TextDocument | undefined {
+    const want = path.replace(/\\/g, '/');
+    for (const [uri, doc] of this.docs) if (uri.startsWith('file:') && uriPath(uri) === want) return doc;
+    return undefined;
   }
 
   open(raw: unknown): Outcome<TextDocument> {

@@ -4,7 +4,7 @@
 // document's current version (AnalysisStore: the first to ask computes it, everyone else reuses it).
 import type * as lsp from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { AnalysisStore, analysisStats, settingsFingerprint, type Analysis, type AnalysisSettings } from '../core/analysis.js';
+import { AnalysisStore, analysisStats, readsFile, settingsFingerprint, type Analysis, type AnalysisSettings } from '../core/analysis.js';
 import { completions } from '../core/complete.js';
 import { completionContext, lookupLoose } from '../core/cursor.js';
 import { hoverAt } from '../core/hover.js';
@@ -102,7 +102,14 @@ export class Engine {
   private readonly used = new Map<string, true>();
   private readonly panels = new PanelState();
 
-  constructor(private readonly docs: DocumentSource) {}
+  constructor(
+    private readonly docs: DocumentSource,
+    /**
+     * Reads the other files a document names (NeMo-RL `defaults:` parents) for the core: settings cross threads as
+     * data, so each thread brings its own reader (open buffers first, then the disk).
+     */
+    private readonly readFile?: (path: string) => string | undefined,
+  ) {}
 
   /** Analyses computed by this thread (the core's counter is per thread). */
   get computed(): number {
@@ -111,7 +118,8 @@ export class Engine {
 
   /** The analysis of `doc`'s current version under `settings`; computed on the first ask. */
   analysis(doc: TextDocument, settings: AnalysisSettings): Analysis {
-    const a = this.store.get(doc.uri, doc.version, () => doc.getText(), settings);
+    const s = settings.documentPath && this.readFile ? { ...settings, readFile: this.readFile } : settings;
+    const a = this.store.get(doc.uri, doc.version, () => doc.getText(), s);
     this.used.delete(doc.uri);
     this.used.set(doc.uri, true);
     while (this.used.size > ANALYSES_KEPT) {
@@ -126,6 +134,14 @@ export class Engine {
     this.used.delete(uri);
     this.store.delete(uri);
     this.panels.forget(uri);
+  }
+
+  /** The documents whose current analysis read the file at `path` (a NeMo-RL `defaults:` parent). */
+  dependents(path: string): string[] {
+    return [...this.used.keys()].filter((uri) => {
+      const a = this.store.peek(uri);
+      return a !== undefined && readsFile(a, path);
+    });
   }
 
   /** Drops every analysis (settings changed, or the user asked to re-validate). */

@@ -8,6 +8,7 @@ import {
   CancellationToken,
   CodeLensRefreshRequest,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   ErrorCodes,
   LSPErrorCodes,
   ResponseError,
@@ -24,8 +25,9 @@ import { DiagnosticsScheduler } from './diagnostics.js';
 import { DocumentStore, PositionSchema, RangeSchema } from './documents.js';
 import { Engine, type Features, type FeatureName } from './engine.js';
 import { PanelState } from './panel.js';
-import { analysisSettingsOf, DEFAULT_SETTINGS, overlay, recipeLensSection, type ServerSettings } from './settings.js';
+import { analysisSettingsOf, DEFAULT_SETTINGS, overlay, recipeLensSection, uriPath, type ServerSettings } from './settings.js';
 import { AnalysisWorker, WORKER_MAX_BACK, WORKER_MIN_CHARS } from './worker.js';
+import { cachedSourceReader } from '../host/sourceFiles.js';
 
 export const SERVER_NAME = 'recipe-lens';
 
@@ -70,7 +72,11 @@ const notInitialized = (method: string) => new ResponseError(ErrorCodes.ServerNo
 
 export class RecipeLensServer {
   readonly docs = new DocumentStore();
-  private readonly local = new Engine(this.docs);
+  // The main thread's reader of NeMo-RL `defaults:` parents: an open document's text first (unsaved edits count), else the disk.
+  private readonly local = new Engine(
+    this.docs,
+    cachedSourceReader((path) => this.docs.byPath(path)?.getText()),
+  );
   private readonly worker: AnalysisWorker;
   private readonly panels = new PanelState();
   private readonly diagnostics: DiagnosticsScheduler;
@@ -177,6 +183,19 @@ export class RecipeLensServer {
     throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed while the request was answered');
   }
 
+  /**
+   * The file at `uri` changed (edited, saved, created, deleted, closed): re-validate the open documents whose analysis
+   * read it as a NeMo-RL `defaults:` parent. Their analyses notice on the next read (Analysis.sources); this publishes.
+   */
+  private async rescheduleDependents(uri: string): Promise<void> {
+    if (!uri.startsWith('file:')) return;
+    const path = uriPath(uri);
+    const uris = new Set([...this.local.dependents(path), ...(await this.worker.dependents(path).catch(() => []))]);
+    uris.delete(uri);
+    for (const u of uris)
+      if (this.docs.get(u)) this.diagnostics.schedule(u, this.resolved.get(u)?.debounceMs ?? DEFAULT_SETTINGS.debounceMs);
+  }
+
   /** Analyses computed, on this thread and in the worker. */
   async stats() {
     return {
@@ -232,6 +251,13 @@ export class RecipeLensServer {
     c.onInitialized(() => {
       if (this.caps.workspace?.didChangeConfiguration?.dynamicRegistration)
         void c.client.register(DidChangeConfigurationNotification.type, { section: 'recipeLens' }).catch(() => {});
+      // A NeMo-RL `defaults:` parent may change on disk, not in an editor: the client tells us of YAML file events.
+      if (this.caps.workspace?.didChangeWatchedFiles?.dynamicRegistration)
+        void c.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] }).catch(() => {});
+    });
+    c.onDidChangeWatchedFiles((p) => {
+      const changes = Array.isArray((p as { changes?: unknown } | null)?.changes) ? (p as { changes: { uri?: unknown }[] }).changes : [];
+      for (const ch of changes.slice(0, 10_000)) if (typeof ch?.uri === 'string') void this.rescheduleDependents(ch.uri);
     });
     c.onDidChangeConfiguration((p) => {
       this.pushedRaw = (p as { settings?: unknown } | null)?.settings;
@@ -258,6 +284,7 @@ export class RecipeLensServer {
       if (doc.getText().length >= WORKER_MIN_CHARS) this.worker.open(doc);
       else this.worker.close(doc.uri);
       this.diagnostics.schedule(doc.uri, 0);
+      void this.rescheduleDependents(doc.uri);
     });
     c.onDidChangeTextDocument((p) => {
       if (early('textDocument/didChange')) return;
@@ -277,6 +304,7 @@ export class RecipeLensServer {
       const known = this.resolved.get(doc.uri);
       if (known) this.diagnostics.schedule(doc.uri, known.debounceMs);
       else void this.settingsFor(doc.uri).then((s) => this.diagnostics.schedule(doc.uri, s.debounceMs));
+      void this.rescheduleDependents(doc.uri);
     });
     c.onDidCloseTextDocument((p) => {
       if (early('textDocument/didClose')) return;
@@ -287,6 +315,8 @@ export class RecipeLensServer {
       this.settingsCache.delete(r.value);
       this.resolved.delete(r.value);
       this.diagnostics.forget(r.value);
+      // Its dependents read the disk again (the unsaved buffer is gone).
+      void this.rescheduleDependents(r.value);
     });
 
     // Features -------------------------------------------------------------------------------------------------

@@ -145,5 +145,7 @@ export function analysisSettingsOf(s: ServerSettings, uri: string, folders: read
     maxLength: s.maxFileSizeKb * 1024,
     memoryWarnings: s.memoryWarnings,
     versions: Object.keys(s.versions).length ? s.versions : undefined,
+    // NeMo-RL `defaults:` parents resolve against the document's own path (the engine adds the file reader).
+    documentPath: uri.startsWith('file:') ? uriPath(uri) : undefined,
   };
 }

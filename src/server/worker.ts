@@ -6,6 +6,7 @@
 // stops.
 import { parentPort, Worker } from 'node:worker_threads';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { cachedSourceReader } from '../host/sourceFiles.js';
 import { DocumentStore, type ChangeEvent } from './documents.js';
 import { Engine, type EngineReply, type EngineRequest, type FeatureName } from './engine.js';
 
@@ -20,7 +21,8 @@ type ToWorker =
   | { type: 'close'; uri: string }
   | { type: 'clear' }
   | { type: 'run'; id: number; req: EngineRequest }
-  | { type: 'stats'; id: number };
+  | { type: 'stats'; id: number }
+  | { type: 'dependents'; id: number; path: string };
 type FromWorker = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 /** The worker side: answers the main thread's messages in the order they were sent. */
@@ -28,7 +30,11 @@ export function runAnalysisWorker(): void {
   const port = parentPort;
   if (!port) throw new Error('--analysis-worker runs only as the language server’s worker thread');
   const docs = new DocumentStore();
-  const engine = new Engine(docs);
+  // The worker's reader: its own documents' text first, then the disk.
+  const engine = new Engine(
+    docs,
+    cachedSourceReader((path) => docs.byPath(path)?.getText()),
+  );
   const reply = (m: FromWorker) => port.postMessage(m);
   port.on('message', (m: ToWorker) => {
     switch (m.type) {
@@ -48,6 +54,9 @@ export function runAnalysisWorker(): void {
         return;
       case 'stats':
         reply({ id: m.id, ok: true, value: engine.computed });
+        return;
+      case 'dependents':
+        reply({ id: m.id, ok: true, value: engine.dependents(m.path) });
         return;
       case 'run':
         try {
@@ -145,7 +154,7 @@ export class AnalysisWorker {
     if (this.worker) this.post({ type: 'clear' });
   }
 
-  private request(m: { type: 'run'; req: EngineRequest } | { type: 'stats' }): Promise<unknown> {
+  private request(m: { type: 'run'; req: EngineRequest } | { type: 'stats' } | { type: 'dependents'; path: string }): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -160,6 +169,11 @@ export class AnalysisWorker {
 
   run<K extends FeatureName>(req: EngineRequest<K>): Promise<EngineReply<K>> {
     return this.request({ type: 'run', req }) as Promise<EngineReply<K>>;
+  }
+
+  /** The worker's documents whose analysis read the file at `path`. */
+  async dependents(path: string): Promise<string[]> {
+    return this.worker && this.owned.size ? ((await this.request({ type: 'dependents', path })) as string[]) : [];
   }
 
   /** Analyses the worker computed (0 when it never started). */

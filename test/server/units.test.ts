@@ -66,6 +66,7 @@ test('settings: layers key by key, wrong types dropped with a warning; the { rec
     maxLength: 16384,
     memoryWarnings: true,
     versions: undefined,
+    documentPath: '/w/a.yaml',
   });
   const v = overlay(DEFAULT_SETTINGS, { versions: { nemo: '2.3', trtllm: '1.0' } }, 'config', (w) => warnings.push(w));
   assert.deepEqual(analysisSettingsOf(v, 'file:///w/a.yaml', []).versions, { nemo: '2.3', trtllm: '1.0' });

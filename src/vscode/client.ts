@@ -18,14 +18,30 @@ interface Results {
 }
 
 export class RecipeLensClient implements vscode.Disposable {
-  readonly client: LanguageClient;
-  /** Settles when the server answered initialize (never rejects: a failed start is logged by the client). */
-  readonly ready: Promise<boolean>;
+  /** The language client, once created (right after activate() returned). */
+  private current?: LanguageClient;
+  /** The client, once the server answered initialize; undefined when it did not start (the client logged why). */
+  private readonly started: Promise<LanguageClient | undefined>;
   private readonly analyzed = new vscode.EventEmitter<DidAnalyze>();
   /** A new analysis of a document (the server's recipeLens/didAnalyze notification, checked). */
   readonly onDidAnalyze = this.analyzed.event;
 
   constructor(context: vscode.ExtensionContext) {
+    // Created and started after activate() returned (activation stays a few milliseconds); requests wait for it.
+    this.started = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const client = this.create(context);
+      this.current = client;
+      return client.start().then(
+        () => client,
+        (e: unknown) => {
+          client.error('the Recipe Lens language server did not start', e, 'force');
+          return undefined;
+        },
+      );
+    });
+  }
+
+  private create(context: vscode.ExtensionContext): LanguageClient {
     const run = { module: context.asAbsolutePath('dist/cli.js'), transport: TransportKind.ipc, args: ['lsp'] };
     const serverOptions: ServerOptions = { run, debug: run };
     const clientOptions: LanguageClientOptions = {
@@ -34,47 +50,53 @@ export class RecipeLensClient implements vscode.Disposable {
       // The code lens opens the planning panel; VS Code shows the estimate as a code lens only (no inlay hint twice).
       initializationOptions: { codeLensCommand: 'recipeLens.openPanel', estimateHint: 'codeLens' },
     };
-    this.client = new LanguageClient('recipeLens', 'Recipe Lens', serverOptions, clientOptions);
-    this.client.onNotification(LSP_METHODS.didAnalyze, (raw: unknown) => {
+    const client = new LanguageClient('recipeLens', 'Recipe Lens', serverOptions, clientOptions);
+    client.onNotification(LSP_METHODS.didAnalyze, (raw: unknown) => {
       const r = parseLspResult(LSP_METHODS.didAnalyze, raw);
       if (r.ok) this.analyzed.fire(r.msg);
-      else this.client.warn(`recipeLens/didAnalyze ignored: ${r.error}`);
+      else client.warn(`recipeLens/didAnalyze ignored: ${r.error}`);
     });
-    // Started in the background: activate() returns at once; requests wait for `ready`.
-    this.ready = this.client.start().then(
-      () => true,
-      (e: unknown) => {
-        this.client.error('the Recipe Lens language server did not start', e, 'force');
-        return false;
-      },
-    );
+    return client;
   }
 
-  /** The URI of a document as the client sent it to the server. */
+  /** The running client (undefined when the server did not start). */
+  get ready(): Promise<LanguageClient | undefined> {
+    return this.started;
+  }
+
+  /** The URI of a document as the client sends it to the server (vscode-languageclient's default conversion). */
   uri(doc: vscode.TextDocument | vscode.Uri): string {
-    return this.client.code2ProtocolConverter.asUri(doc instanceof vscode.Uri ? doc : doc.uri);
+    return (doc instanceof vscode.Uri ? doc : doc.uri).toString();
   }
 
   /** A custom request, its result checked against the protocol; undefined (and logged) when it failed. */
   async request<M extends keyof Results & LspResultMethod>(method: M, params: unknown): Promise<Results[M] | undefined> {
-    if (!(await this.ready)) return undefined;
+    const client = await this.started;
+    if (!client) return undefined;
     let raw: unknown;
     try {
-      raw = await this.client.sendRequest(method, params);
+      raw = await client.sendRequest(method, params);
     } catch (e) {
-      this.client.warn(`${method} failed: ${(e as Error).message}`);
+      client.warn(`${method} failed: ${(e as Error).message}`);
       return undefined;
     }
     const r = parseLspResult(method, raw);
     if (!r.ok) {
-      this.client.warn(`${method}: the server's answer is malformed: ${r.error}`);
+      client.warn(`${method}: the server's answer is malformed: ${r.error}`);
       return undefined;
     }
     return r.msg as Results[M];
   }
 
+  /** Stops the server (VS Code waits for this on deactivate). */
+  async stop(): Promise<void> {
+    const c = this.current;
+    this.current = undefined;
+    if (c?.isRunning()) await c.stop().catch(() => {});
+  }
+
   dispose(): void {
     this.analyzed.dispose();
-    void this.client.stop().catch(() => {});
+    void this.stop();
   }
 }

@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     // Forget every analysis and setting, re-validate the open documents (the server re-publishes or the client re-pulls).
     vscode.commands.registerCommand('recipeLens.revalidate', async () => {
-      if (await lsp.ready) await lsp.client.sendRequest(LSP_METHODS.revalidate, null);
+      await (await lsp.ready)?.sendRequest(LSP_METHODS.revalidate, null);
     }),
     new EstimateStatusBar(lsp, 'recipeLens.openPanel'),
     vscode.commands.registerCommand('recipeLens.showEstimate', async () => {
@@ -61,5 +61,5 @@ export function activate(context: vscode.ExtensionContext): void {
 export function deactivate(): Thenable<void> | undefined {
   const c = running;
   running = undefined;
-  return c?.client.isRunning() ? c.client.stop() : undefined;
+  return c?.stop();
 }

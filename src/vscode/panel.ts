@@ -292,7 +292,9 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     if (!r) return this.refuse('the language server did not answer; nothing was written.');
     if (!r.ok) return this.refuse(r.reason);
     if (doc.version !== version) return this.refuse(changed());
-    const edit = await this.lsp.client.protocol2CodeConverter.asWorkspaceEdit(r.edit);
+    const client = await this.lsp.ready;
+    if (!client) return this.refuse('the language server is not running; nothing was written.');
+    const edit = await client.protocol2CodeConverter.asWorkspaceEdit(r.edit);
     if (!(await vscode.workspace.applyEdit(edit))) return this.refuse('VS Code refused the edit; nothing was written.');
     this.ui.whatIf = {};
     const name = doc.uri.path.split('/').pop();

@@ -2,6 +2,7 @@
 // server's main thread (documents under WORKER_MIN_CHARS) and in the analysis worker (larger ones), so a long
 // analysis never holds the thread that answers the other documents. Each feature reads the one analysis of the
 // document's current version (AnalysisStore: the first to ask computes it, everyone else reuses it).
+import { dirname } from 'node:path';
 import type * as lsp from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisStore, analysisStats, readsFile, settingsFingerprint, type Analysis, type AnalysisSettings } from '../core/analysis.js';
@@ -11,6 +12,7 @@ import { hoverAt } from '../core/hover.js';
 import { estimateLenses } from '../core/lens.js';
 import { estimateText } from '../core/memory/report.js';
 import { recipeSymbols } from '../core/symbols.js';
+import { explicitModelRefs, memoModelFiles, nodeModelFiles, withModelFiles } from '../host/modelFiles.js';
 import { FORMAT_LABELS } from '../core/types.js';
 import { gib, gibNumber } from '../core/units.js';
 import type { AnalysisResult, ApplyParams, PanelView, StatusVM, WhatIfValues } from '../protocol.js';
@@ -116,10 +118,28 @@ export class Engine {
     return analysisStats.computed;
   }
 
-  /** The analysis of `doc`'s current version under `settings`; computed on the first ask. */
+  /**
+   * The analysis of `doc`'s current version under `settings`; computed on the first ask. As the CLI does
+   * (host/modelFiles.ts analyzeWithModelFiles): model references a local file answers (a config.json path, an HF id in
+   * the local cache) are read here, the core reads none; a second analysis only when the first asked for one found.
+   */
   analysis(doc: TextDocument, settings: AnalysisSettings): Analysis {
-    const s = settings.documentPath && this.readFile ? { ...settings, readFile: this.readFile } : settings;
-    const a = this.store.get(doc.uri, doc.version, () => doc.getText(), s);
+    const text = doc.getText();
+    const fs = this.modelFiles(settings.documentPath && doc.uri.startsWith('file:') ? dirname(settings.documentPath) : undefined);
+    const asked = (this.store.peek(doc.uri)?.modelRequests ?? []).map((ref) => ({ ref, origin: 'file' as const }));
+    // Other files (NeMo-RL `defaults:` parents) only for documents on disk, as the extension did.
+    const base = doc.uri.startsWith('file:') && this.readFile ? { ...settings, readFile: this.readFile } : settings;
+    const s = withModelFiles(base, [...explicitModelRefs(text, base), ...asked], fs);
+    let a = this.store.get(doc.uri, doc.version, () => text, s);
+    if (a.modelRequests.length) {
+      const more = withModelFiles(
+        s,
+        a.modelRequests.map((ref) => ({ ref, origin: 'file' as const })),
+        fs,
+      );
+      if (Object.keys(more.models ?? {}).length > Object.keys(s.models ?? {}).length)
+        a = this.store.get(doc.uri, doc.version, () => text, more);
+    }
     this.used.delete(doc.uri);
     this.used.set(doc.uri, true);
     while (this.used.size > ANALYSES_KEPT) {
@@ -128,6 +148,19 @@ export class Engine {
       this.store.delete(oldest);
     }
     return a;
+  }
+
+  private readonly fileSystems = new Map<string, ReturnType<typeof memoModelFiles>>();
+  /** Local model files, relative references resolved against the document's folder; answers kept a few seconds. */
+  private modelFiles(cwd: string | undefined) {
+    const k = cwd ?? '';
+    let fs = this.fileSystems.get(k);
+    if (!fs) {
+      if (this.fileSystems.size > 64) this.fileSystems.clear();
+      fs = memoModelFiles(nodeModelFiles(cwd ? { cwd } : {}));
+      this.fileSystems.set(k, fs);
+    }
+    return fs;
   }
 
   forget(uri: string): void {

@@ -31,7 +31,8 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   worldSize: null,
   debounceMs: 150,
   maxFileSizeKb: 5120,
-  gpu: 'h100',
+  // No GPU chosen: the core's default (H100) unless the file's path names one (upstream config databases do).
+  gpu: '',
   model: '',
   profile: 'megatron',
   attention: 'flash',
@@ -136,7 +137,7 @@ export function forcedFormatFor(
 /** What the analysis of a document depends on (src/vscode/settings.ts made the same object: equal fingerprints). */
 export function analysisSettingsOf(s: ServerSettings, uri: string, folders: readonly string[]): AnalysisSettings {
   return {
-    gpu: s.gpu || 'h100',
+    gpu: s.gpu || undefined,
     model: s.model || undefined,
     profile: s.profile,
     attention: s.attention,
@@ -145,7 +146,8 @@ export function analysisSettingsOf(s: ServerSettings, uri: string, folders: read
     maxLength: s.maxFileSizeKb * 1024,
     memoryWarnings: s.memoryWarnings,
     versions: Object.keys(s.versions).length ? s.versions : undefined,
-    // NeMo-RL `defaults:` parents resolve against the document's own path (the engine adds the file reader).
-    documentPath: uri.startsWith('file:') ? uriPath(uri) : undefined,
+    // NeMo-RL `defaults:` parents resolve against the document's own path (the engine adds the file reader); model
+    // and GPU names in the path count too.
+    documentPath: uriPath(uri),
   };
 }

@@ -49,6 +49,25 @@ export class RecipeLensClient implements vscode.Disposable {
       diagnosticCollectionName: 'recipe-lens',
       // The code lens opens the planning panel; VS Code shows the estimate as a code lens only (no inlay hint twice).
       initializationOptions: { codeLensCommand: 'recipeLens.openPanel', estimateHint: 'codeLens' },
+      middleware: {
+        workspace: {
+          // recipeLens.gpu only when the user (or the workspace) set it: the contributed default would hide the GPU a
+          // file's path names (the server then lets the core choose).
+          configuration: async (params, token, next) => {
+            const result = await next(params, token);
+            if (!Array.isArray(result)) return result;
+            return result.map((r: unknown, i) => {
+              const item = params.items[i];
+              if (item?.section !== 'recipeLens' || typeof r !== 'object' || r === null) return r;
+              const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+              const g = vscode.workspace.getConfiguration('recipeLens', scope).inspect<string>('gpu');
+              const user = g?.workspaceFolderValue ?? g?.workspaceValue ?? g?.globalValue;
+              const { gpu: _default, ...rest } = r as Record<string, unknown>;
+              return user ? { ...rest, gpu: user } : rest;
+            });
+          },
+        },
+      },
     };
     const client = new LanguageClient('recipeLens', 'Recipe Lens', serverOptions, clientOptions);
     client.onNotification(LSP_METHODS.didAnalyze, (raw: unknown) => {

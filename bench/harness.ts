@@ -5,6 +5,8 @@ import { hoverAt } from '../src/core/hover.js';
 import { estimateRecipe, type DocEstimate } from '../src/core/memory/estimate.js';
 import type { Recipe } from '../src/core/recipe.js';
 import type { Diagnostic } from '../src/core/types.js';
+import { DocumentStore } from '../src/server/documents.js';
+import { Engine } from '../src/server/engine.js';
 
 /** The extension's defaults (src/vscode/settings.ts): memory warnings on, H100, Megatron profile, flash attention. */
 export const EXTENSION_DEFAULTS: AnalysisSettings = {
@@ -61,4 +63,34 @@ export function keyOffset(text: string, key: string): number {
 /** Hover content at `offset` on a cached analysis: cursor → path → field, the memory and schema markdown. */
 export function hover(p: Prepared, offset: number): string[] {
   return hoverAt(p.analysis, offset)?.contents ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------- the language server
+
+export interface ServerDoc {
+  engine: Engine;
+  uri: string;
+  version: number;
+}
+
+/** One document in the server's engine (src/server/engine.ts), its analysis computed (as after the first request). */
+export function serverDoc(text: string): ServerDoc {
+  const docs = new DocumentStore();
+  const uri = 'file:///bench/server.yaml';
+  docs.set(uri, 'yaml', 1, text);
+  const engine = new Engine(docs);
+  engine.run({ feature: 'diagnostics', uri, version: 1, settings: EXTENSION_DEFAULTS, params: {} });
+  return { engine, uri, version: 1 };
+}
+
+/** textDocument/hover as the server computes it (cached analysis → hover → LSP Hover), without the transport. */
+export function serverHover(d: ServerDoc, line: number, character: number): unknown {
+  const r = d.engine.run({
+    feature: 'hover',
+    uri: d.uri,
+    version: d.version,
+    settings: EXTENSION_DEFAULTS,
+    params: { position: { line, character } },
+  });
+  return r.ok ? r.value : undefined;
 }

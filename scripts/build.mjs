@@ -7,7 +7,11 @@ import { compileSchemas } from './compile-schemas.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+// --only=cli,test builds those bundles only (the protocol tests under test/server spawn dist/cli.js, so test:unit builds it too).
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
 
 const common = {
   bundle: true,
@@ -41,7 +45,7 @@ const nodeBundle = {
 
 compileSchemas();
 const jobs = [];
-if (!only || only === 'extension')
+if (!only || only.includes('extension'))
   jobs.push(
     esbuild.build({
       ...common,
@@ -53,7 +57,7 @@ if (!only || only === 'extension')
       external: ['vscode'],
     }),
   );
-if (!only || only === 'cli')
+if (!only || only.includes('cli'))
   jobs.push(
     esbuild.build({
       ...common,
@@ -65,11 +69,11 @@ if (!only || only === 'cli')
       banner: { js: `#!/usr/bin/env node\n${nodeBundle.banner.js}` },
     }),
   );
-if (!only || only === 'webview')
+if (!only || only.includes('webview'))
   jobs.push(
     esbuild.build({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' }),
   );
-if ((!only && !production) || only === 'test') {
+if ((!only && !production) || only?.includes('test')) {
   rmSync(join(root, 'dist-test'), { recursive: true, force: true });
   jobs.push(
     esbuild.build({

@@ -15,6 +15,7 @@ import { estimateText } from './core/memory/report.js';
 import { FORMAT_IDS, type FormatId } from './core/types.js';
 import { FRAMEWORKS } from './core/versions.js';
 import { documentPathOf, readSourceFile } from './host/sourceFiles.js';
+import { LSP_USAGE, lspCommand } from './server/main.js';
 
 const VERSION = '0.1.0';
 
@@ -28,6 +29,7 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
        recipe-lens plan [--gpus N] [--gpu NAME] [--model MODEL] [--top K] [--apply K] [--format text|json] FILE
        recipe-lens compare [--gpu NAME] [--model MODEL] [--format text|json] LOG RECIPE
        recipe-lens simulate [--options FILE] [--pool-blocks N[,N…]] [--workload NAME|TRACE.jsonl] … [RETENTION.yaml]
+       recipe-lens lsp --stdio | --node-ipc | --socket=PORT | --pipe=NAME
 
   check         validate NeMo / Megatron-Bridge / TensorRT-LLM YAML files (globs allowed), with the memory check
                 the editor runs (GPU from --gpu or a gpu= modeline, else H100; --no-memory turns it off)
@@ -36,6 +38,7 @@ const USAGE = `usage: recipe-lens check [--format text|json|sarif] [--as FORMAT]
   plan          the parallel layouts that fit the GPUs, cheapest first; --apply K prints FILE with layout K written in
   simulate      KV-cache reuse (hit rate, evictions) under LRU and a retention config (recipe-lens simulate --help)
   compare       a training log's measured memory per rank against the estimate (recipe-lens compare --help)
+  lsp           the language server for any LSP client (Neovim, Helix, Emacs, Zed, JetBrains, VS Code)
   --format      text (default), json, or sarif (SARIF 2.1.0 for code scanning; check only)
   --gpu         GPU preset (h100, h200, b200, gb200, gb300, b300, a100-40gb, a100-80gb, l40s, h20, h100-nvl) or custom:<GiB>
   --model       the model, for files that name none or to override the one they name: a catalogue name
@@ -202,6 +205,12 @@ export function main(
     if (cmd === 'simulate') return simulateCommand(rest, write, warn);
     if (cmd === 'compare') return compareCommand(rest, write, warn);
     if (cmd === 'layout') return layout(parseCommand(rest, 'layout'), write, warn);
+    if (cmd === 'lsp') {
+      // Long-running: the server keeps the process alive; the exit notification (or the client's end) ends it.
+      const error = lspCommand(rest, __filename);
+      if (error) warn(`recipe-lens: ${error}\n${LSP_USAGE}`);
+      return error ? 2 : 0;
+    }
     throw new UsageError(`unknown command ${cmd}`);
   } catch (e) {
     if (e instanceof UsageError) {

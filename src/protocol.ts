@@ -6,6 +6,7 @@
 // message (parseWebviewMessage: the webview is an untrusted peer), the webview every host message
 // (parseHostMessage: versions can skew, and a malformed update must not be drawn).
 import * as v from 'valibot';
+import { FORMAT_IDS } from './core/types.js';
 import {
   bool,
   CandidateIndex,
@@ -152,3 +153,184 @@ export type WebviewState = v.InferOutput<typeof WebviewStateSchema>;
 export const parseWebviewState = (raw: unknown): Parsed<WebviewState> => parse(WebviewStateSchema, raw);
 
 export const DEFAULT_UI: UiState = { uri: null, gpu: null, whatIf: {}, rank: 0, layout: { worldSize: null, mode: 'all', page: 0 } };
+
+// ---------------------------------------------------------------------------------------------------------
+// The language server's custom requests and notification (src/server/custom.ts answers them; the VS Code extension is
+// one client, any LSP client may send them). Params are validated by the server at the boundary (parseLspParams: an
+// invalid one is answered with InvalidParams and the reason); results by the client that reads them (parseLspResult).
+// The panel's UI state lives in the client and travels with each request; the server computes every section.
+
+export const LSP_METHODS = {
+  /** Request: what the status bar, the commands and the panel show for one document (panel sections when `panel` is given). */
+  analysis: 'recipeLens/analysis',
+  /** Request: the panel with what-if values previewed, and whether Apply can write them. */
+  whatIf: 'recipeLens/whatIf',
+  /** Request: run the planner (Layouts section) for the document, then the panel. */
+  plan: 'recipeLens/plan',
+  /** Request: the WorkspaceEdit that writes the previewed what-if values or a planner row, for one document version. */
+  apply: 'recipeLens/apply',
+  /** Request: forget every analysis and settings, re-read them and re-validate every open document. */
+  revalidate: 'recipeLens/revalidate',
+  /** Notification (server → client): a document version was analysed; its status-bar summary. */
+  didAnalyze: 'recipeLens/didAnalyze',
+  /** Request: counters for tests and the benchmark (analyses computed, diagnostics published and pulled). */
+  stats: 'recipeLens/debug/stats',
+} as const;
+
+const DocRef = strict({ uri: Uri });
+const VersionedDocRef = strict({ uri: Uri, version: DocVersion });
+const LayoutPage = v.union([int(0, LIMITS.page), v.literal('rank')], 'must be a page number or "rank"');
+
+/** The panel's state as the client keeps it: the UI state, the rank grid's page, and whether a planner search is pending. */
+export const PanelViewSchema = strict({
+  ui: UiStateSchema,
+  layoutPage: LayoutPage,
+  /** A search was asked for and not finished: the Layouts section says "Searching…". */
+  planRunning: v.optional(bool),
+});
+export type PanelView = v.InferOutput<typeof PanelViewSchema>;
+
+export const AnalysisParamsSchema = strict({
+  /** null: no editor is active (the panel shows its empty state). */
+  textDocument: v.nullable(DocRef),
+  panel: v.optional(PanelViewSchema),
+});
+export const WhatIfParamsSchema = strict({ textDocument: DocRef, panel: PanelViewSchema, values: WhatIfValuesSchema });
+export const PlanParamsSchema = strict({ textDocument: DocRef, panel: PanelViewSchema, gpus: v.optional(int(1, LIMITS.size)) });
+export const ApplyParamsSchema = strict({
+  /** The version the preview was computed for: the server refuses any other. */
+  textDocument: VersionedDocRef,
+  panel: PanelViewSchema,
+  target: v.variant('kind', [
+    v.strictObject({ kind: v.literal('whatIf') }),
+    v.strictObject({ kind: v.literal('candidate'), planId: PlanId, index: CandidateIndex }),
+  ]),
+});
+export const EmptyParamsSchema = v.nullish(strict({}));
+
+export type AnalysisParams = v.InferOutput<typeof AnalysisParamsSchema>;
+export type WhatIfParams = v.InferOutput<typeof WhatIfParamsSchema>;
+export type PlanParams = v.InferOutput<typeof PlanParamsSchema>;
+export type ApplyParams = v.InferOutput<typeof ApplyParamsSchema>;
+
+const LSP_PARAMS = {
+  [LSP_METHODS.analysis]: AnalysisParamsSchema,
+  [LSP_METHODS.whatIf]: WhatIfParamsSchema,
+  [LSP_METHODS.plan]: PlanParamsSchema,
+  [LSP_METHODS.apply]: ApplyParamsSchema,
+  [LSP_METHODS.revalidate]: EmptyParamsSchema,
+  [LSP_METHODS.stats]: EmptyParamsSchema,
+} as const;
+export type LspRequestMethod = keyof typeof LSP_PARAMS;
+export type LspParams<M extends LspRequestMethod> = v.InferOutput<(typeof LSP_PARAMS)[M]>;
+
+/** The server's check of a custom request's params (the method names the schema). */
+export const parseLspParams = <M extends LspRequestMethod>(method: M, raw: unknown): Parsed<LspParams<M>> =>
+  parse(LSP_PARAMS[method], raw) as Parsed<LspParams<M>>;
+
+// Results.
+
+const whole = int(0, Number.MAX_SAFE_INTEGER);
+const text = str(LIMITS.vmText);
+/** Bytes of an estimate (sums of products: not always whole). */
+const bytes = v.pipe(
+  v.number('must be a finite number ≥ 0'),
+  v.finite('must be a finite number ≥ 0'),
+  v.minValue(0, 'must be a finite number ≥ 0'),
+);
+const LspPosition = strict({ line: whole, character: whole });
+const LspRange = strict({ start: LspPosition, end: LspPosition });
+
+/** The status-bar item: the most-loaded rank against the GPU ("61.2 / 79.2 GiB"), with its verdict. */
+export const StatusSchema = strict({ verdict: oneOf(['fits', 'tight', 'does-not-fit']), text: str(LIMITS.text), tooltip: text });
+export type StatusVM = v.InferOutput<typeof StatusSchema>;
+
+/** The estimate as the commands show it: its plain-text report (Show Memory Estimate), or why there is none. */
+export const EstimateInfoSchema = v.variant('kind', [
+  v.strictObject({ kind: v.literal('training'), totalBytes: bytes, report: text }),
+  v.strictObject({ kind: oneOf(['serving', 'retention']), report: text }),
+  v.strictObject({ kind: v.literal('none'), reason: text }),
+]);
+
+export const PanelResultSchema = strict({
+  sections: SectionsSchema,
+  /** The UI state after the server placed the rank grid (page clamped, selected rank kept in range). */
+  ui: UiStateSchema,
+  layoutPage: LayoutPage,
+});
+export type PanelResult = v.InferOutput<typeof PanelResultSchema>;
+
+export const AnalysisResultSchema = strict({
+  uri: v.nullable(Uri),
+  /** The document version analysed; null when the server does not have the document (not YAML, not open). */
+  version: v.nullable(DocVersion),
+  format: v.nullable(oneOf(FORMAT_IDS)),
+  formatLabel: v.nullable(str(LIMITS.text)),
+  status: v.nullable(StatusSchema),
+  estimate: v.nullable(EstimateInfoSchema),
+  panel: v.optional(PanelResultSchema),
+});
+export type AnalysisResult = v.InferOutput<typeof AnalysisResultSchema>;
+
+export const WhatIfResultSchema = strict({
+  version: v.nullable(DocVersion),
+  panel: PanelResultSchema,
+  /** Keys the preview changes, and whether Apply would write them (false: conflicts, or nothing to write). */
+  changes: whole,
+  applicable: bool,
+});
+export type WhatIfResult = v.InferOutput<typeof WhatIfResultSchema>;
+
+export const PlanResultSchema = strict({
+  version: v.nullable(DocVersion),
+  panel: PanelResultSchema,
+  /** Layouts listed; null when the planner could not run (then `message` says why). */
+  rows: v.nullable(whole),
+  message: text,
+});
+export type PlanResultMsg = v.InferOutput<typeof PlanResultSchema>;
+
+/** A WorkspaceEdit as the server writes it: one versioned TextDocumentEdit (the client refuses it for another version). */
+export const WorkspaceEditSchema = strict({
+  documentChanges: v.array(strict({ textDocument: VersionedDocRef, edits: v.array(strict({ range: LspRange, newText: v.string() })) })),
+});
+export const ApplyResultSchema = v.variant('ok', [
+  v.strictObject({ ok: v.literal(true), edit: WorkspaceEditSchema, keys: whole }),
+  v.strictObject({ ok: v.literal(false), reason: text }),
+]);
+export type ApplyResult = v.InferOutput<typeof ApplyResultSchema>;
+
+export const DidAnalyzeSchema = strict({
+  uri: Uri,
+  version: DocVersion,
+  format: v.nullable(oneOf(FORMAT_IDS)),
+  status: v.nullable(StatusSchema),
+});
+export type DidAnalyze = v.InferOutput<typeof DidAnalyzeSchema>;
+
+export const StatsSchema = strict({
+  /** Analyses computed, on the main thread and in the worker. */
+  analyses: whole,
+  workerAnalyses: whole,
+  /** textDocument/publishDiagnostics sent, textDocument/diagnostic answered. */
+  published: whole,
+  pulled: whole,
+  /** Documents open, and those the worker thread analyses. */
+  documents: whole,
+  workerDocuments: whole,
+});
+export type Stats = v.InferOutput<typeof StatsSchema>;
+
+const LSP_RESULTS = {
+  [LSP_METHODS.analysis]: AnalysisResultSchema,
+  [LSP_METHODS.whatIf]: WhatIfResultSchema,
+  [LSP_METHODS.plan]: PlanResultSchema,
+  [LSP_METHODS.apply]: ApplyResultSchema,
+  [LSP_METHODS.didAnalyze]: DidAnalyzeSchema,
+  [LSP_METHODS.stats]: StatsSchema,
+} as const;
+export type LspResultMethod = keyof typeof LSP_RESULTS;
+
+/** A client's check of what the server sent (a custom request's result, or the didAnalyze notification). */
+export const parseLspResult = <M extends LspResultMethod>(method: M, raw: unknown): Parsed<v.InferOutput<(typeof LSP_RESULTS)[M]>> =>
+  parse(LSP_RESULTS[method], raw) as Parsed<v.InferOutput<(typeof LSP_RESULTS)[M]>>;

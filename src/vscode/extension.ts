@@ -1,22 +1,25 @@
-// Extension entry point: wires the core to VS Code. Activation does no validation work of its own
-// beyond the open YAML documents.
+// Extension entry point: a thin client of the Recipe Lens language server (src/server, started in the background by
+// vscode-languageclient), the planning panel's webview host and the status-bar item, both fed by the server's custom
+// requests. activate() starts nothing it waits for: the commands wait for the server when they need it.
 import * as vscode from 'vscode';
-import { FORMAT_LABELS } from '../core/types.js';
-import { estimateText } from '../core/memory/report.js';
-import { AnalysisCache } from './analysis.js';
-import { DiagnosticsController } from './diagnostics.js';
-import { RecipeCodeActionProvider, RecipeCompletionProvider, RecipeHoverProvider } from './providers.js';
+import { LSP_METHODS } from '../protocol.js';
+import { RecipeLensClient } from './client.js';
 import { PlanningPanel } from './panel.js';
 import { EstimateStatusBar } from './statusBar.js';
 
-const YAML: vscode.DocumentSelector = [{ language: 'yaml' }];
+let running: RecipeLensClient | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  const cache = new AnalysisCache();
-  context.subscriptions.push(cache);
-  const diagnostics = new DiagnosticsController(cache);
-  const panel = new PlanningPanel(cache, context.extensionUri);
+  const lsp = new RecipeLensClient(context);
+  running = lsp;
+  const panel = new PlanningPanel(lsp, context.extensionUri);
+  /** The server's view of the active editor's document (undefined without an editor or when the server is down). */
+  const active = () => {
+    const ed = vscode.window.activeTextEditor;
+    return ed ? lsp.request(LSP_METHODS.analysis, { textDocument: { uri: lsp.uri(ed.document) } }) : Promise.resolve(undefined);
+  };
   context.subscriptions.push(
+    lsp,
     panel,
     vscode.window.registerWebviewViewProvider(PlanningPanel.viewType, panel),
     vscode.commands.registerCommand('recipeLens.openPanel', () => panel.open()),
@@ -26,38 +29,37 @@ export function activate(context: vscode.ExtensionContext): void {
       const gpus = typeof arg === 'number' ? arg : (arg as { gpus?: unknown } | null | undefined)?.gpus;
       return panel.suggestLayouts(typeof gpus === 'number' && Number.isInteger(gpus) && gpus >= 1 && gpus <= 1 << 20 ? gpus : undefined);
     }),
-    diagnostics,
-    vscode.languages.registerHoverProvider(YAML, new RecipeHoverProvider(cache)),
-    vscode.languages.registerCompletionItemProvider(YAML, new RecipeCompletionProvider(cache), ':', ' '),
-    vscode.languages.registerCodeActionsProvider(YAML, new RecipeCodeActionProvider(cache), {
-      providedCodeActionKinds: RecipeCodeActionProvider.kinds,
+    // Forget every analysis and setting, re-validate the open documents (the server re-publishes or the client re-pulls).
+    vscode.commands.registerCommand('recipeLens.revalidate', async () => {
+      await (await lsp.ready)?.sendRequest(LSP_METHODS.revalidate, null);
     }),
-    vscode.commands.registerCommand('recipeLens.revalidate', () => diagnostics.refreshAll()),
-    new EstimateStatusBar(cache, 'recipeLens.openPanel'),
+    new EstimateStatusBar(lsp, 'recipeLens.openPanel'),
     vscode.commands.registerCommand('recipeLens.showEstimate', async () => {
-      const ed = vscode.window.activeTextEditor;
-      const a = ed ? cache.get(ed.document) : undefined;
-      const e = a?.main?.estimate;
-      if (!e || e.kind !== 'training') {
+      const a = await active();
+      const e = a?.estimate;
+      if (e?.kind !== 'training') {
         void vscode.window.showInformationMessage(
           `Recipe Lens: no memory estimate for this file${e?.kind === 'none' ? ` (${e.reason})` : ''}`,
         );
         return undefined;
       }
-      const report = await vscode.workspace.openTextDocument({ content: estimateText(e), language: 'plaintext' });
+      const report = await vscode.workspace.openTextDocument({ content: e.report, language: 'plaintext' });
       await vscode.window.showTextDocument(report, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-      return e.estimate.perGpu.total;
+      return e.totalBytes;
     }),
-    vscode.commands.registerCommand('recipeLens.showFormat', () => {
-      const ed = vscode.window.activeTextEditor;
-      const a = ed ? cache.get(ed.document) : undefined;
-      const f = a?.format;
+    vscode.commands.registerCommand('recipeLens.showFormat', async () => {
+      const a = await active();
       void vscode.window.showInformationMessage(
-        f ? `Recipe Lens: ${FORMAT_LABELS[f]} (${f})` : 'Recipe Lens: this file is not a recognised recipe format',
+        a?.format ? `Recipe Lens: ${a.formatLabel} (${a.format})` : 'Recipe Lens: this file is not a recognised recipe format',
       );
-      return f ?? null;
+      return a?.format ?? null;
     }),
   );
 }
 
-export function deactivate(): void {}
+/** VS Code waits for the server's shutdown and exit. */
+export function deactivate(): Thenable<void> | undefined {
+  const c = running;
+  running = undefined;
+  return c?.stop();
+}

@@ -1,26 +1,32 @@
-// The planning panel: a webview view that follows the active editor. The host owns the computation
-// (src/core/panel builds every section's view model) and sends only the sections whose JSON changed;
-// the webview draws. Nothing is sent before the webview's `ready`; every incoming message is validated.
+// The planning panel's host: a webview view that follows the active editor. The language server computes every
+// section (recipeLens/analysis, recipeLens/plan, recipeLens/apply: buildSections runs there, next to the analysis);
+// this host keeps the UI state, sends only the sections whose JSON changed, and writes Apply's WorkspaceEdit into the
+// document. Nothing is sent before the webview's `ready`; every incoming message is validated.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { buildSections, emptySections } from '../core/panel/index.js';
 import { panelHtml } from '../core/panel/html.js';
-import type { PlanCache } from '../core/panel/planner.js';
-import type { TextEdit } from '../core/types.js';
 import {
   DEFAULT_UI,
+  LSP_METHODS,
   parseWebviewMessage,
   PROTOCOL_VERSION,
   SECTION_IDS,
+  type ApplyParams,
   type FromWebview,
+  type PanelResult,
+  type PanelView,
   type Sections,
   type ToWebview,
   type UiState,
 } from '../protocol.js';
-import type { AnalysisCache } from './analysis.js';
+import type { RecipeLensClient } from './client.js';
 
-/** Delay after a keystroke before the panel recomputes (the refresh budget is 100 ms). */
-const DEBOUNCE_MS = 50;
+/**
+ * Delay after a keystroke before the panel asks for its sections again (the refresh budget is 100 ms): none beyond
+ * the current task. The server answers in a few milliseconds and an answer to an older state is dropped, so asking
+ * on every change costs one analysis per document version, which the diagnostics reuse.
+ */
+const DEBOUNCE_MS = 0;
 
 export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'recipeLens.planning';
@@ -36,42 +42,40 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
   private ui: UiState = structuredClone(DEFAULT_UI);
   private layoutPage: number | 'rank' = 'rank';
   /** The document the panel shows: the last active text editor's. */
-  private docUri?: string;
+  private docUri?: vscode.Uri;
   private timer?: ReturnType<typeof setTimeout>;
-  /** What Apply writes: the preview's edits against one document version. */
-  private preview?: { uri: string; version: number; edits?: TextEdit[]; keys: number };
-  /** The planner's searches, by document (the few most recent); a search runs only when asked for. */
-  private plans = new Map<string, PlanCache>();
-  private planCount = 0;
+  /** Each refresh's number: an answer to an older one is dropped (a newer state supersedes it). */
+  private seq = 0;
   /** A search asked for and not finished: the section shows "Searching…" meanwhile. */
   private planning?: Promise<number | undefined>;
   private planRunning = false;
-  /** What applyCandidate writes: each planner row's edits against one document version. */
-  private planPreview?: { uri: string; version: number; planId: number; edits: (TextEdit[] | undefined)[]; keys: number[] };
+  /** Why the last search listed nothing. */
+  private planMessage = '';
   /** The last message posted (awaited before a long search, so "Searching…" is on screen first). */
   private lastPost?: Thenable<boolean>;
   private log?: vscode.LogOutputChannel;
 
   constructor(
-    private readonly cache: AnalysisCache,
+    private readonly lsp: RecipeLensClient,
     private readonly extensionUri: vscode.Uri,
   ) {
     this.follow(vscode.window.activeTextEditor);
     this.subs.push(
       vscode.window.onDidChangeActiveTextEditor((ed) => {
-        if (this.follow(ed)) this.refresh();
+        if (this.follow(ed)) void this.refresh();
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document.uri.toString() === this.docUri && e.contentChanges.length) this.schedule();
+        if (this.docUri && e.document.uri.toString() === this.docUri.toString() && e.contentChanges.length) this.schedule();
       }),
       vscode.workspace.onDidCloseTextDocument((d) => {
-        if (d.uri.toString() === this.docUri) {
+        if (this.docUri && d.uri.toString() === this.docUri.toString()) {
           this.docUri = undefined;
-          this.refresh();
+          void this.refresh();
         }
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('recipeLens')) this.schedule();
+      // Settings change the analysis (the server re-analyses): ask again once it did.
+      lsp.onDidAnalyze((note) => {
+        if (this.docUri && note.uri === this.lsp.uri(this.docUri) && !this.timer) this.schedule();
       }),
     );
   }
@@ -79,11 +83,10 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
   /** Switch to the editor's document; false when the panel keeps what it shows (no editor, output panes). */
   private follow(ed: vscode.TextEditor | undefined): boolean {
     if (!ed || ed.document.uri.scheme === 'output' || ed.document.uri.scheme === 'vscode-scm') return false;
-    const uri = ed.document.uri.toString();
-    if (uri === this.docUri) return false;
-    this.docUri = uri;
+    if (this.docUri?.toString() === ed.document.uri.toString()) return false;
+    this.docUri = ed.document.uri;
     // What-if values, the selected rank and the grid page belong to one file; the GPU stays.
-    this.ui = { ...structuredClone(DEFAULT_UI), uri, gpu: this.ui.gpu };
+    this.ui = { ...structuredClone(DEFAULT_UI), uri: this.lsp.uri(ed.document), gpu: this.ui.gpu };
     this.layoutPage = 'rank';
     return true;
   }
@@ -114,18 +117,18 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     ];
   }
 
-  /** Reveals the view (the `recipeLens.openPanel` command and the status-bar item). */
+  /** Reveals the view (the `recipeLens.openPanel` command, the status-bar item and the code lens). */
   async open(): Promise<void> {
     this.follow(vscode.window.activeTextEditor);
     await vscode.commands.executeCommand(`${PlanningPanel.viewType}.focus`);
-    this.refresh();
+    await this.refresh();
   }
 
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.refresh();
+      void this.refresh();
     }, DEBOUNCE_MS);
   }
 
@@ -164,34 +167,34 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
         // The webview's saved state: its GPU always, the rest only when it belongs to the file shown now.
         if (msg.ui) {
           if (msg.ui.gpu) this.ui.gpu = msg.ui.gpu;
-          if (msg.ui.uri && msg.ui.uri === this.docUri) {
+          if (msg.ui.uri && msg.ui.uri === this.ui.uri) {
             this.ui = { ...msg.ui, gpu: this.ui.gpu };
             this.layoutPage = msg.ui.layout.page;
           }
         }
-        this.refresh();
+        void this.refresh();
         return;
       case 'selectGpu':
         this.ui.gpu = msg.gpu;
-        this.refresh();
+        void this.refresh();
         return;
       case 'preview':
         this.ui.whatIf = msg.values;
-        this.refresh();
+        void this.refresh();
         return;
       case 'selectRank':
         this.ui.rank = msg.rank;
-        this.refresh();
+        void this.refresh();
         return;
       case 'layoutView': {
         const cur = this.ui.layout;
         this.layoutPage = msg.view.mode !== cur.mode || msg.view.worldSize !== cur.worldSize ? 'rank' : msg.view.page;
         this.ui.layout = msg.view;
-        this.refresh();
+        void this.refresh();
         return;
       }
       case 'apply':
-        void this.apply(msg.uri, msg.docVersion);
+        void this.apply(msg.uri, msg.docVersion, { kind: 'whatIf' });
         return;
       case 'plan':
         if (msg.gpus !== undefined && msg.gpus !== this.ui.layout.worldSize) {
@@ -202,69 +205,28 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
         void this.suggest();
         return;
       case 'applyCandidate':
-        void this.applyCandidate(msg.uri, msg.planId, msg.index, msg.docVersion);
+        void this.apply(msg.uri, msg.docVersion, { kind: 'candidate', planId: msg.planId, index: msg.index });
         return;
     }
   }
 
   private document(): vscode.TextDocument | undefined {
-    return this.docUri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.docUri) : undefined;
+    const uri = this.docUri?.toString();
+    return uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri) : undefined;
   }
 
-  private compute(run = false): Sections {
-    const doc = this.document();
-    this.preview = undefined;
-    this.planPreview = undefined;
-    if (!doc) return emptySections();
-    const uri = doc.uri.toString();
-    const out = buildSections({
-      uri: doc.uri.toString(),
-      fileName: doc.uri.path.split('/').pop() || doc.uri.toString(),
-      docVersion: doc.version,
-      analysis: this.cache.get(doc),
-      ui: this.ui,
-      layoutPage: this.layoutPage,
-      plan: { cache: this.plans.get(uri), run: run ? { id: ++this.planCount } : undefined, running: !run && this.planRunning },
-    });
-    const s = out.sections;
-    if (out.plan) {
-      this.plans.delete(uri);
-      this.plans.set(uri, out.plan);
-      while (this.plans.size > 8) this.plans.delete(this.plans.keys().next().value!);
-    }
-    if (s.planner?.state === 'ready' && out.planEdits)
-      this.planPreview = {
-        uri,
-        version: doc.version,
-        planId: s.planner.planId,
-        edits: out.planEdits,
-        keys: s.planner.rows.map((r) => r.changes.length),
-      };
-    // Keep the grid where the view model put it (a page number from now on, clamped to the grid).
-    if (s.layout?.reason === null) {
-      this.ui.layout = { ...this.ui.layout, mode: s.layout.view.mode, page: s.layout.view.page };
-      this.ui.rank = s.layout.selected?.rank ?? 0;
-      this.layoutPage = s.layout.view.page;
-    }
-    if (s.whatIf) this.preview = { uri: s.whatIf.uri, version: s.whatIf.docVersion, edits: out.edits, keys: s.whatIf.changes.length };
-    return s;
+  private panelView(): PanelView {
+    return { ui: this.ui, layoutPage: this.layoutPage, planRunning: this.planRunning };
   }
 
-  /** Recompute and send the sections whose JSON changed (all of them right after the handshake). */
-  refresh(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    if (!this.view || !this.ready) return;
-    let sections: Sections;
-    try {
-      sections = this.compute();
-    } catch (e) {
-      this.logger().error(`planning panel: ${(e as Error).stack ?? e}`);
-      this.post({ v: PROTOCOL_VERSION, type: 'error', message: `Recipe Lens could not build the panel: ${(e as Error).message}` });
-      return;
-    }
+  /** The server's placement of the rank grid becomes the panel's state (a page number from now on). */
+  private take(p: PanelResult): void {
+    this.ui = p.ui;
+    this.layoutPage = p.layoutPage;
+  }
+
+  /** Send the sections whose JSON changed (all of them right after the handshake). */
+  private send(sections: Sections): void {
     const first = this.sent.size === 0;
     const changed: Partial<Record<keyof Sections, unknown>> = {};
     for (const id of SECTION_IDS) {
@@ -281,56 +243,69 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     this.sentUi = ui;
   }
 
+  /** Ask the server for the sections of the document shown, and send what changed. */
+  async refresh(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.view || !this.ready) return;
+    const seq = ++this.seq;
+    const doc = this.document();
+    const r = await this.lsp.request(LSP_METHODS.analysis, {
+      textDocument: doc ? { uri: this.lsp.uri(doc) } : null,
+      panel: this.panelView(),
+    });
+    if (seq !== this.seq || !this.view || !this.ready) return;
+    if (!r?.panel) {
+      this.post({
+        v: PROTOCOL_VERSION,
+        type: 'error',
+        message: 'Recipe Lens could not build the panel: the language server did not answer (see the Recipe Lens output).',
+      });
+      return;
+    }
+    this.take(r.panel);
+    this.send(r.panel.sections);
+  }
+
   private refuse(text: string): void {
     this.notice('warning', text);
     void vscode.window.showWarningMessage(`Recipe Lens: ${text}`);
   }
 
-  /** One WorkspaceEdit for all the edits (one undo step); false when VS Code refused it. */
-  private async write(doc: vscode.TextDocument, edits: readonly TextEdit[]): Promise<boolean> {
-    const we = new vscode.WorkspaceEdit();
-    for (const e of edits) we.replace(doc.uri, new vscode.Range(doc.positionAt(e.span[0]), doc.positionAt(e.span[1])), e.newText);
-    return vscode.workspace.applyEdit(we);
-  }
-
-  /** Writes the previewed change as one WorkspaceEdit (one undo step), only into the document shown, only at the previewed version. */
-  private async apply(uri: string, version: number): Promise<void> {
+  /**
+   * Writes the preview (or planner row) as one WorkspaceEdit (one undo step): the server computes the edit for exactly
+   * the version the webview showed, and refuses any other; this host only checks the file is still the one shown.
+   */
+  private async apply(uri: string, version: number, target: ApplyParams['target']): Promise<void> {
     const doc = this.document();
-    if (!doc || doc.uri.toString() !== uri) return this.refuse('the panel shows another file now; nothing was written.');
-    if (doc.version !== version || !this.preview || this.preview.uri !== uri || this.preview.version !== doc.version)
-      return this.refuse(
-        `the file changed since the preview was computed (version ${version}, now ${doc.version}); check the new preview and apply again.`,
-      );
-    const edits = this.preview.edits;
-    if (!edits?.length) return this.refuse('this change cannot be applied (see the conflicts in the what-if section).');
-    const keys = this.preview.keys;
-    if (!(await this.write(doc, edits))) return this.refuse('VS Code refused the edit; nothing was written.');
+    if (!doc || this.lsp.uri(doc) !== uri) return this.refuse('the panel shows another file now; nothing was written.');
+    const candidate = target.kind === 'candidate';
+    const changed = () =>
+      candidate
+        ? `the file changed since the layouts were listed (version ${version}, now ${doc.version}); check the list and apply again.`
+        : `the file changed since the preview was computed (version ${version}, now ${doc.version}); check the new preview and apply again.`;
+    if (doc.version !== version) return this.refuse(changed());
+    this.seq++; // an answer to a refresh asked before this write would show the state before it
+    const r = await this.lsp.request(LSP_METHODS.apply, { textDocument: { uri, version }, panel: this.panelView(), target });
+    if (!r) return this.refuse('the language server did not answer; nothing was written.');
+    if (!r.ok) return this.refuse(r.reason);
+    if (doc.version !== version) return this.refuse(changed());
+    const client = await this.lsp.ready;
+    if (!client) return this.refuse('the language server is not running; nothing was written.');
+    const edit = await client.protocol2CodeConverter.asWorkspaceEdit(r.edit);
+    if (!(await vscode.workspace.applyEdit(edit))) return this.refuse('VS Code refused the edit; nothing was written.');
     this.ui.whatIf = {};
-    this.notice('info', `Wrote ${keys} key${keys === 1 ? '' : 's'} into ${doc.uri.path.split('/').pop()}; Undo reverts them in one step.`);
-    this.refresh();
-  }
-
-  /** Writes planner row `index` the same way: only the rows shown for this document version and this search. */
-  private async applyCandidate(uri: string, planId: number, index: number, version: number): Promise<void> {
-    const doc = this.document();
-    if (!doc || doc.uri.toString() !== uri) return this.refuse('the panel shows another file now; nothing was written.');
-    const p = this.planPreview;
-    if (!p || p.uri !== uri || p.planId !== planId)
-      return this.refuse('the layout list changed since (another search, GPU or GPU count); check the new list and apply again.');
-    if (doc.version !== version || p.version !== doc.version)
-      return this.refuse(
-        `the file changed since the layouts were listed (version ${version}, now ${doc.version}); check the list and apply again.`,
-      );
-    const edits = p.edits[index];
-    if (!edits?.length) return this.refuse(`layout ${index + 1} cannot be applied (see its conflicts in the Layouts section).`);
-    const keys = p.keys[index] ?? edits.length;
-    if (!(await this.write(doc, edits))) return this.refuse('VS Code refused the edit; nothing was written.');
-    this.ui.whatIf = {};
+    const name = doc.uri.path.split('/').pop();
+    const keys = `${r.keys} key${r.keys === 1 ? '' : 's'}`;
     this.notice(
       'info',
-      `Wrote layout ${index + 1} (${keys} key${keys === 1 ? '' : 's'}) into ${doc.uri.path.split('/').pop()}; Undo reverts it in one step.`,
+      target.kind === 'candidate'
+        ? `Wrote layout ${target.index + 1} (${keys}) into ${name}; Undo reverts it in one step.`
+        : `Wrote ${keys} into ${name}; Undo reverts them in one step.`,
     );
-    this.refresh();
+    await this.refresh();
   }
 
   /**
@@ -341,27 +316,35 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     if (this.planning) return this.planning;
     this.planRunning = true;
     const run = async (): Promise<number | undefined> => {
-      let sections: Sections;
+      let rows: number | null;
       try {
-        this.refresh();
-        // Let the "Searching…" state reach the webview before the search holds the extension host.
+        await this.refresh();
+        // Let the "Searching…" state reach the webview before the search.
         await Promise.race([this.lastPost, new Promise((r) => setTimeout(r, 250))]);
-        sections = this.compute(true);
-      } catch (e) {
-        this.logger().error(`planning panel: planner: ${(e as Error).stack ?? e}`);
-        this.notice('error', `The planner failed: ${(e as Error).message}`);
-        return undefined;
+        const doc = this.document();
+        this.planRunning = false;
+        const seq = ++this.seq;
+        const r = doc
+          ? await this.lsp.request(LSP_METHODS.plan, { textDocument: { uri: this.lsp.uri(doc) }, panel: this.panelView() })
+          : undefined;
+        this.planMessage = r
+          ? r.message
+          : doc
+            ? 'the language server did not answer'
+            : 'open a training recipe (NeMo or Megatron-Bridge) first';
+        rows = r?.rows ?? null;
+        if (r && seq === this.seq && this.view && this.ready) {
+          this.take(r.panel);
+          this.send(r.panel.sections);
+        } else await this.refresh();
       } finally {
         this.planRunning = false;
       }
-      this.refresh();
-      const p = sections.planner;
-      if (!p || p.state !== 'ready') {
-        const why = !p ? 'this file has no training layout to plan' : p.message || 'the planner could not run';
-        this.notice('warning', `No layouts suggested: ${why}`);
+      if (rows === null) {
+        this.notice('warning', `No layouts suggested: ${this.planMessage}`);
         return undefined;
       }
-      return p.rows.length;
+      return rows;
     };
     const pending = run();
     this.planning = pending;
@@ -379,12 +362,7 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
       this.layoutPage = 'rank';
     }
     const n = await this.suggest();
-    if (n === undefined) {
-      const p = this.compute().planner;
-      void vscode.window.showWarningMessage(
-        `Recipe Lens: no layouts suggested: ${p ? p.message || 'the planner could not run' : 'open a training recipe (NeMo or Megatron-Bridge) first'}.`,
-      );
-    }
+    if (n === undefined) void vscode.window.showWarningMessage(`Recipe Lens: no layouts suggested: ${this.planMessage}.`);
     return n;
   }
 

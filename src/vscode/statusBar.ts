@@ -1,44 +1,55 @@
-// Status-bar item with the estimate for the active editor ("61.2 / 79.2 GiB H100"); click for the planning panel.
+// Status-bar item with the estimate for the active editor ("61.2 / 79.2 GiB"); click for the planning panel. It shows
+// what the server says (recipeLens/didAnalyze after each analysis, recipeLens/analysis when the editor changes);
+// never computed here, never on a keystroke: the server announces a document version once it analysed it.
 import * as vscode from 'vscode';
-import type { AnalysisCache } from './analysis.js';
-import { gib, gibNumber } from '../core/units.js';
+import { LSP_METHODS, type StatusVM } from '../protocol.js';
+import type { RecipeLensClient } from './client.js';
 
 export class EstimateStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('recipeLens.estimate', vscode.StatusBarAlignment.Right, 100);
   private readonly subs: vscode.Disposable[] = [];
+  /** Requests answered out of order must not show an older editor's estimate. */
+  private seq = 0;
 
   constructor(
-    private readonly cache: AnalysisCache,
+    private readonly lsp: RecipeLensClient,
     command: string,
   ) {
     this.item.name = 'Recipe Lens memory estimate';
     this.item.command = command;
     this.subs.push(
-      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
-      // Never on a keystroke: the item follows the analysis, computed once per debounced change.
-      cache.onDidAnalyze((doc) => {
-        if (doc === vscode.window.activeTextEditor?.document) this.update();
+      vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
+      lsp.onDidAnalyze((note) => {
+        const ed = vscode.window.activeTextEditor;
+        if (ed && this.lsp.uri(ed.document) === note.uri) {
+          this.seq++;
+          this.show(note.status);
+        }
       }),
     );
-    this.update();
+    void this.update();
   }
 
-  update(): void {
+  async update(): Promise<void> {
+    const seq = ++this.seq;
     const ed = vscode.window.activeTextEditor;
-    const a = ed && ed.document.languageId === 'yaml' ? this.cache.get(ed.document) : undefined;
-    const e = a?.main?.estimate;
-    if (!e || e.kind !== 'training') {
+    if (!ed || ed.document.languageId !== 'yaml') return this.show(null);
+    const a = await this.lsp.request(LSP_METHODS.analysis, { textDocument: { uri: this.lsp.uri(ed.document) } });
+    if (seq === this.seq) this.show(a?.status ?? null);
+  }
+
+  private show(s: StatusVM | null): void {
+    if (!s) {
       this.item.hide();
       return;
     }
-    const t = e.estimate;
-    const icon = t.fit.verdict === 'fits' ? '$(check)' : t.fit.verdict === 'tight' ? '$(warning)' : '$(error)';
-    this.item.text = `${icon} ${gibNumber(t.perGpu.total, 1)} / ${gib(e.gpu.bytes, 1)}`;
-    this.item.tooltip = `Recipe Lens: most-loaded rank needs ${gib(t.perGpu.total)} on ${e.gpu.name} (${t.fit.verdict}). Click to open the planning panel.`;
+    const icon = s.verdict === 'fits' ? '$(check)' : s.verdict === 'tight' ? '$(warning)' : '$(error)';
+    this.item.text = `${icon} ${s.text}`;
+    this.item.tooltip = `${s.tooltip} Click to open the planning panel.`;
     this.item.backgroundColor =
-      t.fit.verdict === 'does-not-fit'
+      s.verdict === 'does-not-fit'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')
-        : t.fit.verdict === 'tight'
+        : s.verdict === 'tight'
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
     this.item.show();

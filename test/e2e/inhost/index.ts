@@ -229,7 +229,7 @@ test('quick fix for the mixtral R6 warning: "Set model.sequence_parallel: false"
   assert.deepEqual(
     left.map((d) => d.code),
     [],
-    'the R6 warnings are gone (and nothing new)',
+    'the R6 warning is gone (and nothing new)',
   );
   await revert(editor);
   const back = await diagnosticsWhen(uri, (ds) => ds.filter((d) => d.code === 'RL-R6').length === 1, 5000);

@@ -266,6 +266,8 @@ export const AnalysisResultSchema = strict({
   version: v.nullable(DocVersion),
   format: v.nullable(oneOf(FORMAT_IDS)),
   formatLabel: v.nullable(str(LIMITS.text)),
+  /** What the file was read as and why, or why it is no recipe (describeDetection): the status bar's format tooltip. */
+  detected: v.nullable(text),
   status: v.nullable(StatusSchema),
   estimate: v.nullable(EstimateInfoSchema),
   panel: v.optional(PanelResultSchema),
@@ -304,6 +306,8 @@ export const DidAnalyzeSchema = strict({
   uri: Uri,
   version: DocVersion,
   format: v.nullable(oneOf(FORMAT_IDS)),
+  formatLabel: v.nullable(str(LIMITS.text)),
+  detected: v.nullable(text),
   status: v.nullable(StatusSchema),
 });
 export type DidAnalyze = v.InferOutput<typeof DidAnalyzeSchema>;

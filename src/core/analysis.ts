@@ -118,6 +118,7 @@ const TRAINING_OR_SERVING = new Set<FormatId>([
   'nemo-launcher',
   'nemo2',
   'megatron-bridge',
+  'megatron-lm',
   'nemo-rl',
   'trtllm-options',
   'trtllm-disagg',

@@ -70,7 +70,8 @@ export class DiagnosticsScheduler {
     this.announced.set(uri, resultId);
     const summary = await this.server.run('summary', uri, {});
     if (!summary || !current()) return;
-    const note: DidAnalyze = { uri, version: got.version, format: summary.value.format, status: summary.value.status };
+    const { format, formatLabel, detected, status } = summary.value;
+    const note: DidAnalyze = { uri, version: got.version, format, formatLabel, detected, status };
     await this.server.connection.sendNotification(LSP_METHODS.didAnalyze, note);
   }
 

@@ -9,6 +9,7 @@ import { AnalysisStore, analysisStats, readsFile, settingsFingerprint, type Anal
 import { completions } from '../core/complete.js';
 import { completionContext, lookupLoose } from '../core/cursor.js';
 import { hoverAt } from '../core/hover.js';
+import { describeDetection } from '../core/detect.js';
 import { estimateLenses } from '../core/lens.js';
 import { estimateText } from '../core/memory/report.js';
 import { recipeSymbols } from '../core/symbols.js';
@@ -77,6 +78,12 @@ export function statusOf(a: Analysis | undefined): StatusVM | null {
   };
 }
 
+/** What the first recipe document was read as and why (or why the file is no recipe), for the status bar's format item. */
+function detectedOf(a: Analysis | undefined): string | null {
+  const doc = a?.main?.doc ?? a?.parsed.docs[0];
+  return doc ? describeDetection(doc.detection) : null;
+}
+
 function summaryOf(uri: string, version: number, a: Analysis | undefined): AnalysisResult {
   const e = a?.main?.estimate;
   let estimate: AnalysisResult['estimate'] = null;
@@ -93,6 +100,7 @@ function summaryOf(uri: string, version: number, a: Analysis | undefined): Analy
     version,
     format: a?.format ?? null,
     formatLabel: a?.format ? FORMAT_LABELS[a.format] : null,
+    detected: detectedOf(a),
     status: statusOf(a),
     estimate,
   };

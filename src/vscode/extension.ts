@@ -50,7 +50,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('recipeLens.showFormat', async () => {
       const a = await active();
       void vscode.window.showInformationMessage(
-        a?.format ? `Recipe Lens: ${a.formatLabel} (${a.format})` : 'Recipe Lens: this file is not a recognised recipe format',
+        a?.format
+          ? `Recipe Lens: ${a.formatLabel} (${a.format})${a.detected ? ` — ${a.detected}` : ''}`
+          : `Recipe Lens: this file is not a recognised recipe format${a?.detected ? ` — ${a.detected}` : ''}`,
       );
       return a?.format ?? null;
     }),

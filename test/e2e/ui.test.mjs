@@ -358,6 +358,20 @@ test('hover on context_parallel_size shows the schema description', async () => 
   await page.keyboard.press('Escape');
 });
 
+test('status bar: the format item names the format, and its hover says which keys decided (as the CLI reports it)', async () => {
+  const rel = 'corpus/NeMo-Framework-Launcher/llama3_8b.yaml';
+  const report = cli('check', join(ws, rel)).files[0];
+  await quickOpen(rel);
+  const item = await expectVisible(page.locator('.statusbar-item', { hasText: 'NeMo-Framework-Launcher' }), 'the format item');
+  await item.hover();
+  const hover = await expectVisible(page.locator('.monaco-hover, .workbench-hover', { hasText: 'Recipe Lens:' }), 'the format tooltip');
+  const hoverText = (await hover.innerText()).replace(/\s+/g, ' ').trim();
+  log('format tooltip:', hoverText);
+  assert.equal(hoverText, `Recipe Lens: ${report.detected}`, `tooltip (screenshot: ${await shot('status-format')})`);
+  assert.match(report.detected, /keys model\.\S+/);
+  await parkMouse();
+});
+
 test('keystroke to diagnostic: making CP invalid shows RL-R3 in the Problems panel', async () => {
   const rel = 'examples/llama3_8b_128k.yaml';
   await quickOpen(rel);

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, type AnalysisSettings } from '../../src/core/analysis.js';
+import { describeDetection } from '../../src/core/detect.js';
 import { GIB } from '../../src/core/memory/overheads.js';
 import { parseLspResult, type LspResultMethod } from '../../src/protocol.js';
 import { EXAMPLES, REPO, SHARED } from '../helpers.js';
@@ -357,11 +358,15 @@ test('custom requests: analysis (status, estimate, panel sections), whatIf, plan
     version: number;
     format: string;
     formatLabel: string;
+    detected: string;
     status: { text: string; verdict: string };
     estimate: { kind: string; totalBytes: number; report: string };
     panel: Panel;
   }>('recipeLens/analysis', { textDocument: { uri }, panel: { ui, layoutPage: 'rank' } });
   assert.deepEqual([a.version, a.format, a.formatLabel], [1, 'nemo1', 'NeMo 1.x Hydra config']);
+  // The status bar's format tooltip: the same sentence as the CLI's JSON "detected" (describeDetection).
+  assert.equal(a.detected, describeDetection(analyze(text, DEFAULTS).main!.doc.detection));
+  assert.match(a.detected, /^NeMo 1\.x Hydra config \(keys model\./);
   assert.deepEqual(a.status, {
     verdict: e.estimate.fit.verdict,
     text: `${(e.estimate.perGpu.total / GIB).toFixed(1)} / ${(e.gpu.bytes / GIB).toFixed(1)} GiB`,
@@ -481,13 +486,14 @@ test('settings: initializationOptions, then workspace/configuration after didCha
   const uri = fileUri(path);
   const text = readFileSync(path, 'utf8');
   await c.open(uri, text);
-  type Note = { uri: string; version: number; status: { text: string } | null };
+  type Note = { uri: string; version: number; format: string | null; detected: string | null; status: { text: string } | null };
   const notes = () => c.notifications.filter((n) => n.method === 'recipeLens/didAnalyze').map((n) => n.params as Note);
   const first = await c.waitFor(() => notes()[0], 'didAnalyze');
   const status = (g: string) => {
     const e = analyze(text, { ...DEFAULTS, gpu: g }).main!.estimate!;
     return e.kind === 'training' ? `${(e.estimate.perGpu.total / GIB).toFixed(1)} / ${(e.gpu.bytes / GIB).toFixed(1)} GiB` : '';
   };
+  assert.deepEqual([first.format, first.detected], ['nemo1', describeDetection(analyze(text, DEFAULTS).main!.doc.detection)]);
   // workspace/configuration (h100) wins over initializationOptions (b200)
   assert.equal(first.status?.text, status('h100'));
   assert.ok(

@@ -113,16 +113,8 @@ export interface Analysis {
   readonly main: DocAnalysis | undefined;
 }
 
-const TRAINING_OR_SERVING = new Set<FormatId>([
-  'nemo1',
-  'nemo-launcher',
-  'nemo2',
-  'megatron-bridge',
-  'megatron-lm',
-  'nemo-rl',
-  'trtllm-options',
-  'trtllm-disagg',
-]);
+/** Formats with a memory estimate: every recipe format but the Launcher's main config and KV retention configs. */
+const TRAINING_OR_SERVING = new Set<FormatId>(FORMAT_IDS.filter((f) => f !== 'nemo-launcher-main' && f !== 'kv-retention'));
 
 /** Counts analyses, for tests that prove one keystroke computes one analysis whatever listens. */
 export const analysisStats = { computed: 0 };

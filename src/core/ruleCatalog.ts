@@ -8,7 +8,10 @@ export const RULES: Record<string, RuleInfo> = {
   'RL-YAML': { title: 'YAML syntax error' },
   'RL-LIMIT': { title: 'Alias expansion or nesting limit reached (hostile input guard)' },
   'RL-SIZE': { title: 'File too large to validate' },
-  'RL-MEM': { title: 'Estimated memory exceeds the GPU (training) or the KV pool cannot hold one request (serving)' },
+  'RL-MEM': {
+    title: 'Estimated memory exceeds the GPU (training) or the KV pool cannot hold one request (serving)',
+    source: 'the memory model: docs/memory-model.md',
+  },
   'RL-MODELINE': { title: 'Unknown setting in a `# recipe-lens:` modeline' },
   'RL-DUPLICATE-KEY': { title: 'Duplicate mapping key' },
   'RL-SCHEMA': { title: 'Value does not match the format schema (type, enum, range, required key)' },
@@ -57,7 +60,18 @@ export const RULES: Record<string, RuleInfo> = {
   'RL-R19': { title: 'megatron_amp_O2 does not support fp16', source: 'NeMo megatron_gpt_model.py configure_optimizers' },
   'RL-R20': { title: 'gradient_accumulation_fusion needs megatron_amp_O2', source: 'NeMo megatron_base_model.py' },
   'RL-R21': { title: 'EP with TP needs sequence parallelism', source: 'megatron/core/model_parallel_config.py' },
-  'RL-R22': { title: 'pipeline_model_parallel_split_rank must be null', source: 'NeMo megatron_init.py' },
+  'RL-R22': {
+    title: 'pipeline_model_parallel_split_rank must be null (accepted through NeMo 2.3: a warning unless a release is named)',
+    source: 'NeMo megatron_init.py',
+  },
+  'RL-R23': {
+    title: 'num_moe_experts must be divisible by expert_model_parallel_size',
+    source: 'megatron/core/transformer/moe/moe_layer.py',
+  },
+  'RL-R24': {
+    title: 'Interleaving needs micro-batches (GBS / (MBS·DP)) divisible by PP (older releases; a warning)',
+    source: 'megatron/core/pipeline_parallel/schedules.py',
+  },
   'RL-DEFAULTS': {
     title: 'NeMo-RL `defaults:` parent missing (information), unreadable or not merged (warning), or a cycle (error)',
     source: 'nemo_rl/utils/config.py load_config_with_inheritance',

@@ -380,7 +380,15 @@ export class RecipeLensServer {
       const uri = msg.textDocument?.uri;
       const got = uri ? await this.run('summary', uri, { view: msg.panel }) : undefined;
       if (got) return got.value;
-      const none: AnalysisResult = { uri: uri ?? null, version: null, format: null, formatLabel: null, detected: null, status: null, estimate: null };
+      const none: AnalysisResult = {
+        uri: uri ?? null,
+        version: null,
+        format: null,
+        formatLabel: null,
+        detected: null,
+        status: null,
+        estimate: null,
+      };
       if (msg.panel) none.panel = this.panels.panel(undefined, msg.panel);
       return none;
     });

@@ -413,7 +413,7 @@ test('keystroke to diagnostic: making CP invalid shows RL-R3 in the Problems pan
     row && key
       ? 'keydown of "3" (CP 8 -> 3) to the first RL-R3 row in the Problems panel, both timestamps in the page'
       : 'wall time seen by the test (in-page timestamps missing)';
-  assert.ok(ms < 5000, `diagnostic latency ${ms} ms`);
+  // No time budget asserted here: the latency is a benchmark figure (bench/RESULTS.md reads e2e-metrics.json).
   await page.keyboard.press('Control+Z'); // CP back to 8: the panel tests start from the file as it is on disk
   assert.deepEqual(await problemsOf(file, (rs) => rs.length === 0, 10_000), [], `${rel} is clean again after Ctrl+Z`);
 });
@@ -598,7 +598,7 @@ test('panel refresh latency: typing micro_batch_size 1 -> 2 updates the memory t
   metrics.panelRefreshMs = { median: ms, min: Math.min(...samples), max: Math.max(...samples), n: samples.length, samples };
   notes.panelRefreshMs =
     'micro_batch_size 1 <-> 2 typed in examples/llama3_8b_128k.yaml; keydown (workbench) to the first change of the total cell in the webview DOM; Date.now() in both frames';
-  assert.ok(ms < 2000, `panel refresh ${ms} ms`);
+  // No time budget asserted here: the latency is a benchmark figure (bench/RESULTS.md reads e2e-metrics.json).
   await runCommand('File: Revert File');
   await editorLine('micro_batch_size', 1, 'micro_batch_size: 1 after revert');
 });

@@ -58,7 +58,7 @@ const EXPECTED: Row[] = [
     [1, 1, 1, 1],
     8,
     'deepseek-r1-distill-qwen-1.5b',
-    'refit generation logprob reference training',
+    'refit generation logprob training',
   ],
   [
     'recipes/llm/grpo-gemma3-27b-it-8n8g-fsdp2tp8-actckpt-long.yaml',

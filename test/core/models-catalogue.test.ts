@@ -1,4 +1,5 @@
 // The model catalogue is internally consistent, keeps the old preset ids, and records each checkpoint's weight format.
+import { modelsTable, TABLE_END, TABLE_START, withTable } from '../modelsTable.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ test('ids are unique kebab-case, each shape is named by its id, and titles are s
     assert.equal(e.shape.name, e.id);
     assert.ok(e.title.length > 2, e.id);
   }
-  assert.equal(CATALOGUE.length, 82);
+  assert.equal(CATALOGUE.length, 83);
 });
 
 test('no alias, checkpoint name or HF id names two entries', () => {
@@ -194,4 +195,19 @@ test('hybrid and windowed shapes carry their patterns (Nemotron-H, Llama 4, Gemm
 test('docs/models.md lists every catalogue id', () => {
   const doc = readFileSync(join(REPO, 'docs', 'models.md'), 'utf8');
   for (const e of CATALOGUE) assert.ok(doc.includes(`| ${e.id} |`), `docs/models.md lacks ${e.id}`);
+});
+
+test('docs/models.md holds the catalogue table exactly as scripts/models-table.mjs renders it', () => {
+  const doc = readFileSync(join(REPO, 'docs', 'models.md'), 'utf8');
+  assert.ok(doc.includes(TABLE_START) && doc.includes(TABLE_END), 'docs/models.md lacks the models-table markers');
+  assert.equal(withTable(doc), doc, 'docs/models.md is out of date: run node scripts/models-table.mjs');
+  // One row per entry, in catalogue order, with the shape's own numbers.
+  const rows = modelsTable()
+    .split('\n')
+    .filter((l) => /^\| [a-z0-9]/.test(l));
+  assert.equal(rows.length, CATALOGUE.length);
+  assert.equal(
+    rows.find((r) => r.startsWith('| deepseek-r1-distill-qwen-1.5b |')),
+    '| deepseek-r1-distill-qwen-1.5b | DeepSeek-R1-Distill-Qwen 1.5B | 1.78B | 28 | 1536 | 12 / 2 | 151936 | BF16 | `deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B` config.json |',
+  );
 });

@@ -122,14 +122,26 @@ test('a name the catalogue does not hold is not found, with near names — a dra
   for (const ref of [
     'DeepSeek-V3-Lite/fp8',
     'Zhi-Create-Qwen3-32B-Eagle3',
-    'deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B',
+    'deepseek-ai/DeepSeek-R1-Distill-Qwen-14B',
     'nvidia/Llama-4-Maverick-17B-128E-Eagle3',
   ]) {
     const r = resolveModelRef(ref);
     assert.equal(r.kind, 'not-found', ref);
   }
   const lite = resolveModelRef('DeepSeek-V3-Lite/bf16');
-  assert.deepEqual(lite.kind === 'not-found' && lite.suggestions, ['deepseek-v2-lite', 'deepseek-v2', 'deepseek-v3', 'deepseek-r1']);
+  assert.deepEqual(lite.kind === 'not-found' && lite.suggestions, [
+    'deepseek-v2-lite',
+    'deepseek-v2',
+    'deepseek-v3',
+    'deepseek-r1',
+    'deepseek-r1-distill-qwen-1.5b',
+  ]);
+  // NeMo-RL's DeepScaleR recipes name the 1.5B distillation: it is in the catalogue (untied, unlike Qwen2.5-1.5B).
+  const distill = resolveModelRef('deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B');
+  assert.deepEqual(distill.kind === 'catalogue' && [distill.shape.name, distill.shape.tiedEmbeddings], [
+    'deepseek-r1-distill-qwen-1.5b',
+    false,
+  ]);
   assert.deepEqual(resolveModelRef('  '), { kind: 'not-found', query: '', message: 'no model named', searched: [], suggestions: [] });
 });
 

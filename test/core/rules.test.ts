@@ -1121,6 +1121,21 @@ test('RL-R22: pipeline_model_parallel_split_rank is versioned: nothing up to NeM
   );
 });
 
+test('RL-R22 says nothing on NeMo 1.x encoder–decoder recipes (T5, BART, UL2, T0): the split rank is where their decoder starts', () => {
+  const text = nemo1('  pipeline_model_parallel_split_rank: 0');
+  for (const name of ['megatron_t5', 'megatron_bart', 'megatron_ul2', 'megatron_t0', 't5_220m'])
+    assert.deepEqual(
+      codes(diagnose(text.replace('name: x', `name: ${name}`))).filter((c) => c === 'RL-R22'),
+      [],
+      name,
+    );
+  // A GPT recipe named like one (megatron_gpt5 is no T5) still gets the warning.
+  assert.deepEqual(
+    codes(diagnose(text.replace('name: x', 'name: megatron_gpt5'))).filter((c) => c === 'RL-R22'),
+    ['RL-R22'],
+  );
+});
+
 // =============================================================================================
 // K1–K17: TensorRT-LLM KV cache
 

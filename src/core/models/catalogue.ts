@@ -9,7 +9,7 @@ import { MISTRAL_MODELS } from './catalogue/mistral.js';
 import { NEMOTRON_MODELS } from './catalogue/nemotron.js';
 import { OTHER_MODELS } from './catalogue/others.js';
 import { PHI_MODELS } from './catalogue/phi.js';
-import { QWEN_MODELS } from './catalogue/qwen.js';
+import { QWEN_DISTILL_MODELS, QWEN_MODELS } from './catalogue/qwen.js';
 import { exactKey, fuzzyKey, fuzzyTokens } from './names.js';
 import type { CatalogueEntry, Checkpoint } from './types.js';
 
@@ -18,6 +18,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   ...MISTRAL_MODELS,
   ...QWEN_MODELS,
   ...DEEPSEEK_MODELS,
+  ...QWEN_DISTILL_MODELS,
   ...GPT_OSS_MODELS,
   ...GEMMA_MODELS,
   ...PHI_MODELS,

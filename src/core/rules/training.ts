@@ -376,8 +376,11 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
         ['gradAccFusion', 'optimName'],
         { context: ['pp', ...worldFrom] },
       );
-    // R22 — versioned (SPLIT_RANK): an error only against a NeMo release known to assert it is None.
-    const splitSeverity = v.splitRank !== undefined && v.splitRank !== null ? severityFor(SPLIT_RANK, input.target, 'error') : null;
+    // R22 — versioned (SPLIT_RANK): an error only against a NeMo release known to assert it is None. NeMo 1.x
+    // encoder–decoder models (T5, BART, UL2, T0) need the split rank (where the decoder starts): their loader,
+    // MegatronLMEncoderDecoderModel, passes it, so a release that rejects it does not run them at all.
+    const splitSeverity =
+      v.splitRank !== undefined && v.splitRank !== null && !encoderDecoder(v) ? severityFor(SPLIT_RANK, input.target, 'error') : null;
     if (splitSeverity)
       hit(
         'RL-R22',
@@ -418,6 +421,9 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
 }
 
 const BUDGET_KEY = { trainIters: 'train_iters', trainSamples: 'train_samples', numEpochs: 'num_epochs' } as const;
+
+/** A NeMo 1.x encoder–decoder recipe, by the name NeMo's example configs give it (megatron_t5, megatron_bart, t5_220m, …). */
+const encoderDecoder = (v: TrainingValues) => typeof v.modelName === 'string' && /(^|_)(t5|bart|ul2|t0)(_|$)/i.test(v.modelName);
 
 /** R10 — megatron-core transformer_config.py, Megatron-LM arguments.py. */
 function recomputeRules(input: TrainingRuleInput, written: (f: TrainingField) => boolean, out: TrainingHit[]): void {

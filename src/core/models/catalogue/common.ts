@@ -11,6 +11,8 @@ export const SRC = {
     copy === 'aic'
       ? `HF ${id} config.json (copy in ai-dynamo/aiconfigurator model_configs/)`
       : `HF ${id} config.json (copy in mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py@79d603f)`,
+  /** HF config.json read on the Hub itself (no public copy found). */
+  hub: (id: string) => `HF ${id} config.json`,
   keras: (preset: string) => `KerasHub keras_hub/src/models preset "${preset}"@71453d0 metadata.params`,
   transformers: (cls: string) => `transformers ${cls} defaults@008e574`,
   llamaCard: (dir: string) => `meta-llama/llama-models models/${dir}/MODEL_CARD.md@a9c89c4`,

@@ -131,10 +131,21 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     'Qwen2.5 7B',
     { layers: 28, hidden: 3584, ffn: 18944, heads: 28, kvHeads: 4, vocab: 152064, tied: false },
     {
-      checkpoints: ckpts(bf16('Qwen/Qwen2.5-7B', 'aic'), 'Qwen/Qwen2.5-7B', 'Qwen/Qwen2.5-7B-Instruct'),
+      checkpoints: [
+        ...ckpts(bf16('Qwen/Qwen2.5-7B', 'aic'), 'Qwen/Qwen2.5-7B', 'Qwen/Qwen2.5-7B-Instruct'),
+        // Qwen2.5-Math-7B's shape, which is Qwen2.5-7B's (vocab 152064, untied).
+        ckpt(
+          'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B',
+          bf16Weights(`${SRC.hub('deepseek-ai/DeepSeek-R1-Distill-Qwen-7B')} torch_dtype bfloat16`),
+        ),
+      ],
       aliases: ['Qwen25Config7B', 'Qwen25ModelProvider7B', 'qwen25_7b'],
       published: roundedParams('7.61B', 'Qwen2.5-7B model card "Number of Parameters: 7.61B"', { truncated: true }),
-      sources: [SRC.hf('Qwen/Qwen2.5-7B', 'aic') + ' (use_sliding_window false)', SRC.nemo('qwen2', 'Qwen25Config7B')],
+      sources: [
+        SRC.hf('Qwen/Qwen2.5-7B', 'aic') + ' (use_sliding_window false)',
+        SRC.nemo('qwen2', 'Qwen25Config7B'),
+        `${SRC.hub('deepseek-ai/DeepSeek-R1-Distill-Qwen-7B')} (28 layers, hidden 3584, intermediate 18944, 28 heads, 4 KV heads, vocab 152064, untied)`,
+      ],
     },
   ),
   qwen2(
@@ -460,4 +471,27 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     ],
     notes: ['A multimodal checkpoint: the vision encoder is not in the shape.'],
   }),
+];
+
+/** DeepSeek's distillations onto Qwen2.5 shapes that differ from every Qwen release (listed after the DeepSeek models). */
+export const QWEN_DISTILL_MODELS: CatalogueEntry[] = [
+  // DeepSeek-R1-Distill-Qwen-1.5B: Qwen2.5-Math-1.5B's shape with untied embeddings (config.json tie_word_embeddings false).
+  qwen2(
+    'deepseek-r1-distill-qwen-1.5b',
+    'DeepSeek-R1-Distill-Qwen 1.5B',
+    { layers: 28, hidden: 1536, ffn: 8960, heads: 12, kvHeads: 2, vocab: 151936, tied: false },
+    {
+      checkpoints: [
+        ckpt(
+          'deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B',
+          bf16Weights(`${SRC.hub('deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B')} torch_dtype bfloat16`),
+        ),
+      ],
+      aliases: ['r1-distill-qwen-1.5b'],
+      published: roundedParams('1.78B', 'HF deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B safetensors "1.78B params"'),
+      sources: [
+        `${SRC.hub('deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B')} (num_hidden_layers 28, hidden_size 1536, intermediate_size 8960, num_attention_heads 12, num_key_value_heads 2, vocab_size 151936, tie_word_embeddings false)`,
+      ],
+    },
+  ),
 ];

@@ -1,0 +1,44 @@
+// Writes a draft of test/data/corpus-wild-expected.tsv: what the product says today about every file of
+// ../shared/corpus-wild (test/corpusWild.ts computes the rows exactly as test/core/corpusWild.test.ts does).
+// The reviewer's `why` column is kept; a row whose computed columns changed gets "REVIEW:" in front of it, so that
+// nobody accepts a new diagnostic without reading the file.
+// Usage: node scripts/corpus-wild-expectations.mjs [OUT]   (default test/data/corpus-wild-expected.tsv)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { compileSchemas } from './compile-schemas.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = resolve(process.argv[2] ?? join(root, 'test', 'data', 'corpus-wild-expected.tsv'));
+const bundle = join(mkdtempSync(join(tmpdir(), 'corpus-wild-')), 'expectations.js');
+const entry = `
+import { existsSync, writeFileSync } from 'node:fs';
+import { COLUMNS, EXPECTED_TSV, readExpected, toTsv, wildRows } from './test/corpusWild.ts';
+const out = process.env.CORPUS_WILD_OUT;
+const old = new Map(existsSync(out) ? readExpected(out).map((r) => [r.file, r]) : existsSync(EXPECTED_TSV) ? readExpected().map((r) => [r.file, r]) : []);
+let changed = 0;
+const rows = wildRows().map((r) => {
+  const before = old.get(r.file);
+  const same = before && COLUMNS.every((c) => c === 'why' || before[c] === r[c]);
+  const why = (before?.why ?? '').replace(/^REVIEW: ?/, '');
+  if (!same) changed++;
+  return { ...r, why: same ? why : 'REVIEW: ' + why };
+});
+writeFileSync(out, toTsv(rows));
+console.log('wrote ' + out + ': ' + rows.length + ' files, ' + changed + ' to review');
+`;
+compileSchemas();
+await esbuild.build({
+  stdin: { contents: entry, resolveDir: root, sourcefile: 'corpus-wild-expectations.ts', loader: 'ts' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: bundle,
+  logLevel: 'warning',
+  absWorkingDir: root,
+});
+const r = spawnSync(process.execPath, [bundle], { cwd: root, stdio: 'inherit', env: { ...process.env, CORPUS_WILD_OUT: out } });
+process.exit(r.status ?? 1);

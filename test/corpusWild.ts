@@ -1,0 +1,104 @@
+// What the product says about every real upstream file of ../shared/corpus-wild, the way the CLI computes it
+// (analyzeWithModelFiles), with each file's upstream path as its document path so that models and GPUs named by the
+// path count, and NeMo-RL `defaults:` parents read from the same folder. test/core/corpusWild.test.ts compares these
+// rows with test/data/corpus-wild-expected.tsv; scripts/corpus-wild-expectations.mjs writes a draft of that file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Analysis, AnalysisSettings } from '../src/core/analysis.js';
+import type { ModelFileSystem } from '../src/core/models/files.js';
+import { analyzeWithModelFiles } from '../src/host/modelFiles.js';
+import { REPO, WILD, wildSources, type WildSource } from './helpers.js';
+
+export const EXPECTED_TSV = join(REPO, 'test', 'data', 'corpus-wild-expected.tsv');
+
+/** The columns the product computes; `why` is written by the reviewer. */
+export interface WildRow {
+  file: string;
+  format: string;
+  /** NeMo-RL: the `defaults:` parents the file read, as corpus-wild files, comma-separated; '-' when none. */
+  base: string;
+  /** Every error and warning as severity:code@line (1-based), sorted; '-' when none. */
+  diagnostics: string;
+  estimate: 'yes' | 'no';
+  /** The model the estimate chose (catalogue id or config name), or `none: <reason>`; '-' for no recipe. */
+  model: string;
+  /** Serving: whether weights and runtime fit the GPU on every role; '-' otherwise. */
+  fits: string;
+  why: string;
+}
+
+export const COLUMNS: readonly (keyof WildRow)[] = ['file', 'format', 'base', 'diagnostics', 'estimate', 'model', 'fits', 'why'];
+
+/** The upstream location of a corpus file, as the document path the analysis sees. */
+const upstream = (s: WildSource) => `/${s.repo}/${s.path}`;
+
+/** No local model files: the rows must not depend on the machine's Hugging Face cache. */
+const NO_FILES: ModelFileSystem = {
+  readText: () => undefined,
+  isDirectory: () => false,
+  listDir: () => undefined,
+  hubCacheDirs: [],
+  cwd: '/',
+  home: '/',
+};
+
+/** The analysis of one corpus-wild file, read as the CLI reads it (no settings beyond its path). */
+export function analyzeWild(s: WildSource, sources = wildSources()): Analysis {
+  const byUpstream = new Map(sources.map((x) => [upstream(x), x]));
+  const settings: AnalysisSettings = {
+    documentPath: upstream(s),
+    // `defaults:` parents resolve against the upstream path; the corpus holds them under the same names.
+    readFile: (p) => {
+      const hit = byUpstream.get(p.split('\\').join('/'));
+      return hit ? readFileSync(join(WILD, hit.file), 'utf8') : undefined;
+    },
+  };
+  return analyzeWithModelFiles(readFileSync(join(WILD, s.file), 'utf8'), settings, NO_FILES);
+}
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').replace(/\t/g, ' ').trim();
+
+/** The row the product computes for one file. */
+export function wildRow(s: WildSource, sources = wildSources()): WildRow {
+  const a = analyzeWild(s, sources);
+  const diags = a.diagnostics
+    .filter((d) => d.severity === 'error' || d.severity === 'warning')
+    .map((d) => `${d.severity}:${d.code}@${d.range.start.line + 1}`)
+    .sort();
+  const files = new Map(sources.map((x) => [upstream(x), x.file]));
+  const base = a.sources.filter((x) => x.text !== undefined).map((x) => files.get(x.path.split('\\').join('/')) ?? x.path);
+  const e = a.main?.estimate;
+  let estimate: WildRow['estimate'] = 'no';
+  let model = '-';
+  let fits = '-';
+  if (e && e.kind === 'none') model = `none: ${oneLine(e.reason)}`;
+  else if (e && (e.kind === 'training' || e.kind === 'serving')) {
+    estimate = 'yes';
+    model = e.shape.name;
+    if (e.kind === 'serving') fits = e.roles.every((r) => r.fits) ? 'yes' : 'no';
+  } else if (e) estimate = 'yes';
+  return {
+    file: s.file,
+    format: a.format ?? 'none',
+    base: base.length ? base.join(',') : '-',
+    diagnostics: diags.length ? diags.join(' ') : '-',
+    estimate,
+    model,
+    fits,
+    why: '',
+  };
+}
+
+export const wildRows = (): WildRow[] => {
+  const sources = wildSources();
+  return sources.map((s) => wildRow(s, sources));
+};
+
+export function readExpected(path = EXPECTED_TSV): WildRow[] {
+  const [head, ...lines] = readFileSync(path, 'utf8').trimEnd().split('\n');
+  const cols = head!.split('\t');
+  return lines.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [cols[i], v])) as unknown as WildRow);
+}
+
+export const toTsv = (rows: readonly WildRow[]): string =>
+  [COLUMNS.join('\t'), ...rows.map((r) => COLUMNS.map((c) => oneLine(String(r[c] ?? ''))).join('\t'))].join('\n') + '\n';

@@ -163,3 +163,19 @@ test('a model named on the command line that fits nothing is the answer; one the
     provenance: 'default',
   });
 });
+
+test('an NVFP4 checkpoint with no GPU named is estimated on B200 (NVFP4 runs on Blackwell only), and says so; a named GPU wins', () => {
+  const text = '# recipe-lens: model=nvidia/DeepSeek-R1-FP4\ntensor_parallel_size: 8\nkv_cache_config:\n  free_gpu_memory_fraction: 0.8\n';
+  const e = analyze(text).main!.estimate!;
+  assert.equal(e.kind, 'serving');
+  if (e.kind !== 'serving') return;
+  assert.equal(e.weights.dtype, 'nvfp4');
+  assert.deepEqual([e.gpu.id, e.gpuSource], ['b200', 'default']);
+  const gpu = e.assumptions.find((a) => a.what === `GPU ${e.gpu.name}`);
+  assert.match(gpu?.source ?? '', /checkpoint is NVFP4, which TensorRT-LLM runs on Blackwell GPUs only/);
+  const named = analyze(text.replace('model=', 'gpu=h200 model=')).main!.estimate!;
+  assert.deepEqual(named.kind === 'serving' ? [named.gpu.id, named.gpuSource] : [], ['h200', 'modeline']);
+  // An FP8 checkpoint keeps the default H100.
+  const fp8 = analyze(text.replace('nvidia/DeepSeek-R1-FP4', 'deepseek-ai/DeepSeek-R1-0528')).main!.estimate!;
+  assert.deepEqual(fp8.kind === 'serving' ? [fp8.weights.dtype, fp8.gpu.id] : [], ['fp8', 'h100']);
+});

@@ -23,6 +23,8 @@ export interface EstimateOptions extends ExtractOptions {
 }
 
 export const DEFAULT_GPU = 'h100';
+/** The GPU a serving estimate assumes for an NVFP4 checkpoint when none is named (NVFP4 GEMMs need Blackwell). */
+export const NVFP4_DEFAULT_GPU = 'b200';
 
 export interface ServingRole {
   /** '' for a plain options file, else context_servers / generation_servers. */
@@ -291,6 +293,16 @@ function servingEstimate(
   const model = choice.model;
   const shape = model.shape;
   const assumptions: Assumption[] = [...model.assumptions];
+  // An NVFP4 checkpoint runs only where TensorRT-LLM has NVFP4 GEMMs: Blackwell (SM100+; TensorRT-LLM
+  // docs/source/features/quantization.md). With no GPU named, assume the first Blackwell GPU rather than the default H100.
+  if (gpuSource === 'default' && model.weights.dtype === 'nvfp4') {
+    gpu = findGpu(NVFP4_DEFAULT_GPU)!;
+    gpuAssumption = {
+      what: `GPU ${gpu.name}`,
+      source: `no GPU named, and the checkpoint is NVFP4, which TensorRT-LLM runs on Blackwell GPUs only; set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
+      provenance: 'default',
+    };
+  }
   if (gpuAssumption) assumptions.push(gpuAssumption);
   const roles = recipe.roles.map((r) => servingRole(r, recipe, shape, model, gpu, assumptions));
   return { kind: 'serving', format, shape, model, weights: model.weights, gpu, gpuSource, roles, assumptions, modelRefs };

@@ -13,8 +13,11 @@ type Pinning = NonNullable<KvReuseResultVM['pinning']>;
 /** The y axis is the hit rate from 0 to 100%. */
 const Y_TICKS = [0, 25, 50, 75, 100];
 
+/** SVG y runs down: a hit rate of y% is drawn 100 − y from the top (to the host's thousandth of a percent). */
+const down = (y: number) => Math.round((100 - y) * 1000) / 1000;
+
 function curvePath(points: { x: number; y: number }[]): string {
-  return points.map((p, i) => `${i ? 'L' : 'M'}${p.x},${100 - p.y}`).join(' ');
+  return points.map((p, i) => `${i ? 'L' : 'M'}${p.x},${down(p.y)}`).join(' ');
 }
 
 function curvePlot(c: Curve): HTMLElement {
@@ -37,7 +40,7 @@ function curvePlot(c: Curve): HTMLElement {
   const svg = s(
     'svg',
     { class: 'kv-curve', viewBox: '0 0 100 100', preserveAspectRatio: 'none', role: 'img', 'aria-label': desc },
-    ...Y_TICKS.map((y) => s('line', { class: 'grid', x1: 0, x2: 100, y1: 100 - y, y2: 100 - y, 'vector-effect': 'non-scaling-stroke' })),
+    ...Y_TICKS.map((y) => s('line', { class: 'grid', x1: 0, x2: 100, y1: down(y), y2: down(y), 'vector-effect': 'non-scaling-stroke' })),
     ...c.ticks.map((t) => s('line', { class: 'grid', x1: t.x, x2: t.x, y1: 0, y2: 100, 'vector-effect': 'non-scaling-stroke' })),
     c.marker
       ? s(
@@ -139,7 +142,7 @@ function occupancyChart(o: Occupancy): HTMLElement {
             'path',
             {
               class: 'held',
-              d: held.map((v, i) => `${i ? 'L' : 'M'}${(i * 100) / Math.max(1, n) + w / 2},${100 - v}`).join(' '),
+              d: held.map((v, i) => `${i ? 'L' : 'M'}${(i * 100) / Math.max(1, n) + w / 2},${down(v)}`).join(' '),
               'vector-effect': 'non-scaling-stroke',
             },
             title('blocks held by running requests'),

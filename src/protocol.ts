@@ -10,6 +10,8 @@ import { FORMAT_IDS } from './core/types.js';
 import {
   bool,
   CandidateIndex,
+  CompareLogVMSchema,
+  KvReuseVMSchema,
   DocVersion,
   GpuId,
   int,
@@ -31,12 +33,18 @@ import {
 
 export * from './core/panel/viewModels.js';
 
-/** 2: the Layouts (planner) section, `plan` and `applyCandidate`, EP / ETP / SP what-if values. */
-export const PROTOCOL_VERSION = 2;
+/**
+ * 2: the Layouts (planner) section, `plan` and `applyCandidate`, EP / ETP / SP what-if values.
+ * 3: the KV reuse and Compare sections, `kvReuse`, `pickTrace` and `compareLog`.
+ */
+export const PROTOCOL_VERSION = 3;
 const V = v.literal(PROTOCOL_VERSION, `must be protocol version ${PROTOCOL_VERSION}`);
 
 // ---------------------------------------------------------------------------------------------------------
 // Host → webview.
+
+/** A built-in workload's name (kvsim SYNTHETIC: lower-case words). */
+const WorkloadName = v.pipe(str(32), v.regex(/^[a-z][a-z0-9-]*$/, 'is not a workload name'));
 
 const TO_WEBVIEW = [
   v.strictObject({ v: V, type: v.literal('init'), sections: SectionsSchema, ui: UiStateSchema }),
@@ -61,6 +69,12 @@ const FROM_WEBVIEW = [
   v.strictObject({ v: V, type: v.literal('plan'), gpus: v.optional(int(1, LIMITS.size)) }),
   /** Write candidate `index` of search `planId` into `uri`, only at `docVersion`. */
   v.strictObject({ v: V, type: v.literal('applyCandidate'), uri: Uri, planId: PlanId, index: CandidateIndex, docVersion: DocVersion }),
+  /** Simulate KV reuse for `uri` on built-in workload `workload` (a name of the section's list). */
+  v.strictObject({ v: V, type: v.literal('kvReuse'), uri: Uri, workload: WorkloadName }),
+  /** Pick a trace (a workspace .jsonl) for the KV reuse section of `uri`, then simulate it. */
+  v.strictObject({ v: V, type: v.literal('pickTrace'), uri: Uri }),
+  /** Pick a training log and compare its measured peaks with the estimate of `uri`. */
+  v.strictObject({ v: V, type: v.literal('compareLog'), uri: Uri }),
 ] as const;
 
 /** A value in a reason: its JSON, cut at 20 characters (a BigInt or anything JSON cannot write: its type). */
@@ -173,6 +187,10 @@ export const LSP_METHODS = {
   revalidate: 'recipeLens/revalidate',
   /** Notification (server → client): a document version was analysed; its status-bar summary. */
   didAnalyze: 'recipeLens/didAnalyze',
+  /** Request: simulate KV block reuse for an options or retention file on a workload (the KV reuse section). */
+  kvReuse: 'recipeLens/kvReuse',
+  /** Request: compare a training log's measured memory with a training recipe's estimate (the Compare section). */
+  compareLog: 'recipeLens/compareLog',
   /** Request: counters for tests and the benchmark (analyses computed, diagnostics published and pulled). */
   stats: 'recipeLens/debug/stats',
 } as const;
@@ -207,6 +225,31 @@ export const ApplyParamsSchema = strict({
   ]),
 });
 export const EmptyParamsSchema = v.nullish(strict({}));
+/** A file path on the server's machine (a trace, a log). */
+const FilePath = v.pipe(str(LIMITS.uri), v.minLength(1, 'must not be empty'));
+/** Pools of at most 2^22 blocks, as `recipe-lens simulate` (kvsim MAX_SIM_BLOCKS). */
+const PoolSize = int(1, 1 << 22);
+export const KvReuseParamsSchema = strict({
+  textDocument: DocRef,
+  /** A built-in workload, or a trace file: Mooncake (hash_ids), token trace (tokens) or KV cache events, told by content. */
+  workload: v.variant('kind', [
+    v.strictObject({ kind: v.literal('builtin'), name: WorkloadName }),
+    v.strictObject({ kind: v.literal('file'), path: FilePath }),
+  ]),
+  /** Pool sizes in blocks (default: around the options file's pool, or spread over the workload). */
+  poolSweep: v.optional(
+    v.pipe(
+      v.array(PoolSize, 'must be a list of pool sizes'),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(64, 'must list at most 64 sizes'),
+    ),
+  ),
+  /** The panel's GPU (the options file's pool is sized for it); default: the file's. */
+  gpu: v.optional(v.nullable(GpuId)),
+});
+export const CompareLogParamsSchema = strict({ textDocument: DocRef, logPath: FilePath });
+export type KvReuseParams = v.InferOutput<typeof KvReuseParamsSchema>;
+export type CompareLogParams = v.InferOutput<typeof CompareLogParamsSchema>;
 
 export type AnalysisParams = v.InferOutput<typeof AnalysisParamsSchema>;
 export type WhatIfParams = v.InferOutput<typeof WhatIfParamsSchema>;
@@ -220,6 +263,8 @@ const LSP_PARAMS = {
   [LSP_METHODS.apply]: ApplyParamsSchema,
   [LSP_METHODS.revalidate]: EmptyParamsSchema,
   [LSP_METHODS.stats]: EmptyParamsSchema,
+  [LSP_METHODS.kvReuse]: KvReuseParamsSchema,
+  [LSP_METHODS.compareLog]: CompareLogParamsSchema,
 } as const;
 export type LspRequestMethod = keyof typeof LSP_PARAMS;
 export type LspParams<M extends LspRequestMethod> = v.InferOutput<(typeof LSP_PARAMS)[M]>;
@@ -232,6 +277,7 @@ export const parseLspParams = <M extends LspRequestMethod>(method: M, raw: unkno
 
 const whole = int(0, Number.MAX_SAFE_INTEGER);
 const text = str(LIMITS.vmText);
+const num = v.pipe(v.number('must be a finite number'), v.finite('must be a finite number'));
 /** Bytes of an estimate (sums of products: not always whole). */
 const bytes = v.pipe(
   v.number('must be a finite number ≥ 0'),
@@ -325,6 +371,31 @@ export const StatsSchema = strict({
 });
 export type Stats = v.InferOutput<typeof StatsSchema>;
 
+const Refused = v.strictObject({ ok: v.literal(false), reason: text });
+
+export const KvReuseResultSchema = v.variant('ok', [
+  v.strictObject({
+    ok: v.literal(true),
+    version: v.nullable(DocVersion),
+    /** What the workload was: a built-in one, or the trace's kind as its content told. */
+    kind: oneOf(['synthetic', 'mooncake', 'tokens', 'events']),
+    workload: text,
+    /** What was read ("3,993 requests"; an event stream's events). */
+    message: text,
+    /** Hit rates per pool size, as `recipe-lens simulate --format json` gives them (empty for an event stream). */
+    points: v.array(strict({ poolBlocks: whole, lru: num, retention: v.nullable(num) })),
+    vm: KvReuseVMSchema,
+  }),
+  Refused,
+]);
+export type KvReuseResult = v.InferOutput<typeof KvReuseResultSchema>;
+
+export const CompareLogResultSchema = v.variant('ok', [
+  v.strictObject({ ok: v.literal(true), version: v.nullable(DocVersion), vm: CompareLogVMSchema }),
+  Refused,
+]);
+export type CompareLogResult = v.InferOutput<typeof CompareLogResultSchema>;
+
 const LSP_RESULTS = {
   [LSP_METHODS.analysis]: AnalysisResultSchema,
   [LSP_METHODS.whatIf]: WhatIfResultSchema,
@@ -332,6 +403,8 @@ const LSP_RESULTS = {
   [LSP_METHODS.apply]: ApplyResultSchema,
   [LSP_METHODS.didAnalyze]: DidAnalyzeSchema,
   [LSP_METHODS.stats]: StatsSchema,
+  [LSP_METHODS.kvReuse]: KvReuseResultSchema,
+  [LSP_METHODS.compareLog]: CompareLogResultSchema,
 } as const;
 export type LspResultMethod = keyof typeof LSP_RESULTS;
 

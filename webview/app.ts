@@ -21,7 +21,9 @@ import {
 import { section, type Actions } from './controls.js';
 import { h } from './dom.js';
 import { renderHeader } from './sections/header.js';
+import { renderCompare } from './sections/compare.js';
 import { renderKv } from './sections/kv.js';
+import { renderKvReuse } from './sections/kvReuse.js';
 import { renderLayout } from './sections/layout.js';
 import { renderMemory } from './sections/memory.js';
 import { renderPlanner } from './sections/planner.js';
@@ -42,9 +44,11 @@ const TITLES: Record<Exclude<SectionId, 'header'>, string> = {
   layout: 'Parallel layout',
   quant: 'Quantization',
   kv: 'KV cache',
+  kvReuse: 'KV reuse',
+  compare: 'Compare with a training log',
 };
 /** The order of the sections on the page. */
-const ORDER: SectionId[] = ['header', 'memory', 'whatIf', 'planner', 'layout', 'quant', 'kv'];
+const ORDER: SectionId[] = ['header', 'memory', 'compare', 'whatIf', 'planner', 'layout', 'quant', 'kv', 'kvReuse'];
 
 /** Starts the panel in the page's `#app` and `#notice` (src/core/panel/html.ts); `dispose` stops it. */
 export function startPanel(api: VsCodeApi): { dispose(): void } {
@@ -124,6 +128,15 @@ export function startPanel(api: VsCodeApi): { dispose(): void } {
     },
     applyCandidate(uri, planId, index, docVersion) {
       send({ v: PROTOCOL_VERSION, type: 'applyCandidate', uri, planId, index, docVersion });
+    },
+    kvReuse(uri, workload) {
+      send({ v: PROTOCOL_VERSION, type: 'kvReuse', uri, workload });
+    },
+    pickTrace(uri) {
+      send({ v: PROTOCOL_VERSION, type: 'pickTrace', uri });
+    },
+    compareLog(uri) {
+      send({ v: PROTOCOL_VERSION, type: 'compareLog', uri });
     },
     isOpen: (id, dflt) => state.open[id] ?? dflt,
     setOpen(id, open) {
@@ -216,6 +229,12 @@ export function startPanel(api: VsCodeApi): { dispose(): void } {
         break;
       case 'kv':
         wrap().append(renderKv(sections.kv!));
+        break;
+      case 'kvReuse':
+        wrap().append(renderKvReuse(sections.kvReuse!, actions));
+        break;
+      case 'compare':
+        wrap().append(renderCompare(sections.compare!, actions));
         break;
     }
   }

@@ -16,6 +16,12 @@ export interface Actions {
   /** Put a planner row's values into the what-if controls. */
   previewCandidate(values: WhatIfValues): void;
   applyCandidate(uri: string, planId: number, index: number, docVersion: number): void;
+  /** Simulate KV reuse for `uri` on a built-in workload. */
+  kvReuse(uri: string, workload: string): void;
+  /** Ask the editor for a trace file, then simulate it. */
+  pickTrace(uri: string): void;
+  /** Ask the editor for a training log, then compare it. */
+  compareLog(uri: string): void;
   isOpen(id: string, dflt: boolean): boolean;
   setOpen(id: string, open: boolean): void;
 }

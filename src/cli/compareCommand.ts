@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeWithModelFiles } from '../host/modelFiles.js';
-import { compareMemory, parseMemoryLog, tagFromFileName, type Comparison } from '../core/memory/logs.js';
+import { compareLog, type Comparison } from '../core/memory/logs.js';
 import { gpuArg, intArg, modelArg, modelSettings, UsageError, type ModelArg } from './args.js';
 import { gib } from '../core/units.js';
+import { signedPct } from '../core/panel/compareLog.js';
 import { documentPathOf, readSourceFile } from '../host/sourceFiles.js';
 
 export const COMPARE_USAGE = `usage: recipe-lens compare [--gpu NAME] [--model PRESET] [--world-size N] [--profile megatron|hf]
@@ -76,7 +77,7 @@ function parseCompareArgs(argv: string[]): CompareArgs | 'help' {
   };
 }
 
-const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
+const pct = signedPct;
 
 export function comparisonText(c: Comparison, title: string): string {
   const out = [title, '', 'rank  stage  level        measured    estimated    error'];
@@ -144,15 +145,15 @@ export function compareCommand(argv: string[], write: (s: string) => void, warn:
     warn(`recipe-lens: no training estimate for ${args.recipe}${est.kind === 'none' ? `: ${est.reason}` : ''}`);
     return 1;
   }
-  const log = parseMemoryLog(logText, { tag: args.tag ?? tagFromFileName(basename(args.log)) });
+  const log = compareLog(logText, basename(args.log), est.estimate, args.tag);
   for (const w of log.warnings) warn(`recipe-lens: ${args.log}: ${w}`);
-  if (!log.samples.length) return 1;
-  const cmp = compareMemory(log.samples, est.estimate);
+  const cmp = log.comparison;
+  if (!cmp) return 1;
   const t = est.estimate.parallel;
   const title = `${args.log} against ${args.recipe} (${est.shape.name}; TP ${t.tp} PP ${t.pp}${t.vpp ? ` VPP ${t.vpp}` : ''} CP ${t.cp} EP ${t.ep} DP ${t.dp ?? '?'}; ${est.gpu.name})`;
   write(
     args.format === 'json'
-      ? JSON.stringify({ log: args.log, recipe: args.recipe, samples: log.samples.length, ...cmp }, null, 2)
+      ? JSON.stringify({ log: args.log, recipe: args.recipe, samples: log.samples, ...cmp }, null, 2)
       : comparisonText(cmp, title),
   );
   return cmp.ranks.length ? 0 : 1;

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze } from '../core/analysis.js';
 import { analyzeWithModelFiles } from '../host/modelFiles.js';
-import { toData } from '../core/document.js';
+import { poolFromAnalysis, retentionFromDoc, type PoolFromOptions } from '../core/kvsim/fromAnalysis.js';
 import { DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY, DEFAULT_TOKENS_PER_BLOCK } from '../core/memory/kvcache.js';
 import {
   eventsJson,
@@ -13,7 +13,6 @@ import {
   MAX_SIM_BLOCKS,
   openTrace,
   parseWorkloadSpec,
-  retentionFromObject,
   simulationJson,
   simulationText,
   sweep,
@@ -61,22 +60,11 @@ ${Object.entries(SYNTHETIC)
 
 exit status: 0 simulated, 2 usage error or unreadable / invalid input`;
 
-export interface PoolFromOptions {
-  poolBlocks: number;
-  tokensPerBlock: number;
-  hostBlocks: number;
-  enableBlockReuse: boolean;
-  enablePartialReuse: boolean;
-  copyOnPartialReuse: boolean;
-  onboardBlocks: boolean;
-  secondaryOffloadMinPriority: number;
-  /** Which server role the pool is of (disaggregated files: the context servers, where prompts are reused). */
-  role: string;
-}
+export type { PoolFromOptions };
 
 /**
  * The KV pool and reuse settings of a TensorRT-LLM options file, from the memory estimate (parseFile + estimateDoc)
- * and kv_cache_config. The one place that reads the options file for the simulator.
+ * and kv_cache_config (core/kvsim/fromAnalysis.ts, shared with the language server).
  */
 export function poolFromOptions(
   text: string,
@@ -88,37 +76,13 @@ export function poolFromOptions(
     ...(opts.documentPath ? { documentPath: opts.documentPath } : {}),
     memoryWarnings: false,
   });
-  const recipe = a.main?.recipe;
-  const e = a.main?.estimate;
-  if (recipe?.kind !== 'serving') return { error: 'not a TensorRT-LLM options file (kv_cache_config, tensor_parallel_size, …)' };
-  if (e?.kind !== 'serving') return { error: e?.kind === 'none' ? e.reason : 'no KV pool estimate' };
-  const role = e.roles.find((r) => r.role === 'context_servers') ?? e.roles[0]!;
-  const v = recipe.roles.find((r) => r.role === role.role)?.values ?? {};
-  const bool = (x: unknown, d: boolean) => (typeof x === 'boolean' ? x : d);
-  return {
-    poolBlocks: role.kv.poolBlocks,
-    tokensPerBlock: role.kv.tokensPerBlock,
-    hostBlocks: role.kv.host.blocks,
-    // Defaults of KvCacheConfig (tensorrt_llm/llmapi/llm_args.py): reuse, partial reuse, copy on partial reuse, onboarding on.
-    enableBlockReuse: bool(v.enableBlockReuse, true),
-    enablePartialReuse: bool(v.enablePartialReuse, true),
-    copyOnPartialReuse: bool(v.copyOnPartialReuse, true),
-    onboardBlocks: bool(v.onboardBlocks, true),
-    secondaryOffloadMinPriority:
-      typeof v.secondaryOffloadMinPriority === 'number' ? v.secondaryOffloadMinPriority : DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY,
-    role: role.role || 'server',
-  };
+  return poolFromAnalysis(a.main);
 }
 
 /** The values of a KvCacheRetentionConfig YAML file (its one analysis). The one place that reads the retention file for the simulator. */
 export function retentionFromYaml(text: string): RetentionSpec | { error: string } {
   const a = analyze(text, { forcedFormat: 'kv-retention', memoryWarnings: false });
-  const doc = a.docs[0]?.doc ?? a.parsed.docs[0];
-  if (!doc?.root) return { error: 'empty file' };
-  const problem = doc.problems.find((p) => p.severity === 'error');
-  if (problem) return { error: problem.message };
-  const r = retentionFromObject(toData(doc));
-  return 'error' in r ? r : r.spec;
+  return retentionFromDoc(a.docs[0]?.doc ?? a.parsed.docs[0]);
 }
 
 const OPTIONS = {

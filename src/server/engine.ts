@@ -16,7 +16,7 @@ import { recipeSymbols } from '../core/symbols.js';
 import { explicitModelRefs, memoModelFiles, nodeModelFiles, withModelFiles } from '../host/modelFiles.js';
 import { FORMAT_LABELS } from '../core/types.js';
 import { gib, gibNumber } from '../core/units.js';
-import type { AnalysisResult, ApplyParams, PanelView, StatusVM, WhatIfValues } from '../protocol.js';
+import type { AnalysisResult, ApplyParams, CompareLogResult, PanelView, StatusVM, WhatIfValues } from '../protocol.js';
 import {
   fixActions,
   matchDiagnostic,
@@ -29,7 +29,12 @@ import {
   toLspHover,
   toSymbolInformation,
 } from './convert.js';
-import { PanelState } from './panel.js';
+import { fileNameOf, PanelState } from './panel.js';
+import type { KvInputs } from './kvReuse.js';
+import { poolFromEstimate, retentionFromDoc } from '../core/kvsim/fromAnalysis.js';
+import { compareLog } from '../core/memory/logs.js';
+import { compareLogVM } from '../core/panel/compareLog.js';
+import { estimateOptionsOf, withGpu } from '../core/panel/index.js';
 
 /** Analyses kept in memory at once (the most recently used documents); the others are recomputed when asked for. */
 export const ANALYSES_KEPT = 16;
@@ -52,6 +57,10 @@ export interface Features {
   whatIf: { params: { view: PanelView; values: WhatIfValues }; result: ReturnType<PanelState['whatIf']> };
   plan: { params: { view: PanelView; gpus?: number }; result: ReturnType<PanelState['plan']> };
   apply: { params: ApplyParams; result: ReturnType<PanelState['apply']> };
+  /** What the KV reuse simulation takes of the document (its pool under the panel's GPU, or its retention config). */
+  kvInputs: { params: { gpu: string | null }; result: KvInputs };
+  /** A training log's text against the document's estimate. */
+  compareLog: { params: { text: string; logName: string }; result: CompareLogResult };
 }
 export type FeatureName = keyof Features;
 
@@ -249,8 +258,41 @@ export class Engine {
       }
       case 'apply':
         return this.panels.apply({ uri, version, analysis: a }, req.params as ApplyParams);
+      case 'kvInputs':
+        return kvInputsOf(a, (req.params as Features['kvInputs']['params']).gpu);
+      case 'compareLog': {
+        const p = req.params as Features['compareLog']['params'];
+        return compareLogOf(a, uri, version, p.text, p.logName);
+      }
     }
   }
+}
+
+/** The options file's pool (re-sized for the panel's GPU, as its memory section shows it) or the retention file's config. */
+function kvInputsOf(a: Analysis | undefined, gpu: string | null): KvInputs {
+  const main = a?.main;
+  const e = main?.estimate;
+  if (!a || !main || !e) return { kind: 'none', reason: 'Recipe Lens does not handle this file now' };
+  if (e.kind === 'retention') {
+    const r = retentionFromDoc(main.doc);
+    return 'error' in r
+      ? { kind: 'none', reason: r.error }
+      : { kind: 'retention', retention: r, tokensPerBlock: e.coverage.tokensPerBlock };
+  }
+  if (e.kind !== 'serving')
+    return { kind: 'none', reason: 'KV reuse is simulated for TensorRT-LLM options files and KV retention configs' };
+  const pool = poolFromEstimate(main.recipe, withGpu(e, main.recipe, a.modeline, estimateOptionsOf(a), gpu));
+  return 'error' in pool ? { kind: 'none', reason: pool.error } : { kind: 'serving', pool };
+}
+
+function compareLogOf(a: Analysis | undefined, uri: string, version: number, text: string, logName: string): CompareLogResult {
+  const e = a?.main?.estimate;
+  if (e?.kind !== 'training')
+    return {
+      ok: false,
+      reason: `no training estimate for this file${e?.kind === 'none' ? ` (${e.reason})` : ''}; nothing to compare with`,
+    };
+  return { ok: true, version, vm: compareLogVM(compareLog(text, logName, e.estimate), e, logName, fileNameOf(uri)) };
 }
 
 /** A short, stable hash of a settings fingerprint (FNV-1a), for result ids. */

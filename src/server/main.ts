@@ -7,6 +7,7 @@ import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageW
 import { FrameGuard } from './frames.js';
 import { RecipeLensServer } from './server.js';
 import { runAnalysisWorker } from './worker.js';
+import { runKvWorker } from './kvReuse.js';
 
 export const LSP_USAGE = `usage: recipe-lens lsp --stdio | --node-ipc | --socket=PORT | --pipe=NAME
 
@@ -19,6 +20,10 @@ const TRANSPORT = /^--(stdio|node-ipc|socket(=\d+)?|pipe(=.+)?)$/;
 export function lspCommand(args: string[], entry: string): string | undefined {
   if (args.length === 1 && args[0] === '--analysis-worker') {
     runAnalysisWorker();
+    return undefined;
+  }
+  if (args.length === 1 && args[0] === '--kv-worker') {
+    runKvWorker();
     return undefined;
   }
   // vscode-languageclient adds --clientProcessId=N (the server exits when that process does: vscode-languageserver's watchdog).

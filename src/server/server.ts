@@ -20,7 +20,18 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver/node';
 import * as v from 'valibot';
-import { LSP_METHODS, parseLspParams, type AnalysisResult, type LspParams, type LspRequestMethod } from '../protocol.js';
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import {
+  LSP_METHODS,
+  parseLspParams,
+  type AnalysisResult,
+  type CompareLogResult,
+  type KvReuseResult,
+  type LspParams,
+  type LspRequestMethod,
+} from '../protocol.js';
+import { KvReuseService } from './kvReuse.js';
 import { DiagnosticsScheduler } from './diagnostics.js';
 import { DocumentStore, PositionSchema, RangeSchema } from './documents.js';
 import { Engine, type Features, type FeatureName } from './engine.js';
@@ -66,6 +77,25 @@ function valid<S extends v.GenericSchema>(schema: S, raw: unknown, method: strin
   );
 }
 
+/** Training logs read at most (a log of that size holds millions of lines; cut a larger one to its memory lines). */
+export const MAX_LOG_BYTES = 64 * 2 ** 20;
+
+/** A training log's text, or why it cannot be read. */
+async function readLog(path: string): Promise<{ text: string } | { error: string }> {
+  const name = basename(path);
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) return { error: `${name} is not a file` };
+    if (st.size > MAX_LOG_BYTES)
+      return {
+        error: `${name} is ${Math.round(st.size / 2 ** 20)} MiB; logs of at most ${MAX_LOG_BYTES / 2 ** 20} MiB are read (keep its memory lines: grep -E 'memory \\((MB|GB)\\)|mem-' LOG > memory.log)`,
+      };
+    return { text: await readFile(path, 'utf8') };
+  } catch (e) {
+    return { error: `cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+}
+
 const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
 /** LSP's ServerNotInitialized (-32002): a request before initialize. */
 const notInitialized = (method: string) => new ResponseError(ErrorCodes.ServerNotInitialized, `${method} before initialize`);
@@ -79,6 +109,7 @@ export class RecipeLensServer {
   );
   private readonly worker: AnalysisWorker;
   private readonly panels = new PanelState();
+  private readonly kvReuse: KvReuseService;
   private readonly diagnostics: DiagnosticsScheduler;
   private caps: ClientCapabilities = {};
   private options: ClientOptions = { codeLensCommand: '', estimateHint: 'both', diagnosticMode: 'auto' };
@@ -100,6 +131,7 @@ export class RecipeLensServer {
     workerEntry: string,
   ) {
     this.worker = new AnalysisWorker(workerEntry, this.docs, (m) => this.warn(m));
+    this.kvReuse = new KvReuseService(workerEntry);
     this.diagnostics = new DiagnosticsScheduler(this);
   }
 
@@ -409,5 +441,20 @@ export class RecipeLensServer {
       return null;
     });
     custom(LSP_METHODS.stats, async () => this.stats());
+    custom(LSP_METHODS.kvReuse, async ({ msg }): Promise<KvReuseResult> => {
+      const uri = msg.textDocument.uri;
+      const got = await this.run('kvInputs', uri, { gpu: msg.gpu ?? null });
+      if (!got) return { ok: false, reason: 'the file is not open in the language server' };
+      const inputs = got.value;
+      if (inputs.kind === 'none') return { ok: false, reason: inputs.reason };
+      const r = await this.kvReuse.run({ workload: msg.workload, poolSweep: msg.poolSweep ?? null, inputs });
+      return r.ok ? { ...r, version: got.version } : r;
+    });
+    custom(LSP_METHODS.compareLog, async ({ msg }): Promise<CompareLogResult> => {
+      const read = await readLog(msg.logPath);
+      if ('error' in read) return { ok: false, reason: read.error };
+      const got = await this.run('compareLog', msg.textDocument.uri, { text: read.text, logName: basename(msg.logPath) });
+      return got?.value ?? { ok: false, reason: 'the file is not open in the language server' };
+    });
   }
 }

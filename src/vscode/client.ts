@@ -7,7 +7,15 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { LSP_METHODS, parseLspResult, type DidAnalyze, type LspResultMethod } from '../protocol.js';
 import type * as v from 'valibot';
-import type { AnalysisResultSchema, ApplyResultSchema, PlanResultSchema, StatsSchema, WhatIfResultSchema } from '../protocol.js';
+import type {
+  AnalysisResultSchema,
+  ApplyResultSchema,
+  CompareLogResultSchema,
+  KvReuseResultSchema,
+  PlanResultSchema,
+  StatsSchema,
+  WhatIfResultSchema,
+} from '../protocol.js';
 
 interface Results {
   [LSP_METHODS.analysis]: v.InferOutput<typeof AnalysisResultSchema>;
@@ -15,6 +23,8 @@ interface Results {
   [LSP_METHODS.plan]: v.InferOutput<typeof PlanResultSchema>;
   [LSP_METHODS.apply]: v.InferOutput<typeof ApplyResultSchema>;
   [LSP_METHODS.stats]: v.InferOutput<typeof StatsSchema>;
+  [LSP_METHODS.kvReuse]: v.InferOutput<typeof KvReuseResultSchema>;
+  [LSP_METHODS.compareLog]: v.InferOutput<typeof CompareLogResultSchema>;
 }
 
 export class RecipeLensClient implements vscode.Disposable {

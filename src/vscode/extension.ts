@@ -47,6 +47,25 @@ export function activate(context: vscode.ExtensionContext): void {
       await vscode.window.showTextDocument(report, { preview: true, viewColumn: vscode.ViewColumn.Beside });
       return e.totalBytes;
     }),
+    // The KV reuse section's trace: a path argument, else a quick pick of the workspace's .jsonl files (or a file dialog).
+    // Returns the server's answer (undefined when nothing was picked or the server did not answer).
+    vscode.commands.registerCommand('recipeLens.kvReuse.pickTrace', async (arg?: unknown) => {
+      const path = typeof arg === 'string' ? arg : await pickFile('trace');
+      if (!path) return undefined;
+      await panel.open();
+      const r = await panel.simulate({ kind: 'file', path });
+      if (r && !r.ok) void vscode.window.showWarningMessage(`Recipe Lens: no KV reuse simulation: ${r.reason}`);
+      return r;
+    }),
+    // Compare a training log with the active training recipe: a path argument, else a file dialog.
+    vscode.commands.registerCommand('recipeLens.compareLog', async (arg?: unknown) => {
+      const path = typeof arg === 'string' ? arg : await pickFile('log');
+      if (!path) return undefined;
+      await panel.open();
+      const r = await panel.compare(path);
+      if (r && !r.ok) void vscode.window.showWarningMessage(`Recipe Lens: no comparison: ${r.reason}`);
+      return r;
+    }),
     vscode.commands.registerCommand('recipeLens.showFormat', async () => {
       const a = await active();
       void vscode.window.showInformationMessage(
@@ -57,6 +76,41 @@ export function activate(context: vscode.ExtensionContext): void {
       return a?.format ?? null;
     }),
   );
+}
+
+/** Workspace .jsonl files listed in the trace quick pick at most. */
+const TRACES_LISTED = 200;
+
+/** A local file path the user picks: a trace (quick pick of the workspace's .jsonl files, or browse) or a training log. */
+async function pickFile(kind: 'trace' | 'log'): Promise<string | undefined> {
+  const browse = async () => {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: kind === 'trace' ? 'Simulate' : 'Compare',
+      title:
+        kind === 'trace'
+          ? 'A trace: Mooncake, token trace or KV cache events (.jsonl)'
+          : 'A training log (Megatron, NeMo, Bridge or a TensorBoard export)',
+      filters:
+        kind === 'trace'
+          ? { 'JSON Lines': ['jsonl', 'json'], All: ['*'] }
+          : { Logs: ['log', 'txt', 'out', 'err', 'csv', 'json'], All: ['*'] },
+    });
+    return picked?.[0]?.scheme === 'file' ? picked[0].fsPath : undefined;
+  };
+  if (kind === 'log') return browse();
+  const files = await vscode.workspace.findFiles('**/*.jsonl', '**/node_modules/**', TRACES_LISTED);
+  if (!files.length) return browse();
+  const items: (vscode.QuickPickItem & { path?: string })[] = files
+    .filter((f) => f.scheme === 'file')
+    .map((f) => ({ label: vscode.workspace.asRelativePath(f), path: f.fsPath }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  items.push({ label: 'Browse…', description: 'a trace outside the workspace' });
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: 'Recipe Lens: a trace to simulate KV reuse on (Mooncake, token trace or KV cache events, told by content)',
+  });
+  if (!chosen) return undefined;
+  return chosen.path ?? browse();
 }
 
 /** VS Code waits for the server's shutdown and exit. */

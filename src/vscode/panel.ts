@@ -12,7 +12,12 @@ import {
   PROTOCOL_VERSION,
   SECTION_IDS,
   type ApplyParams,
+  type CompareLogResult,
+  type CompareSectionVM,
   type FromWebview,
+  type KvReuseParams,
+  type KvReuseResult,
+  type KvReuseSectionVM,
   type PanelResult,
   type PanelView,
   type Sections,
@@ -54,6 +59,11 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
   /** The last message posted (awaited before a long search, so "Searching…" is on screen first). */
   private lastPost?: Thenable<boolean>;
   private log?: vscode.LogOutputChannel;
+  /**
+   * The KV reuse and Compare sections' runs for the document shown: the server's sections carry their idle state, these
+   * states (running, a result, an error) are laid over them until another document is shown.
+   */
+  private runs: { uri: string; kvReuse?: Partial<KvReuseSectionVM>; compare?: Partial<CompareSectionVM> } | undefined;
 
   constructor(
     private readonly lsp: RecipeLensClient,
@@ -207,6 +217,15 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
       case 'applyCandidate':
         void this.apply(msg.uri, msg.docVersion, { kind: 'candidate', planId: msg.planId, index: msg.index });
         return;
+      case 'kvReuse':
+        void this.simulate({ kind: 'builtin', name: msg.workload }, msg.uri);
+        return;
+      case 'pickTrace':
+        void vscode.commands.executeCommand('recipeLens.kvReuse.pickTrace');
+        return;
+      case 'compareLog':
+        void vscode.commands.executeCommand('recipeLens.compareLog');
+        return;
     }
   }
 
@@ -225,8 +244,88 @@ export class PlanningPanel implements vscode.WebviewViewProvider, vscode.Disposa
     this.layoutPage = p.layoutPage;
   }
 
+  /** The sections with this document's runs laid over the KV reuse and Compare sections. */
+  private withRuns(sections: Sections): Sections {
+    const r = this.runs;
+    if (!r || sections.header.uri !== r.uri) return sections;
+    return {
+      ...sections,
+      kvReuse: sections.kvReuse && r.kvReuse ? { ...sections.kvReuse, ...r.kvReuse } : sections.kvReuse,
+      compare: sections.compare && r.compare ? { ...sections.compare, ...r.compare } : sections.compare,
+    };
+  }
+
+  /** The document shown and its URI as the server knows it, when it is `uri` (or any document when `uri` is not given). */
+  private shown(uri?: string): { doc: vscode.TextDocument; uri: string } | undefined {
+    const doc = this.document();
+    const u = doc ? this.lsp.uri(doc) : undefined;
+    return doc && u && (uri === undefined || u === uri) ? { doc, uri: u } : undefined;
+  }
+
+  private setRun<K extends 'kvReuse' | 'compare'>(uri: string, key: K, state: NonNullable<NonNullable<PlanningPanel['runs']>[K]>): void {
+    if (this.runs?.uri !== uri) this.runs = { uri };
+    this.runs[key] = state;
+  }
+
+  /**
+   * Simulates KV reuse for the document shown (the section's Simulate button, the Pick a Trace command): the section
+   * says "Simulating…", then shows the curves or why there are none. Returns the server's answer.
+   */
+  async simulate(workload: KvReuseParams['workload'], uri?: string): Promise<KvReuseResult | undefined> {
+    const d = this.shown(uri);
+    if (!d) {
+      this.refuse('the panel shows another file now; nothing was simulated.');
+      return undefined;
+    }
+    const label = workload.kind === 'builtin' ? workload.name : workload.path.split(/[/\\]/).pop() || workload.path;
+    const before = this.runs?.uri === d.uri ? this.runs.kvReuse : undefined;
+    this.setRun(d.uri, 'kvReuse', { ...before, state: 'running', workload: label, message: `Simulating ${label}…` });
+    await this.refresh();
+    const r = await this.lsp.request(LSP_METHODS.kvReuse, { textDocument: { uri: d.uri }, workload, gpu: this.ui.gpu });
+    if (this.runs?.uri === d.uri)
+      this.setRun(
+        d.uri,
+        'kvReuse',
+        r?.ok
+          ? { state: 'ready', workload: r.workload, message: r.message, result: r.vm }
+          : {
+              state: 'error',
+              workload: label,
+              message: r ? r.reason : 'the language server did not answer (see the Recipe Lens output)',
+              result: null,
+            },
+      );
+    await this.refresh();
+    return r;
+  }
+
+  /** Compares a training log with the document shown (the Compare section, the Compare with a Training Log command). */
+  async compare(logPath: string): Promise<CompareLogResult | undefined> {
+    const d = this.shown();
+    if (!d) {
+      this.refuse('open a training recipe first; nothing was compared.');
+      return undefined;
+    }
+    const name = logPath.split(/[/\\]/).pop() || logPath;
+    const before = this.runs?.uri === d.uri ? this.runs.compare : undefined;
+    this.setRun(d.uri, 'compare', { ...before, state: 'running', message: `Reading ${name}…` });
+    await this.refresh();
+    const r = await this.lsp.request(LSP_METHODS.compareLog, { textDocument: { uri: d.uri }, logPath });
+    if (this.runs?.uri === d.uri)
+      this.setRun(
+        d.uri,
+        'compare',
+        r?.ok
+          ? { state: 'ready', message: '', result: r.vm }
+          : { state: 'error', message: r ? r.reason : 'the language server did not answer (see the Recipe Lens output)', result: null },
+      );
+    await this.refresh();
+    return r;
+  }
+
   /** Send the sections whose JSON changed (all of them right after the handshake). */
-  private send(sections: Sections): void {
+  private send(raw: Sections): void {
+    const sections = this.withRuns(raw);
     const first = this.sent.size === 0;
     const changed: Partial<Record<keyof Sections, unknown>> = {};
     for (const id of SECTION_IDS) {

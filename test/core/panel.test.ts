@@ -81,7 +81,7 @@ test('protocol: every valid webview message is accepted unchanged', () => {
     assert.deepEqual(r.msg, m);
   }
   // A plain object made in another realm (a message cloned into the webview's page) is plain too.
-  const foreign: unknown = runInNewContext('({ v: 2, type: "preview", values: { cp: 4 } })');
+  const foreign: unknown = runInNewContext('({ v: 3, type: "preview", values: { cp: 4 } })');
   assert.notEqual(Object.getPrototypeOf(foreign), Object.prototype);
   assert.deepEqual(parseWebviewMessage(foreign), { ok: true, msg: { v, type: 'preview', values: { cp: 4 } } });
 });
@@ -91,10 +91,10 @@ test('protocol: malformed, unknown, wrong-version and over-nested messages are r
     [null, 'message is not an object'],
     ['ready', 'message is not an object'],
     [[{ v, type: 'ready', ui: null }], 'message is not an object'],
-    [{ type: 'ready', ui: null }, 'unsupported protocol version undefined (expected 2)'],
-    [{ v: 3, type: 'ready', ui: null }, 'unsupported protocol version 3 (expected 2)'],
-    [{ v: 1, type: 'ready', ui: null }, 'unsupported protocol version 1 (expected 2)'],
-    [{ v: '1', type: 'ready', ui: null }, 'unsupported protocol version "1" (expected 2)'],
+    [{ type: 'ready', ui: null }, 'unsupported protocol version undefined (expected 3)'],
+    [{ v: 4, type: 'ready', ui: null }, 'unsupported protocol version 4 (expected 3)'],
+    [{ v: 1, type: 'ready', ui: null }, 'unsupported protocol version 1 (expected 3)'],
+    [{ v: '1', type: 'ready', ui: null }, 'unsupported protocol version "1" (expected 3)'],
     [{ v, type: 'hack' }, 'unknown message type "hack"'],
     [{ v, type: 'ready' }, 'ready: missing "ui"'],
     [{ v, type: 'ready', ui: null, extra: 1 }, 'ready: unexpected key "extra"'],
@@ -135,7 +135,7 @@ test('protocol: malformed, unknown, wrong-version and over-nested messages are r
     [{ v, type: 'plan', gpus: null }, 'gpus must be an integer in 1…1048576'],
     [{ v, type: 'plan', gpu: 'h100' }, 'plan: unexpected key "gpu"'],
     [{ v, type: 'plan', gpus: 64, top: 100 }, 'plan: unexpected key "top"'],
-    [{ type: 'plan' }, 'unsupported protocol version undefined (expected 2)'],
+    [{ type: 'plan' }, 'unsupported protocol version undefined (expected 3)'],
     [{ v, type: 'applyCandidate', uri: URI, index: 0, docVersion: 1 }, 'applyCandidate: missing "planId"'],
     [{ v, type: 'applyCandidate', uri: URI, planId: 1, docVersion: 1 }, 'applyCandidate: missing "index"'],
     [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0 }, 'applyCandidate: missing "docVersion"'],
@@ -152,7 +152,7 @@ test('protocol: malformed, unknown, wrong-version and over-nested messages are r
     [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: 0, docVersion: 1, edits: [] }, 'applyCandidate: unexpected key "edits"'],
     [{ v, type: 'applyCandidate', uri: URI, planId: 1, index: { n: 0 }, docVersion: 1 }, 'index must be an integer in 0…63'],
     // Values JSON cannot write (a structured clone can carry them) are refused, not thrown on.
-    [{ v: 2n, type: 'plan' }, 'unsupported protocol version bigint (expected 2)'],
+    [{ v: 2n, type: 'plan' }, 'unsupported protocol version bigint (expected 3)'],
     [{ v, type: 'selectRank', rank: 5n }, 'rank must be an integer in 0…16777216'],
     [{ v, type: 'preview', values: new Map([['cp', 2]]) }, 'values is not a plain object'],
     [{ v, type: 'selectRank', rank: new Date(0) }, 'rank must be an integer in 0…16777216'],
@@ -161,7 +161,7 @@ test('protocol: malformed, unknown, wrong-version and over-nested messages are r
     [{ v, type: 'selectRank', rank: 1, ['k'.repeat(100_000)]: 1 }, `selectRank: unexpected key "${'k'.repeat(40)}"`],
     [
       { v: 'v'.repeat(100_000), type: 'plan' },
-      `unsupported protocol version ${JSON.stringify('v'.repeat(100_000)).slice(0, 20)} (expected 2)`,
+      `unsupported protocol version ${JSON.stringify('v'.repeat(100_000)).slice(0, 20)} (expected 3)`,
     ],
   ];
   for (const [raw, why] of bad) {

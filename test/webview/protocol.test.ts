@@ -25,8 +25,8 @@ function mutate(path: (string | number)[], value: unknown, msg: unknown = init(g
 const MALFORMED: [string, unknown, string][] = [
   ['not an object', 'init', 'message is not an object'],
   ['an array', [init(good)], 'message is not an object'],
-  ['an older protocol', mutate(['v'], 1), 'unsupported protocol version 1 (expected 2)'],
-  ['no version', mutate(['v'], DELETE), 'unsupported protocol version undefined (expected 2)'],
+  ['an older protocol', mutate(['v'], 1), 'unsupported protocol version 1 (expected 3)'],
+  ['no version', mutate(['v'], DELETE), 'unsupported protocol version undefined (expected 3)'],
   ['an unknown type', { v: PROTOCOL_VERSION, type: 'eval', code: 'alert(1)' }, 'unknown message type "eval"'],
   ['an extra key', mutate(['html'], '<img src=x onerror=alert(1)>'), 'init: unexpected key "html"'],
   ['a missing section', mutate(['sections', 'kv'], DELETE), 'sections: missing "kv"'],

@@ -18,11 +18,13 @@ test('the handshake: the webview says ready (no saved state) before anything is 
       [
         'slot slot-header',
         'slot slot-memory',
+        'slot slot-compare',
         'slot slot-whatIf',
         'slot slot-planner',
         'slot slot-layout',
         'slot slot-quant',
         'slot slot-kv',
+        'slot slot-kvReuse',
       ],
     );
     assert.equal(p.app.textContent, '');
@@ -418,7 +420,7 @@ test('a view shown again paints its saved sections at once and hands its UI stat
   try {
     assert.deepEqual(old.posted, [{ v: PROTOCOL_VERSION, type: 'ready', ui: null }]);
     assert.equal(old.app.textContent, '');
-    assert.deepEqual(old.logs, ['Recipe Lens: dropped the saved panel state: v must be protocol version 2']);
+    assert.deepEqual(old.logs, ['Recipe Lens: dropped the saved panel state: v must be protocol version 3']);
   } finally {
     await old.close();
   }

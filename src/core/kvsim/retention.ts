@@ -81,46 +81,4 @@ export function retentionFromObject(v: unknown): { spec: RetentionSpec } | { err
   return { spec: { ranges, decodePriority, decodeDurationMs } };
 }
 
-/**
- * Per context block: the priority (-1 = none given, so a new block gets 35 and a reused one keeps its own), the
- * duration (NaN = none) and the index of the range that gave it (-1 = none). A block takes the range holding its
- * first token; blocks past every range get none. Port of getPerBlockRetentionPriorityDuration(blockSize, seqLen).
- */
-export function perBlockRetention(
-  spec: RetentionSpec,
-  blockSize: number,
-  seqLen: number,
-  prio: Int16Array,
-  dur: Float64Array,
-  range: Int16Array,
-): number {
-  const ranges = spec.ranges;
-  if (ranges.length === 0) {
-    const n = Math.ceil(seqLen / blockSize);
-    prio.fill(-1, 0, n);
-    dur.fill(NaN, 0, n);
-    range.fill(-1, 0, n);
-    return n;
-  }
-  let n = 0;
-  const put = (p: number, d: number, r: number) => {
-    prio[n] = p;
-    dur[n] = d;
-    range[n] = r;
-    n++;
-  };
-  let tokenLoc = 0;
-  let pointer = 0;
-  for (; ranges.length && tokenLoc < ranges[0]!.tokenStart && tokenLoc < seqLen; tokenLoc += blockSize) put(-1, NaN, -1);
-  while (tokenLoc < seqLen && pointer < ranges.length) {
-    const e = ranges[pointer]!;
-    if (e.tokenEnd !== null && tokenLoc >= e.tokenEnd) pointer++;
-    else {
-      if (tokenLoc < e.tokenStart) put(-1, NaN, -1);
-      else put(e.priority, e.durationMs ?? NaN, pointer);
-      tokenLoc += blockSize;
-    }
-  }
-  for (; tokenLoc < seqLen; tokenLoc += blockSize) put(-1, NaN, -1);
-  return n;
-}
+export { perBlockRetention } from './perBlock.js';

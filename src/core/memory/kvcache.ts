@@ -1,5 +1,6 @@
 // TensorRT-LLM KV cache model (memory.md §3): bytes per token, the paged block pool sized from free GPU memory,
 // the host tier, sliding-window pools, and which blocks a KV retention config protects (formats.md §7).
+import { perBlockRetention } from '../kvsim/perBlock.js';
 import { CUDA_CONTEXT_BYTES, NCCL_DENSE_BYTES as NCCL_BYTES, NCCL_EP_BYTES } from './overheads.js';
 import { hybridLayers } from './params.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
@@ -475,9 +476,23 @@ export function retentionCoverage(
   const wanted = promptTokens !== undefined ? Math.ceil(promptTokens / tpb) : open.length > 0 ? Math.min(...open) : Math.max(0, ...closed);
   // One entry per block: a range ending at token 10^12 must not allocate 3·10^10 of them; list the first MAX_LISTED_BLOCKS.
   const count = Math.min(wanted, MAX_LISTED_BLOCKS);
+  // Which range each block takes: the simulator's per-block walk (kvsim/perBlock.ts), over the ranges sorted as
+  // TensorRT-LLM sorts them; its range index maps back to the ranges as given.
+  const sorted = ranges.map((r, i) => ({ r, i })).sort((a, b) => a.r.tokenStart - b.r.tokenStart);
+  const walk = {
+    ranges: sorted.map(({ r }) => ({
+      tokenStart: r.tokenStart,
+      tokenEnd: r.tokenEnd ?? null,
+      priority: r.priority,
+      durationMs: r.durationMs ?? null,
+    })),
+  };
+  const rangeOf = new Int32Array(count);
+  perBlockRetention(walk, tpb, count * tpb, new Int32Array(count), new Float64Array(count), rangeOf);
   const blocks: RetentionBlock[] = Array.from({ length: count }, (_, index) => {
     const first = index * tpb;
-    const i = ranges.findIndex((r) => first >= r.tokenStart && first < (r.tokenEnd ?? Infinity));
+    const k = rangeOf[index]!;
+    const i = k >= 0 ? sorted[k]!.i : -1;
     const r = i >= 0 ? ranges[i] : undefined;
     return {
       index,

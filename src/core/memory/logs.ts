@@ -270,3 +270,24 @@ export function compareMemory(samples: readonly MemorySample[], e: TrainingEstim
   if (!ranks.length) notes.push('no peak the estimate can be compared with');
   return { ranks, worst, gap: gapOut, suspects, notes };
 }
+
+export interface LogComparison {
+  /** Memory samples read from the log. */
+  samples: number;
+  warnings: string[];
+  /** Null when the log holds no memory line. */
+  comparison: Comparison | null;
+}
+
+/**
+ * A training log's text against a training estimate: what `recipe-lens compare` and the panel's "Compare with a
+ * training log" both run. `fileName` names a TensorBoard export's scalar when `tag` does not.
+ */
+export function compareLog(text: string, fileName: string, e: TrainingEstimate, tag?: string): LogComparison {
+  const log = parseMemoryLog(text, { tag: tag ?? tagFromFileName(fileName) });
+  return {
+    samples: log.samples.length,
+    warnings: log.warnings,
+    comparison: log.samples.length ? compareMemory(log.samples, e) : null,
+  };
+}

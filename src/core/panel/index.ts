@@ -6,7 +6,9 @@ import { estimateRecipe, reestimate, type DocEstimate, type EstimateOptions } fr
 import { findGpu } from '../memory/gpus.js';
 import type { Recipe } from '../recipe.js';
 import { FORMAT_LABELS, type TextEdit } from '../types.js';
+import { compareSection } from './compareLog.js';
 import { kvSection } from './kv.js';
+import { kvReuseSection } from './kvReuse.js';
 import { plannerSection, type PlanCache, type PlanState } from './planner.js';
 import { memorySection } from './memory.js';
 import { quantSection } from './quant.js';
@@ -47,6 +49,8 @@ const nothing = (header: HeaderVM): Sections => ({
   kv: null,
   whatIf: null,
   planner: null,
+  kvReuse: null,
+  compare: null,
 });
 
 export function emptySections(message = EMPTY_MESSAGE): Sections {
@@ -125,7 +129,17 @@ export function buildSections(input: PanelInput): PanelOutput {
     rank: sameDoc ? input.ui.rank : 0,
   });
   return {
-    sections: { header, memory: memorySection(e), layout, quant: quantSection(e), kv: kvSection(e, recipe), whatIf, planner },
+    sections: {
+      header,
+      memory: memorySection(e),
+      layout,
+      quant: quantSection(e),
+      kv: kvSection(e, recipe),
+      whatIf,
+      planner,
+      kvReuse: kvReuseSection(e, recipe, input.uri, input.docVersion),
+      compare: compareSection(e, input.uri, input.docVersion),
+    },
     edits,
     plan,
     planEdits,

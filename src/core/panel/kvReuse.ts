@@ -7,6 +7,11 @@ import type { RetentionSpec } from '../kvsim/retention.js';
 import type { SweepPoint } from '../kvsim/simulate.js';
 import type { OccupancySample, PolicyStats } from '../kvsim/types.js';
 import { count } from './format.js';
+import { SYNTHETIC } from '../kvsim/workloads/synthetic.js';
+import { poolFromEstimate } from '../kvsim/fromAnalysis.js';
+import type { DocEstimate } from '../memory/estimate.js';
+import type { Recipe } from '../recipe.js';
+import type { KvReuseResultVM, KvReuseSectionVM } from './viewModels.js';
 
 export interface KvReuseInput {
   workload: string;
@@ -227,3 +232,28 @@ export function buildKvReuseVM(input: KvReuseInput): KvReuseVM {
     notes,
   };
 }
+
+/** The built-in workloads the section offers (`recipe-lens simulate --workload NAME`, its default parameters). */
+export const BUILTIN_WORKLOADS = Object.entries(SYNTHETIC).map(([value, w]) => ({ value, label: `${value}: ${w.help}` }));
+
+/**
+ * The section before a run: shown for TensorRT-LLM options files (their pool marked on the curve) and KV retention
+ * files (their config against LRU); null for any other file.
+ */
+export function kvReuseSection(e: DocEstimate, recipe: Recipe | undefined, uri: string, docVersion: number): KvReuseSectionVM | null {
+  let intro: string;
+  if (e.kind === 'retention')
+    intro = `This retention config against plain LRU, at pool sizes spread over the workload (${e.coverage.tokensPerBlock} tokens per block).`;
+  else if (e.kind === 'serving') {
+    const p = poolFromEstimate(recipe, e);
+    if ('error' in p) return null;
+    intro = `Pool sizes around this file's GPU pool (${p.role}): ${count(p.poolBlocks)} blocks of ${p.tokensPerBlock} tokens${p.hostBlocks ? `, ${count(p.hostBlocks)} host blocks` : ''}; plain LRU (open a retention config's file to simulate its priorities).`;
+  } else return null;
+  return { uri, docVersion, state: 'idle', intro, workloads: BUILTIN_WORKLOADS, workload: '', message: '', result: null };
+}
+
+// The view model's interfaces and the protocol's schema describe the same JSON.
+const toSchema = (vm: KvReuseVM): KvReuseResultVM => vm;
+const fromSchema = (vm: KvReuseResultVM): KvReuseVM => vm;
+void toSchema;
+void fromSchema;

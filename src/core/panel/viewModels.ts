@@ -450,9 +450,101 @@ export const PlannerVMSchema = strict({
 export type PlannerVM = v.InferOutput<typeof PlannerVMSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
+// KV reuse (core/panel/kvReuse.ts builds the result; the language server runs the simulation on request).
+
+const KvHitSchema = strict({ y: num, text });
+export const KvReuseVMSchema = strict({
+  title: text,
+  subtitle: text,
+  curve: strict({
+    xLabel: text,
+    yLabel: text,
+    points: list(strict({ poolBlocks: whole, label: text, x: num, lru: KvHitSchema, retention: v.nullable(KvHitSchema) })),
+    ticks: list(strict({ x: num, label: text })),
+    marker: v.nullable(strict({ x: num, label: text })),
+  }),
+  occupancy: v.nullable(
+    strict({
+      source: oneOf(['simulation', 'events']),
+      title: text,
+      x: list(num),
+      xLabels: list(text),
+      series: list(strict({ tier: oneOf(['GPU', 'host']), priority: num, label: text, values: list(num) })),
+      held: v.nullable(list(num)),
+    }),
+  ),
+  pinning: v.nullable(
+    strict({
+      summary: text,
+      rows: list(
+        strict({
+          label: text,
+          priority: text,
+          pinned: text,
+          hitsRetention: text,
+          hitsLru: text,
+          earned: text,
+          earnedBlocks: v.pipe(v.number('must be an integer'), v.integer('must be an integer')),
+          verdict: oneOf(['earned', 'no effect', 'cost']),
+        }),
+      ),
+    }),
+  ),
+  notes: list(text),
+});
+export type KvReuseResultVM = v.InferOutput<typeof KvReuseVMSchema>;
+
+/** idle: nothing run yet; running: the simulation or the comparison is under way; ready: `result`; error: `message`. */
+export const RUN_STATES = ['idle', 'running', 'ready', 'error'] as const;
+
+export const KvReuseSectionSchema = strict({
+  uri: Uri,
+  docVersion: DocVersion,
+  state: oneOf(RUN_STATES),
+  /** What the section simulates with (the options file's pool, the retention file's config). */
+  intro: text,
+  /** Built-in workloads (value: the name `recipe-lens simulate --workload` takes). */
+  workloads: list(ChoiceSchema),
+  /** The workload run or running (a built-in name or a trace's file name); '' before the first run. */
+  workload: text,
+  /** The error, or what the run read ("3,993 requests from a Mooncake trace"). */
+  message: text,
+  result: v.nullable(KvReuseVMSchema),
+});
+export type KvReuseSectionVM = v.InferOutput<typeof KvReuseSectionSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Compare with a training log (core/panel/compareLog.ts).
+
+export const CompareLogVMSchema = strict({
+  /** "train.log against llama3_8b.yaml". */
+  title: text,
+  /** "Llama 3 8B; TP 2 PP 2 CP 1 EP 1 DP 2; NVIDIA H100 80GB HBM3 (SXM) · 4 memory samples". */
+  caption: text,
+  head: list(text),
+  /** One row per rank and level: rank, stage, level, measured, estimated, error. */
+  rows: list(strict({ cells: list(text), worst: bool })),
+  worst: text,
+  suspectsCaption: text,
+  suspects: list(strict({ label: text, bytes: text, share: text })),
+  notes: list(text),
+});
+export type CompareLogVM = v.InferOutput<typeof CompareLogVMSchema>;
+
+export const CompareSectionSchema = strict({
+  uri: Uri,
+  docVersion: DocVersion,
+  state: oneOf(RUN_STATES),
+  intro: text,
+  message: text,
+  result: v.nullable(CompareLogVMSchema),
+});
+export type CompareSectionVM = v.InferOutput<typeof CompareSectionSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
 // All sections: what `init` carries in full and `update` in part (only the sections whose JSON changed).
 
-export const SECTION_IDS = ['header', 'memory', 'layout', 'quant', 'kv', 'whatIf', 'planner'] as const;
+export const SECTION_IDS = ['header', 'memory', 'layout', 'quant', 'kv', 'whatIf', 'planner', 'kvReuse', 'compare'] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
 const SECTION_ENTRIES = {
@@ -463,6 +555,8 @@ const SECTION_ENTRIES = {
   kv: v.nullable(KvVMSchema),
   whatIf: v.nullable(WhatIfVMSchema),
   planner: v.nullable(PlannerVMSchema),
+  kvReuse: v.nullable(KvReuseSectionSchema),
+  compare: v.nullable(CompareSectionSchema),
 };
 export const SectionsSchema = strict(SECTION_ENTRIES);
 export type Sections = v.InferOutput<typeof SectionsSchema>;

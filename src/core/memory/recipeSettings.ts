@@ -170,6 +170,8 @@ function loraOf(v: TrainingValues): LoraSettings | null | undefined {
   if (typeof p === 'string') lora = /^lora$/i.test(p.trim());
   else if (typeof p === 'object' && !Array.isArray(p)) {
     const o = p as Record<string, unknown>;
+    // NeMo-RL's megatron_cfg.peft is a mapping with `enabled`.
+    if (o.enabled === false) return null;
     const target = str(o._target_) ?? '';
     lora = /(^|\.)LoRA$/.test(target) || (target === '' && pos(o.dim) !== undefined);
     rank ??= pos(o.dim);

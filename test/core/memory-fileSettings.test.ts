@@ -12,7 +12,8 @@ import { countParams } from '../../src/core/memory/params.js';
 import { moeLayerFreqOf, parseLayerList } from '../../src/core/memory/recipeSettings.js';
 import { estimateTraining } from '../../src/core/memory/training.js';
 import { layoutStages } from '../../src/core/formats/megatronLm.js';
-import { WILD } from '../helpers.js';
+import { GPUS } from '../../src/core/memory/gpus.js';
+import { modelShape, trainingConfig, WILD } from '../helpers.js';
 
 function training(text: string, settings: Parameters<typeof analyze>[1] = {}) {
   const e = analyze(text, { gpu: 'h100', ...settings }).main?.estimate;
@@ -312,3 +313,105 @@ cluster:
   assert.equal(e.config.expandableSegments, true);
   assert.deepEqual(e.config.moe, { dispatcher: 'alltoall', routerDtype: 'fp64', permuteFusion: true, activationFusion: true });
 });
+
+// Measured rows of memory-measured.test.ts written as the Megatron-Bridge overrides that state them: the file gives the
+// hand-built configuration's estimate exactly.
+const H100 = GPUS.find((g) => g.id === 'h100')!;
+const bridgeRun = (model: string, body: string) => `# recipe-lens: model=${model}\n${body}`;
+const MOONLIGHT = (modules: string[]) =>
+  bridgeRun(
+    'moonlight-16b-a3b',
+    `model:
+  seq_length: 4096
+  tensor_model_parallel_size: 2
+  sequence_parallel: true
+  expert_model_parallel_size: 8
+  expert_tensor_parallel_size: 1
+  moe_token_dispatcher_type: alltoall
+  moe_permute_fusion: true
+  moe_router_dtype: fp32
+  cross_entropy_loss_fusion: true
+  cross_entropy_fusion_impl: te
+  recompute_granularity: selective
+  recompute_modules: [${modules.join(', ')}]
+train:
+  micro_batch_size: 1
+  global_batch_size: 4
+ddp:
+  use_distributed_optimizer: true
+optimizer:
+  use_precision_aware_optimizer: true
+  main_params_dtype: fp32
+  exp_avg_dtype: bf16
+  exp_avg_sq_dtype: bf16
+mixed_precision:
+  bf16: true
+  grad_reduce_in_fp32: false
+`,
+  );
+const QWEN3_ALLTOALL = bridgeRun(
+  'qwen3-30b-a3b',
+  `model:
+  seq_length: 4096
+  expert_model_parallel_size: 16
+  expert_tensor_parallel_size: 1
+  moe_token_dispatcher_type: alltoall
+  moe_permute_fusion: false
+  cross_entropy_loss_fusion: true
+  cross_entropy_fusion_impl: te
+  cuda_graph_impl: transformer_engine
+  cuda_graph_scope: [moe_router, moe_preprocess]
+train:
+  micro_batch_size: 1
+  global_batch_size: 1024
+ddp:
+  use_distributed_optimizer: true
+mixed_precision:
+  bf16: true
+  grad_reduce_in_fp32: false
+`,
+);
+
+const MEASURED: [string, string, number, string, TrainingConfig][] = [
+  ...(['core_attn', 'mla_up_proj', 'moe_act'] as const).map((m): [string, string, number, string, TrainingConfig] => [
+    `bridge_moonlight16b_selective_${m}`,
+    MOONLIGHT([m]),
+    8,
+    'moonlight-16b-a3b',
+    trainingConfig({
+      globalBatch: 4,
+      tp: 2,
+      ep: 8,
+      sp: true,
+      worldSize: 8,
+      gradReduceInFp32: false,
+      recompute: { granularity: 'selective', method: null, numLayers: null, modules: [m] },
+      crossEntropyFusion: 'te',
+      moe: { dispatcher: 'alltoall', permuteFusion: true, routerDtype: 'fp32' },
+      optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
+    }),
+  ]),
+  [
+    'bridge_qwen3_30b_a3b_16xh100_ep16_alltoall_smoke',
+    QWEN3_ALLTOALL,
+    16,
+    'qwen3-30b-a3b',
+    trainingConfig({
+      globalBatch: 1024,
+      ep: 16,
+      worldSize: 16,
+      gradReduceInFp32: false,
+      crossEntropyFusion: 'te',
+      cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
+      moe: { dispatcher: 'alltoall', permuteFusion: false },
+    }),
+  ],
+];
+
+for (const [id, text, world, model, config] of MEASURED)
+  test(`measured row ${id} as a Megatron-Bridge override: the hand-built estimate, to the byte`, () => {
+    const e = training(text, { worldSize: world });
+    const want = estimateTraining(modelShape(model), config, H100);
+    assert.equal(e.estimate.stage, want.stage);
+    assert.equal(e.estimate.stages[e.estimate.stage]!.allocated, want.stages[want.stage]!.allocated);
+  });

@@ -91,7 +91,8 @@ export const BRIDGE: TrainingTable = {
     fp4Recipe: ['model.fp4_recipe', 'mixed_precision.fp4_recipe'],
     fp4Param: ['model.fp4_param', 'mixed_precision.fp4_param'],
     distOpt: ['ddp.use_distributed_optimizer', 'optimizer.use_distributed_optimizer'],
-    gradFp32: ['ddp.grad_reduce_in_fp32'],
+    // MixedPrecisionConfig.setup writes its grad_reduce_in_fp32 into the DDP config (mixed_precision.py): it wins.
+    gradFp32: ['mixed_precision.grad_reduce_in_fp32', 'ddp.grad_reduce_in_fp32'],
     tpCommOverlap: ['comm_overlap.tp_comm_overlap', 'model.tp_comm_overlap'],
     avgInCollective: ['ddp.average_in_collective'],
     perTokenLoss: ['model.calculate_per_token_loss'],

@@ -81,6 +81,12 @@ test('Megatron-LM hybrid model: the layer pattern is the model, Mamba sizes from
   assert.equal(e.config.gradAccumFusion, false);
   assert.equal(e.config.attention, 'flash');
   assert.equal(e.config.cublasWorkspaceConfig, ':4096:8');
+  // --attention-backend fused is what runs; with the automatic backend, NVTE_FLASH_ATTN=0 and NVTE_FUSED_ATTN=0 leave
+  // TransformerEngine only its unfused attention.
+  const text = readFileSync(join(WILD, file), 'utf8').replace('  --attention-backend: fused\n', '');
+  const off = text.replace('ENV_VARS:\n', 'ENV_VARS:\n  NVTE_FLASH_ATTN: 0\n  NVTE_FUSED_ATTN: 0\n');
+  assert.equal(training(text, { worldSize: 8 }).config.attention, 'flash');
+  assert.equal(training(off, { worldSize: 8 }).config.attention, 'eager');
 });
 
 test('NeMo 1.x megatron_mamba_config: 56 Mamba-2 layers, vocab 256000 untied — the Mamba model, not a dense one', () => {

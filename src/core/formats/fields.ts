@@ -158,8 +158,6 @@ export const TRAINING_FIELDS = {
   transformerImpl: 'str',
   /** attention_backend (AttnBackend: flash, fused, unfused, local, auto). */
   attnBackend: 'any',
-  /** NeMo 1.x use_flash_attention (its non-mcore attention path). */
-  flashAttention: 'bool',
   /** cross_entropy_loss_fusion and cross_entropy_fusion_impl ('native' or 'te'). */
   ceFusion: 'bool',
   ceFusionImpl: 'str',

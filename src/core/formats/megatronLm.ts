@@ -220,7 +220,6 @@ export const MEGATRON_LM: TrainingTable = {
     tpCommOverlap: arg('tp-comm-overlap'),
     transformerImpl: arg('transformer-impl'),
     attnBackend: arg('attention-backend'),
-    flashAttention: arg('use-flash-attn'),
     ceFusion: arg('cross-entropy-loss-fusion'),
     ceFusionImpl: arg('cross-entropy-fusion-impl'),
     cudaGraphImpl: arg('cuda-graph-impl'),

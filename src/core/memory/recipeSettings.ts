@@ -273,11 +273,18 @@ export function optionalSettings(
   return out;
 }
 
-/** The attention kernel the file selects: Megatron's local layers and the unfused backend materialize the scores. */
+/**
+ * The attention kernel the file selects: Megatron's local layers and the unfused backend materialize the scores. With the
+ * automatic backend, TransformerEngine's DotProductAttention falls back to its unfused path when the environment turns
+ * both kernels off (NVTE_FLASH_ATTN=0 and NVTE_FUSED_ATTN=0; transformer_engine/pytorch/attention get_attention_backend).
+ */
 export function fileAttention(v: TrainingValues): TrainingConfig['attention'] | undefined {
   const backend = str(v.attnBackend);
   if (v.transformerImpl === 'local' || backend === 'unfused' || backend === 'local') return 'eager';
   if (backend === 'flash' || backend === 'fused') return 'flash';
+  const env = v.envVars && typeof v.envVars === 'object' && !Array.isArray(v.envVars) ? (v.envVars as Record<string, unknown>) : {};
+  const off = (k: string) => env[k] === 0 || env[k] === '0';
+  if ((backend === undefined || backend === 'auto') && off('NVTE_FLASH_ATTN') && off('NVTE_FUSED_ATTN')) return 'eager';
   return undefined;
 }
 

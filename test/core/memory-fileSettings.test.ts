@@ -421,3 +421,64 @@ for (const [id, text, world, model, config] of MEASURED)
     assert.equal(e.estimate.stage, want.stage);
     assert.equal(e.estimate.stages[e.estimate.stage]!.allocated, want.stages[want.stage]!.allocated);
   });
+
+test('measured row megatron_gpt70b_tp4pp8_fullrecompute_after1iter as a Megatron-LM model_config.yaml: the hand-built estimate', () => {
+  const text = `MODEL_ARGS:
+  --num-layers: 80
+  --hidden-size: 8192
+  --ffn-hidden-size: 32768
+  --num-attention-heads: 64
+  --seq-length: 4096
+  --max-position-embeddings: 4096
+  --micro-batch-size: 1
+  --global-batch-size: 512
+  --tensor-model-parallel-size: 4
+  --pipeline-model-parallel-size: 8
+  --tokenizer-type: NullTokenizer
+  --vocab-size: 32000
+  --transformer-impl: local
+  --recompute-granularity: full
+  --recompute-method: uniform
+  --recompute-num-layers: 1
+  --bf16: true
+`;
+  const e = training(text, { worldSize: 32 });
+  const shape = {
+    name: 'gpt-70b',
+    layers: 80,
+    hidden: 8192,
+    ffn: 32768,
+    heads: 64,
+    kvHeads: 64,
+    headDim: 128,
+    vocab: 32000,
+    tiedEmbeddings: true,
+    gatedMlp: false,
+    norm: 'layernorm' as const,
+    experts: 0,
+    topK: 0,
+    moeFfn: 0,
+    sharedExpertFfn: 0,
+    denseLayersBeforeMoe: 0,
+    linearBias: true,
+    positionEmbedding: 'learned_absolute' as const,
+    maxPositionEmbeddings: 4096,
+    activation: 'gelu' as const,
+  };
+  const config = trainingConfig({
+    globalBatch: 512,
+    tp: 4,
+    pp: 8,
+    etp: 4,
+    worldSize: 32,
+    recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+    distributedOptimizer: false,
+    hiddenDropout: 0.1,
+    attentionDropout: 0.1,
+    attention: 'eager',
+    transformerImpl: 'local',
+  });
+  const want = estimateTraining(shape, config, H100);
+  // The measured rank (global rank 4–19) is on pipeline stage 1.
+  assert.equal(e.estimate.stages[1]!.allocated, want.stages[1]!.allocated);
+});

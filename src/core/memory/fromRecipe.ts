@@ -10,7 +10,7 @@ import type { TrainingRecipe } from '../recipe.js';
 import { pathToString } from '../tree.js';
 import type { Attention, Profile, TrainingConfig } from './config.js';
 import { hybridLayers } from './params.js';
-import { mixedPrecisionRecipe, type Fp4Recipe, type Fp8Recipe } from './precision.js';
+import { mixedPrecisionRecipe, withMixedPrecision, type Fp4Recipe, type Fp8Recipe, type MixedPrecisionFlags } from './precision.js';
 import { applyFileStructure, fileAttention, optionalSettings } from './recipeSettings.js';
 import type { Assumption, ModelShape } from './types.js';
 
@@ -310,15 +310,17 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     fp4: precision.fp4,
     quantizedParams: precision.quantizedParams,
     distributedOptimizer: distOpt,
-    gradReduceInFp32: precision.gradReduceInFp32 ?? bool(v.gradFp32) ?? true,
+    gradReduceInFp32: bool(v.gradFp32) ?? true,
     hiddenDropout: hiddenDropout ?? 0,
     attentionDropout: num(v.attnDropout) ?? 0,
     profile: opts.profile ?? (modeline.profile === 'hf' ? 'hf' : 'megatron'),
     // The kernel the file selects (--attention-backend, --transformer-impl local) is what runs; else the setting or modeline.
     attention: fileAttention(v) ?? opts.attention ?? (modeline.attention === 'eager' ? 'eager' : 'flash'),
     ...optional,
-    ...(precision.bf16Layers ? { bf16Layers: precision.bf16Layers } : {}),
   };
+  // A Megatron-Bridge recipe name sets the precision flags as its function does (MixedPrecisionConfig.setup then writes
+  // grad_reduce_in_fp32 into the DDP config).
+  if (precision.named) Object.assign(config, withMixedPrecision(config, precision.named));
   // Sizes the schema rejects (0, negative, fractional) give no estimate: the schema error says what to fix.
   const sizes: [string, number | null][] = [
     ['sequence length', config.seq],
@@ -355,9 +357,8 @@ function precisionOf(recipe: TrainingRecipe): {
   fp8: Fp8Recipe | null;
   fp4: Fp4Recipe | null;
   quantizedParams: boolean;
-  /** Set where a mixed-precision recipe name decides it (Bridge MixedPrecisionConfig.setup writes it into the DDP config). */
-  gradReduceInFp32?: boolean;
-  bf16Layers?: TrainingConfig['bf16Layers'];
+  /** The flags of a Megatron-Bridge mixed-precision recipe the file names (applied with withMixedPrecision). */
+  named?: MixedPrecisionFlags;
   assumptions: Assumption[];
 } {
   const v = recipe.values;
@@ -382,10 +383,7 @@ function precisionOf(recipe: TrainingRecipe): {
       fp8: fp8Named,
       fp4: fp4Named,
       quantizedParams: (fp8Named !== null && named.fp8_param_gather) || (fp4Named !== null && named.fp4_param_gather),
-      gradReduceInFp32: named.grad_reduce_in_fp32,
-      ...(named.first_last_layers_bf16 && (fp8Named || fp4Named)
-        ? { bf16Layers: { start: named.num_layers_at_start_in_bf16, end: named.num_layers_at_end_in_bf16 } }
-        : {}),
+      named,
       assumptions: [{ what: `mixed precision ${named.recipe}`, source: named.source, provenance: 'file' }],
     };
   }

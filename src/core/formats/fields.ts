@@ -35,6 +35,13 @@ export const TRAINING_FIELDS = {
   firstStageLayers: 'int',
   lastStageLayers: 'int',
   ppLayout: 'any',
+  /** microbatch_group_size_per_vp_stage: micro-batches run per virtual stage at a time (default PP). */
+  mbGroupSize: 'int',
+  /** overlap_moe_expert_parallel_comm: EP all-to-all overlapped with another micro-batch's compute. */
+  overlapMoeComm: 'bool',
+  /** Megatron-LM --num-virtual-stages-per-pipeline-rank and --num-layers-per-virtual-pipeline-stage (VPP in other words). */
+  vStagesPerRank: 'int',
+  layersPerVStage: 'int',
   // World size.
   devices: 'int',
   nodes: 'int',
@@ -65,6 +72,33 @@ export const TRAINING_FIELDS = {
   sharedFfn: 'int',
   hiddenDropout: 'num',
   attnDropout: 'num',
+  // Model structure beyond the sizes (ModelShape; megatron-core TransformerConfig / MLATransformerConfig names).
+  /** add_bias_linear: biases on every linear layer. */
+  linearBias: 'bool',
+  /** add_qkv_bias: biases on the QKV projection only. */
+  qkvBias: 'bool',
+  positionEmbedding: 'str',
+  maxPositions: 'int',
+  /** qk_layernorm: per-head norms on Q and K. */
+  qkNorm: 'bool',
+  /** moe_layer_freq: an int (every k-th layer is MoE), a 0/1 list, or a Python list expression ("([0]*3+[1]*13)"). */
+  moeLayerFreq: 'any',
+  /** moe_router_enable_expert_bias: a per-expert router bias. */
+  routerBias: 'bool',
+  mtpLayers: 'int',
+  /** multi_latent_attention and its ranks and head sizes. */
+  mla: 'bool',
+  qLoraRank: 'int',
+  kvLoraRank: 'int',
+  qkHeadDim: 'int',
+  qkPosHeadDim: 'int',
+  vHeadDim: 'int',
+  /** hybrid_layer_pattern (Mamba / attention / MLP / MoE per layer) and the Mamba mixer's sizes. */
+  hybridPattern: 'str',
+  mambaStateDim: 'int',
+  mambaHeadDim: 'int',
+  mambaGroups: 'int',
+  mambaHeads: 'int',
   // What names the model: a tokenizer, a run or model name, an HF id.
   tokLibrary: 'str',
   tokType: 'str',
@@ -97,17 +131,62 @@ export const TRAINING_FIELDS = {
   fp4Recipe: 'str',
   fp4Param: 'bool',
   ampO2: 'bool',
+  /** first_last_layers_bf16 with num_layers_at_start_in_bf16 / num_layers_at_end_in_bf16 under FP8 / FP4. */
+  bf16Layers: 'bool',
+  bf16LayersStart: 'int',
+  bf16LayersEnd: 'int',
   // Optimizer and data-parallel settings.
   optimName: 'str',
   distOpt: 'bool',
+  /** num_distributed_optimizer_instances: optimizer replicas over the data-parallel domain. */
+  distOptInstances: 'int',
+  /** use_precision_aware_optimizer and the dtypes it keeps (a name, or a torch dtype as a Bridge dump writes it). */
+  precisionAwareOptim: 'bool',
+  mainParamsDtype: 'any',
+  expAvgDtype: 'any',
+  expAvgSqDtype: 'any',
   gradFp32: 'bool',
   gradAccFusion: 'bool',
+  /** NeMo 1.x model.fsdp: PyTorch FSDP over data parallel. */
   fsdp: 'bool',
+  /** use_megatron_fsdp with data_parallel_sharding_strategy; use_torch_fsdp2. */
+  megatronFsdp: 'bool',
+  fsdpSharding: 'str',
+  torchFsdp2: 'bool',
   tpCommOverlap: 'bool',
+  // Kernels and runtime that change what is allocated.
+  transformerImpl: 'str',
+  /** attention_backend (AttnBackend: flash, fused, unfused, local, auto). */
+  attnBackend: 'any',
+  /** cross_entropy_loss_fusion and cross_entropy_fusion_impl ('native' or 'te'). */
+  ceFusion: 'bool',
+  ceFusionImpl: 'str',
+  /** bias_activation_fusion (gated experts fuse the routing weights into the activation). */
+  biasActFusion: 'bool',
+  cudaGraphImpl: 'str',
+  /** enable_cuda_graph (per-layer graphs, impl "local") and external_cuda_graph (impl "transformer_engine"), the older switches. */
+  enableCudaGraph: 'bool',
+  externalCudaGraph: 'bool',
+  /** cuda_graph_scope / cuda_graph_modules: a list, or one string. */
+  cudaGraphScope: 'any',
+  /** Environment variables the launcher exports (PYTORCH_CUDA_ALLOC_CONF, CUBLAS_WORKSPACE_CONFIG): a mapping. */
+  envVars: 'any',
+  // MoE runtime (TransformerConfig moe_*).
+  moeDispatcher: 'str',
+  moeCapacity: 'num',
+  moePadToCapacity: 'bool',
+  moeRouterDtype: 'str',
+  moePermuteFusion: 'bool',
+  moeGroupedGemm: 'bool',
   avgInCollective: 'bool',
   perTokenLoss: 'bool',
   finetune: 'bool',
   peft: 'any',
+  /** LoRA adapter rank and target modules (Bridge / NeMo 2 `dim`, NeMo 1.x `adapter_dim`). */
+  loraRank: 'int',
+  loraTargets: 'any',
+  /** Bridge LoRA sequence_parallel_input_regather. */
+  loraRegather: 'bool',
 } as const satisfies Record<string, FieldKind>;
 
 export type TrainingField = keyof typeof TRAINING_FIELDS;

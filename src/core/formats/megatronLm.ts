@@ -1,6 +1,8 @@
 // Megatron-LM run configs (tests/functional_tests/test_cases/*/model_config.yaml and launch scripts written the same
-// way): the command-line arguments of pretrain_gpt.py under MODEL_ARGS, `--flag: value`, `true` for a switch.
-// Arguments and defaults: megatron/training/arguments.py (argparse), read as megatron-core receives them.
+// way): the command-line arguments of pretrain_gpt.py under MODEL_ARGS, `--flag: value`, `true` for a switch, and the
+// launch environment under ENV_VARS. Arguments and defaults: megatron/training/arguments.py (argparse, plus the flags
+// ArgumentGroupFactory generates from megatron-core's TransformerConfig: `--field-name`, `--no-`/`--disable-` for a field
+// that defaults to True), read as megatron-core receives them (NVIDIA/Megatron-LM@d98e8a64ddf3).
 import type { RecipeDoc } from '../document.js';
 import { lookup } from '../tree.js';
 import type { TrainingValues } from './fields.js';
@@ -14,23 +16,115 @@ function switchOn(doc: RecipeDoc, flag: string): boolean | undefined {
   return n?.kind === 'scalar' && typeof n.value === 'boolean' ? n.value : undefined;
 }
 
+function argValue(doc: RecipeDoc, flag: string): unknown {
+  const n = lookup(doc.root, ['MODEL_ARGS', `--${flag}`])?.node;
+  return n?.kind === 'scalar' ? n.value : undefined;
+}
+
+/** A list argument (nargs '+' / '*') as the functional tests write it: "[attn mlp]", "attn mlp", or a YAML list. */
+export function argList(x: unknown): string[] | undefined {
+  if (Array.isArray(x)) return x.filter((e): e is string => typeof e === 'string');
+  if (typeof x !== 'string') return undefined;
+  return x
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .split(/[\s,]+/)
+    .map((e) => e.replace(/^['"]|['"]$/g, ''))
+    .filter(Boolean);
+}
+
+const posInt = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) && x >= 1 ? x : undefined);
+
+/** Stages of a pipeline layout string ("Et*2|(tt|)*5t|tmL"): arguments.py PipelineParallelLayerLayout.get_num_stages_from_str. */
+export function layoutStages(layout: string): number | undefined {
+  // Expand "(…)*n" and "x*n" the way the layout parser does, then count the "|"-separated stages.
+  let s = layout.replace(/\s|,/g, '');
+  for (let i = 0; i < 16 && /\(/.test(s); i++)
+    s = s.replace(/\(([^()]*)\)\*(\d+)/g, (_, body: string, n: string) => body.repeat(Number(n)));
+  if (/[()]/.test(s)) return undefined;
+  return s.split('|').length;
+}
+
 /**
- * Values no single argument holds: tied embeddings are the absence of --untie-…, a gated MLP is --swiglu, and BF16
- * accumulates and all-reduces gradients in fp32 unless --grad-reduce-in-bf16 (arguments.py validate_args: "bfloat16
- * requires gradient accumulation and all-reduce to be done in fp32").
+ * The virtual pipeline size arguments.py derives (validate_args "Uneven virtual pipeline parallelism"): from
+ * --pipeline-model-parallel-layout (stages / PP), --num-virtual-stages-per-pipeline-rank, or
+ * --num-layers-per-virtual-pipeline-stage ((layers + embedding + loss) / PP / that); the "|" segments of a hybrid layer
+ * pattern (segments / PP). A size of 1 is no interleaving (None).
+ */
+function derivedVpp(doc: RecipeDoc): TrainingValues {
+  const pp = posInt(argValue(doc, 'pipeline-model-parallel-size')) ?? 1;
+  const layout = argValue(doc, 'pipeline-model-parallel-layout');
+  const perRank = posInt(argValue(doc, 'num-virtual-stages-per-pipeline-rank'));
+  const perStage = posInt(argValue(doc, 'num-layers-per-virtual-pipeline-stage'));
+  const hybrid = argValue(doc, 'hybrid-layer-pattern') ?? argValue(doc, 'hybrid-override-pattern');
+  let vpp: number | undefined;
+  if (typeof layout === 'string') {
+    const stages = layoutStages(layout);
+    if (stages !== undefined && stages % pp === 0) vpp = stages / pp;
+  } else if (perRank !== undefined) vpp = perRank;
+  else if (perStage !== undefined) {
+    const layers = posInt(argValue(doc, 'num-layers'));
+    if (layers === undefined) return {};
+    const total =
+      layers +
+      (switchOn(doc, 'account-for-embedding-in-pipeline-split') ? 1 : 0) +
+      (switchOn(doc, 'account-for-loss-in-pipeline-split') ? 1 : 0);
+    if (total % pp !== 0 || (total / pp) % perStage !== 0) return {};
+    vpp = total / pp / perStage;
+  } else if (typeof hybrid === 'string' && hybrid.includes('|')) {
+    const segments = (hybrid.split('/')[0] ?? '').split('|').length;
+    if (segments % pp === 0) vpp = segments / pp;
+  } else return {};
+  return vpp === undefined ? {} : { vpp: vpp > 1 ? vpp : null };
+}
+
+/**
+ * Values no single argument holds: tied embeddings are the absence of --untie-…, the MLP activation is --swiglu /
+ * --squared-relu / --quick-geglu, and BF16 accumulates and all-reduces gradients in fp32 unless --grad-reduce-in-bf16
+ * (arguments.py validate_args: "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"). Biases:
+ * --disable-bias-linear turns add_bias_linear off, and add_bias_linear implies add_qkv_bias. bias_activation_fusion is
+ * --no-bias-swiglu-fusion's or --no-bias-gelu-fusion's opposite, the latter off without biases
+ * (argument_utils.py core_transformer_config_from_args). --no-gradient-accumulation-fusion, --recompute-activations
+ * (selective recompute), the VPP of the layout flags, and the MTP depths after "/" in a hybrid layer pattern.
  */
 function derive(doc: RecipeDoc): TrainingValues {
   const untie = switchOn(doc, 'untie-embeddings-and-output-weights');
-  const swiglu = switchOn(doc, 'swiglu');
+  const swiglu = switchOn(doc, 'swiglu') === true;
+  const squared = switchOn(doc, 'squared-relu') === true;
+  const geglu = switchOn(doc, 'quick-geglu') === true;
+  const activation = swiglu ? 'swiglu' : squared ? 'squared-relu' : geglu ? 'geglu' : 'gelu';
   const fp32Grads =
     switchOn(doc, 'accumulate-allreduce-grads-in-fp32') === undefined && switchOn(doc, 'bf16') === true
       ? { gradFp32: switchOn(doc, 'grad-reduce-in-bf16') !== true }
       : {};
-  return {
-    ...(untie !== undefined ? { tied: !untie } : {}),
-    ...(swiglu !== undefined ? { gated: swiglu, activation: swiglu ? 'swiglu' : 'gelu' } : {}),
+  const linearBias = switchOn(doc, 'disable-bias-linear') !== true;
+  const biasActFusion = swiglu
+    ? switchOn(doc, 'no-bias-swiglu-fusion') !== true
+    : linearBias && switchOn(doc, 'no-bias-gelu-fusion') !== true;
+  const out: TrainingValues = {
+    tied: untie !== true,
+    gated: swiglu || geglu,
+    activation,
     ...fp32Grads,
+    linearBias,
+    ...(linearBias ? { qkvBias: true } : {}),
+    biasActFusion,
+    gradAccFusion: switchOn(doc, 'no-gradient-accumulation-fusion') !== true,
+    ...derivedVpp(doc),
   };
+  // List arguments written as one string ("[moe_act mlp]"); a YAML list is read through the path.
+  const modules = argValue(doc, 'recompute-modules');
+  if (typeof modules === 'string') out.recomputeModules = argList(modules);
+  const graphs = argValue(doc, 'cuda-graph-modules') ?? argValue(doc, 'cuda-graph-scope');
+  if (typeof graphs === 'string') out.cudaGraphScope = argList(graphs);
+  if (switchOn(doc, 'recompute-activations') === true && argValue(doc, 'recompute-granularity') === undefined)
+    out.recomputeGranularity = 'selective';
+  if (switchOn(doc, 'no-position-embedding') === true) out.positionEmbedding = 'none';
+  else if (switchOn(doc, 'use-rotary-position-embeddings') === true && argValue(doc, 'position-embedding-type') === undefined)
+    out.positionEmbedding = 'rope';
+  const hybrid = argValue(doc, 'hybrid-layer-pattern') ?? argValue(doc, 'hybrid-override-pattern');
+  if (typeof hybrid === 'string' && hybrid.includes('/')) out.mtpLayers = hybrid.split('/').length - 1;
+  return out;
 }
 
 export const MEGATRON_LM: TrainingTable = {
@@ -40,6 +134,8 @@ export const MEGATRON_LM: TrainingTable = {
     tp: arg('tensor-model-parallel-size'),
     pp: arg('pipeline-model-parallel-size'),
     vpp: arg('virtual-pipeline-model-parallel-size'),
+    vStagesPerRank: arg('num-virtual-stages-per-pipeline-rank'),
+    layersPerVStage: arg('num-layers-per-virtual-pipeline-stage'),
     cp: arg('context-parallel-size'),
     ep: arg('expert-model-parallel-size'),
     etp: arg('expert-tensor-parallel-size'),
@@ -53,6 +149,8 @@ export const MEGATRON_LM: TrainingTable = {
     ppLayout: arg('pipeline-model-parallel-layout'),
     embedInSplit: arg('account-for-embedding-in-pipeline-split'),
     lossInSplit: arg('account-for-loss-in-pipeline-split'),
+    mbGroupSize: arg('microbatch-group-size-per-vp-stage'),
+    overlapMoeComm: arg('overlap-moe-expert-parallel-comm'),
     seq: arg('seq-length'),
     mbs: arg('micro-batch-size'),
     gbs: arg('global-batch-size'),
@@ -73,6 +171,24 @@ export const MEGATRON_LM: TrainingTable = {
     sharedFfn: arg('moe-shared-expert-intermediate-size'),
     hiddenDropout: arg('hidden-dropout'),
     attnDropout: arg('attention-dropout'),
+    qkvBias: arg('add-qkv-bias'),
+    positionEmbedding: arg('position-embedding-type'),
+    maxPositions: arg('max-position-embeddings'),
+    qkNorm: arg('qk-layernorm'),
+    moeLayerFreq: arg('moe-layer-freq'),
+    routerBias: arg('moe-router-enable-expert-bias'),
+    mtpLayers: arg('mtp-num-layers'),
+    mla: arg('multi-latent-attention'),
+    qLoraRank: arg('q-lora-rank'),
+    kvLoraRank: arg('kv-lora-rank'),
+    qkHeadDim: arg('qk-head-dim'),
+    qkPosHeadDim: arg('qk-pos-emb-head-dim'),
+    vHeadDim: arg('v-head-dim'),
+    hybridPattern: [...arg('hybrid-layer-pattern'), ...arg('hybrid-override-pattern')],
+    mambaStateDim: arg('mamba-state-dim'),
+    mambaHeadDim: arg('mamba-head-dim'),
+    mambaGroups: arg('mamba-num-groups'),
+    mambaHeads: arg('mamba-num-heads'),
     tokType: arg('tokenizer-type'),
     tokModel: arg('tokenizer-model'),
     recomputeGranularity: arg('recompute-granularity'),
@@ -86,11 +202,41 @@ export const MEGATRON_LM: TrainingTable = {
     fp8Param: arg('fp8-param-gather'),
     fp4: arg('fp4-format'),
     fp4Recipe: arg('fp4-recipe'),
+    fp4Param: arg('fp4-param-gather'),
+    bf16Layers: arg('first-last-layers-bf16'),
+    bf16LayersStart: arg('num-layers-at-start-in-bf16'),
+    bf16LayersEnd: arg('num-layers-at-end-in-bf16'),
+    optimName: arg('optimizer'),
     distOpt: arg('use-distributed-optimizer'),
+    distOptInstances: arg('num-distributed-optimizer-instances'),
+    precisionAwareOptim: arg('use-precision-aware-optimizer'),
+    mainParamsDtype: arg('main-params-dtype'),
+    expAvgDtype: arg('exp-avg-dtype'),
+    expAvgSqDtype: arg('exp-avg-sq-dtype'),
     gradFp32: arg('accumulate-allreduce-grads-in-fp32'),
+    megatronFsdp: arg('use-megatron-fsdp'),
+    fsdpSharding: arg('data-parallel-sharding-strategy'),
+    torchFsdp2: arg('use-torch-fsdp2'),
+    tpCommOverlap: arg('tp-comm-overlap'),
+    transformerImpl: arg('transformer-impl'),
+    attnBackend: arg('attention-backend'),
+    ceFusion: arg('cross-entropy-loss-fusion'),
+    ceFusionImpl: arg('cross-entropy-fusion-impl'),
+    cudaGraphImpl: arg('cuda-graph-impl'),
+    cudaGraphScope: [...arg('cuda-graph-modules'), ...arg('cuda-graph-scope')],
+    enableCudaGraph: arg('enable-cuda-graph'),
+    externalCudaGraph: arg('external-cuda-graph'),
+    envVars: ['ENV_VARS'],
+    moeDispatcher: arg('moe-token-dispatcher-type'),
+    moeCapacity: arg('moe-expert-capacity-factor'),
+    moePadToCapacity: arg('moe-pad-expert-input-to-capacity'),
+    moeRouterDtype: arg('moe-router-dtype'),
+    moePermuteFusion: arg('moe-permute-fusion'),
+    moeGroupedGemm: arg('moe-grouped-gemm'),
     perTokenLoss: arg('calculate-per-token-loss'),
   },
-  // megatron/training/arguments.py argparse defaults (a switch absent is off).
+  // megatron/training/arguments.py argparse defaults and the TransformerConfig / OptimizerConfig / DDP config defaults
+  // ArgumentGroupFactory carries over (a switch absent is off).
   defaults: {
     tp: 1,
     pp: 1,
@@ -102,17 +248,60 @@ export const MEGATRON_LM: TrainingTable = {
     useTpPpDpMapping: false,
     embedInSplit: false,
     lossInSplit: false,
+    overlapMoeComm: false,
     recomputeGranularity: null,
     distOpt: false,
+    distOptInstances: 1,
+    precisionAwareOptim: false,
+    mainParamsDtype: 'fp32',
+    expAvgDtype: 'fp32',
+    expAvgSqDtype: 'fp32',
+    megatronFsdp: false,
+    fsdpSharding: 'optim_grads_params',
+    torchFsdp2: false,
     gradFp32: false,
     fp16: false,
     bf16: false,
     fp8: null,
+    fp4: null,
+    fp8Param: false,
+    fp4Param: false,
+    bf16Layers: false,
+    bf16LayersStart: 1,
+    bf16LayersEnd: 1,
     tied: true,
     gated: false,
     vocabDivisible: 128,
     norm: 'LayerNorm',
     hiddenDropout: 0.1,
     attnDropout: 0.1,
+    qkvBias: false,
+    positionEmbedding: 'learned_absolute',
+    qkNorm: false,
+    moeLayerFreq: 1,
+    routerBias: false,
+    mtpLayers: null,
+    mla: false,
+    qLoraRank: null,
+    kvLoraRank: 32,
+    qkHeadDim: 128,
+    qkPosHeadDim: 64,
+    vHeadDim: 128,
+    mambaStateDim: 128,
+    mambaHeadDim: 64,
+    mambaGroups: 8,
+    mambaHeads: null,
+    tpCommOverlap: false,
+    transformerImpl: 'transformer_engine',
+    attnBackend: 'auto',
+    ceFusion: false,
+    ceFusionImpl: 'native',
+    cudaGraphImpl: 'none',
+    moeDispatcher: 'allgather',
+    moeCapacity: null,
+    moePadToCapacity: false,
+    moeRouterDtype: null,
+    moePermuteFusion: false,
+    moeGroupedGemm: false,
   },
 };

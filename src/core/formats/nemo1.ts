@@ -1,5 +1,10 @@
 // NeMo 1.x Hydra model configs (examples/nlp/language_modeling/conf/megatron_*_config.yaml; formats.md §1).
+// megatron_base_model.py build_transformer_config fills megatron-core's TransformerConfig from NeMo's own keys first
+// (bias → add_bias_linear, activation → gated_linear_unit, …), then from any `model.<field>` named as the dataclass
+// field: the memory settings below are read under those megatron-core names.
+import type { RecipeDoc } from '../document.js';
 import type { PrecisionId } from '../memory/precision.js';
+import { lookup } from '../tree.js';
 import type { TrainingField, TrainingValues } from './fields.js';
 import type { PrecisionWrite, TrainingTable } from './training.js';
 
@@ -75,11 +80,74 @@ export const NEMO1_PATHS: TrainingTable['paths'] = {
   gradAccFusion: ['model.gradient_accumulation_fusion'],
   fsdp: ['model.fsdp'],
   tpCommOverlap: ['model.ub_tp_comm_overlap'],
+  // megatron_base_model.py config_mapping: add_bias_linear ← model.bias.
+  linearBias: ['model.bias'],
+  positionEmbedding: ['model.position_embedding_type'],
+  maxPositions: ['model.max_position_embeddings'],
+  qkNorm: ['model.qk_layernorm'],
+  biasActFusion: ['model.bias_activation_fusion'],
+  moeLayerFreq: ['model.moe_layer_freq'],
+  routerBias: ['model.moe_router_enable_expert_bias'],
+  moeDispatcher: ['model.moe_token_dispatcher_type'],
+  moeCapacity: ['model.moe_expert_capacity_factor'],
+  moePadToCapacity: ['model.moe_pad_expert_input_to_capacity'],
+  moeRouterDtype: ['model.moe_router_dtype'],
+  moePermuteFusion: ['model.moe_permute_fusion'],
+  moeGroupedGemm: ['model.moe_grouped_gemm'],
+  recomputeModules: ['model.recompute_modules'],
+  ceFusion: ['model.cross_entropy_loss_fusion'],
+  ceFusionImpl: ['model.cross_entropy_fusion_impl'],
+  enableCudaGraph: ['model.enable_cuda_graph'],
+  fp8Recipe: ['model.fp8_recipe'],
+  bf16Layers: ['model.first_last_layers_bf16'],
+  bf16LayersStart: ['model.num_layers_at_start_in_bf16'],
+  bf16LayersEnd: ['model.num_layers_at_end_in_bf16'],
+  mbGroupSize: ['model.microbatch_group_size_per_vp_stage'],
+  // NeMo 1.x LoRA (megatron_gpt_finetuning_config.yaml peft.lora_tuning).
+  loraRank: ['model.peft.lora_tuning.adapter_dim'],
+  loraTargets: ['model.peft.lora_tuning.target_modules'],
+  // The launcher's environment for the job (launcher_scripts/conf/config.yaml env_vars).
+  envVars: ['env_vars'],
 } satisfies Partial<Record<TrainingField, readonly string[]>>;
+
+const scalarAt = (doc: RecipeDoc, path: string[]): unknown => {
+  const n = lookup(doc.root, [...doc.detection.base, ...path])?.node;
+  return n?.kind === 'scalar' ? n.value : undefined;
+};
+
+/**
+ * NeMo 1.x Mamba models (megatron_mamba_config.yaml, megatron_mamba_model.py at NVIDIA/NeMo@022622e): MambaModel gets
+ * hybrid_override_pattern (a null one allocates every layer as Mamba: hybrid_attention_ratio and hybrid_mlp_ratio 0),
+ * vocab_size (default 65536), add_bias_linear (default False) and no share_embeddings_and_output_weights (False) nor
+ * position_embedding_type ('none'). mamba_ssm_ngroups is not passed there (a TODO), so megatron-core's 8 applies.
+ */
+function deriveMamba(doc: RecipeDoc): TrainingValues {
+  const hasKey = lookup(doc.root, [...doc.detection.base, 'model', 'hybrid_override_pattern']) !== undefined;
+  const name = scalarAt(doc, ['name']);
+  if (!hasKey && !(typeof name === 'string' && /^megatron_mamba/.test(name))) return {};
+  const pattern = scalarAt(doc, ['model', 'hybrid_override_pattern']);
+  const layers = scalarAt(doc, ['model', 'num_layers']);
+  const vocab = scalarAt(doc, ['model', 'vocab_size']);
+  const bias = scalarAt(doc, ['model', 'add_bias_linear']);
+  const hybridPattern =
+    typeof pattern === 'string' && pattern.trim()
+      ? pattern.trim()
+      : typeof layers === 'number' && Number.isInteger(layers) && layers >= 1 && layers <= 100_000
+        ? 'M'.repeat(layers)
+        : undefined;
+  return {
+    ...(hybridPattern ? { hybridPattern } : {}),
+    vocab: typeof vocab === 'number' && Number.isInteger(vocab) ? vocab : 65536,
+    tied: false,
+    linearBias: typeof bias === 'boolean' ? bias : false,
+    positionEmbedding: 'none',
+  };
+}
 
 export const NEMO1: TrainingTable = {
   family: 'nemo1',
   paths: NEMO1_PATHS,
+  derive: deriveMamba,
   writePrecision,
   // megatron_base_model.py / megatron_init.py read these with cfg.get(key, default).
   defaults: {

@@ -324,6 +324,26 @@ export const NEMO_RL_MEGATRON: TrainingTable = {
     gradFp32: ['policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32'],
     gradAccFusion: ['policy.megatron_cfg.gradient_accumulation_fusion'],
     peft: ['policy.megatron_cfg.peft'],
+    // MegatronConfig keys (policy/__init__.py) and the TransformerConfig fields model_overrides sets on the provider.
+    envVars: ['policy.megatron_cfg.env_vars'],
+    biasActFusion: ['policy.megatron_cfg.bias_activation_fusion'],
+    attnBackend: ['policy.megatron_cfg.attention_backend'],
+    transformerImpl: ['policy.megatron_cfg.transformer_impl'],
+    cudaGraphImpl: ['policy.megatron_cfg.cuda_graph_impl'],
+    cudaGraphScope: ['policy.megatron_cfg.cuda_graph_modules'],
+    moeDispatcher: ['policy.megatron_cfg.moe_token_dispatcher_type'],
+    moeRouterDtype: ['policy.megatron_cfg.moe_router_dtype'],
+    moePermuteFusion: ['policy.megatron_cfg.moe_permute_fusion'],
+    precisionAwareOptim: ['policy.megatron_cfg.optimizer.use_precision_aware_optimizer'],
+    mainParamsDtype: ['policy.megatron_cfg.optimizer.main_params_dtype'],
+    expAvgDtype: ['policy.megatron_cfg.optimizer.exp_avg_dtype'],
+    expAvgSqDtype: ['policy.megatron_cfg.optimizer.exp_avg_sq_dtype'],
+    // use_custom_fsdp: Megatron FSDP under its earlier DDP-config name.
+    megatronFsdp: ['policy.megatron_cfg.distributed_data_parallel_config.use_custom_fsdp'],
+    fsdpSharding: ['policy.megatron_cfg.distributed_data_parallel_config.data_parallel_sharding_strategy'],
+    mtpLayers: ['policy.megatron_cfg.model_overrides.mtp_num_layers'],
+    ceFusion: ['policy.megatron_cfg.model_overrides.cross_entropy_loss_fusion'],
+    moeGroupedGemm: ['policy.megatron_cfg.model_overrides.moe_grouped_gemm'],
   },
   // NeMo-RL reads every megatron_cfg key it needs from the config (a KeyError otherwise): absent = unknown, except
   // what it never sets (VPP) and what megatron-core derives.
@@ -343,6 +363,7 @@ export const NEMO_RL_DTENSOR: TrainingTable = {
     cp: ['policy.dtensor_cfg.context_parallel_size'],
     ep: ['policy.dtensor_cfg.expert_parallel_size'],
     sp: ['policy.dtensor_cfg.sequence_parallel'],
+    envVars: ['policy.dtensor_cfg.env_vars'],
   },
   defaults: { pp: 1, vpp: null, ep: 1 },
 };

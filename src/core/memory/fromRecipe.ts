@@ -9,7 +9,9 @@ import { assumeVocab, resolveTokenizerVocab } from '../models/tokenizers.js';
 import type { TrainingRecipe } from '../recipe.js';
 import { pathToString } from '../tree.js';
 import type { Attention, Profile, TrainingConfig } from './config.js';
-import type { Fp4Recipe, Fp8Recipe } from './precision.js';
+import { hybridLayers } from './params.js';
+import { mixedPrecisionRecipe, withMixedPrecision, type Fp4Recipe, type Fp8Recipe, type MixedPrecisionFlags } from './precision.js';
+import { applyFileStructure, fileAttention, optionalSettings } from './recipeSettings.js';
 import type { Assumption, ModelShape } from './types.js';
 
 export interface ExtractOptions {
@@ -102,8 +104,11 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
   const refs = [...common.refs, ...fileModelRefs(recipe)];
   const modelRefs = refs.map((r) => r.ref);
   // A named model fills gaps only if it agrees with the shape the file states (a 405B recipe may name the 8B tokenizer).
+  // A hybrid layer pattern is the layer count when the file gives no num_layers (Megatron-LM arguments.py, NeMo MambaModel).
+  const pattern = str(v.hybridPattern)?.trim();
+  const fileLayers = num(f.layers) ?? (pattern ? hybridLayers(pattern).length || undefined : undefined);
   const stated: [string, number | undefined, (s: ModelShape) => number][] = [
-    ['num_layers', num(f.layers), (s) => s.layers],
+    ['num_layers', fileLayers, (s) => s.layers],
     ['hidden_size', num(f.hidden), (s) => s.hidden],
     ['num_attention_heads', num(f.heads), (s) => s.heads],
   ];
@@ -125,7 +130,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     }
     return undefined;
   };
-  const layers = fill('num_layers', num(f.layers), m?.layers);
+  const layers = fill('num_layers', fileLayers, m?.layers);
   const hidden = fill('hidden_size', num(f.hidden), m?.hidden);
   const heads = fill('num_attention_heads', num(f.heads), m?.heads);
   // NeMo 1.x builds samples of model.data.seq_length (megatron_gpt_model.py build_train_valid_test_datasets
@@ -202,7 +207,11 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       assumptions.push(a.assumption);
     }
   }
-  if (peftOn(v.peft))
+  const precision = precisionOf(recipe);
+  const quantized = precision.fp8 !== null || precision.fp4 !== null;
+  const experts = num(f.experts) ?? m?.experts ?? 0;
+  const optional = optionalSettings(v, recipe.family, quantized, experts, assumptions);
+  if (peftOn(v.peft) && !optional.peft)
     assumptions.push({
       what: 'every weight counted as trained (an upper bound)',
       source: `parameter-efficient fine-tuning (${typeof v.peft === 'string' ? v.peft : 'peft'}) is not modelled: a frozen base keeps no gradients or optimizer states`,
@@ -220,14 +229,13 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       source: m && !nemo1 ? `model ${model!.name}` : 'NeMo default (True)',
       provenance: m ? 'preset' : 'default',
     });
-  const experts = num(f.experts) ?? m?.experts ?? 0;
-  // Structure the file cannot state (MLA, hybrid and MoE placement, windows, biases) comes with the named model; MTP
-  // layers only when the recipe trains them, which no format table reads yet.
+  // Structure the file does not state (MLA, hybrid and MoE placement, windows, biases) comes with the named model; MTP
+  // layers only when the recipe trains them (mtp_num_layers, read below).
   const { mtpLayers: _mtp, name: _name, ...structure } = m ?? ({} as Partial<ModelShape>);
-  if (m?.mtpLayers)
+  if (m?.mtpLayers && v.mtpLayers === undefined)
     assumptions.push({
       what: `multi-token prediction layers not counted (${model!.name} has ${m.mtpLayers})`,
-      source: 'the recipe sets no mtp_num_layers that Recipe Lens reads; MTP trains only when the recipe asks for it',
+      source: 'the recipe sets no mtp_num_layers; MTP trains only when the recipe asks for it',
       provenance: 'default',
     });
   const shape: ModelShape = {
@@ -249,6 +257,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     sharedExpertFfn: num(f.sharedFfn) ?? m?.sharedExpertFfn ?? 0,
     denseLayersBeforeMoe: m?.denseLayersBeforeMoe ?? 0,
   } as ModelShape;
+  applyFileStructure(shape, v, assumptions);
   if (!experts) {
     Object.assign(shape, { topK: 0, sharedExpertFfn: 0, denseLayersBeforeMoe: 0 });
     delete shape.moeLayerFreq;
@@ -259,7 +268,6 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
   const recomputeGranularity = str(v.recomputeGranularity);
   const method = str(v.recomputeMethod);
   const modules = v.recomputeModules;
-  const precision = precisionOf(recipe);
   for (const a of precision.assumptions) assumptions.push(a);
   let distOpt = bool(v.distOpt);
   if (distOpt === undefined) {
@@ -306,8 +314,13 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     hiddenDropout: hiddenDropout ?? 0,
     attentionDropout: num(v.attnDropout) ?? 0,
     profile: opts.profile ?? (modeline.profile === 'hf' ? 'hf' : 'megatron'),
-    attention: opts.attention ?? (modeline.attention === 'eager' ? 'eager' : 'flash'),
+    // The kernel the file selects (--attention-backend, --transformer-impl local) is what runs; else the setting or modeline.
+    attention: fileAttention(v) ?? opts.attention ?? (modeline.attention === 'eager' ? 'eager' : 'flash'),
+    ...optional,
   };
+  // A Megatron-Bridge recipe name sets the precision flags as its function does (MixedPrecisionConfig.setup then writes
+  // grad_reduce_in_fp32 into the DDP config).
+  if (precision.named) Object.assign(config, withMixedPrecision(config, precision.named));
   // Sizes the schema rejects (0, negative, fractional) give no estimate: the schema error says what to fix.
   const sizes: [string, number | null][] = [
     ['sequence length', config.seq],
@@ -344,6 +357,8 @@ function precisionOf(recipe: TrainingRecipe): {
   fp8: Fp8Recipe | null;
   fp4: Fp4Recipe | null;
   quantizedParams: boolean;
+  /** The flags of a Megatron-Bridge mixed-precision recipe the file names (applied with withMixedPrecision). */
+  named?: MixedPrecisionFlags;
   assumptions: Assumption[];
 } {
   const v = recipe.values;
@@ -355,16 +370,29 @@ function precisionOf(recipe: TrainingRecipe): {
   if (p === 16 || p === '16' || p === '16-mixed') params = 'fp16';
   else if (p === 32 || p === '32' || p === '32-true') params = 'fp32';
   if (v.fp16 === true) params = 'fp16';
+  // Megatron-LM: params_dtype is fp32 unless --bf16 or --fp16 (arguments.py validate_args).
+  else if (recipe.family === 'megatron-lm' && v.bf16 !== true) params = 'fp32';
   const mp = v.mixedPrecision;
-  if (typeof mp === 'string') {
-    // Megatron-Bridge mixed-precision recipe names, e.g. bf16_with_fp8_delayed_scaling_mixed, bf16_with_mxfp8_mixed.
-    if (/fp16/.test(mp) && !/bf16/.test(mp)) params = 'fp16';
-    if (/mxfp8/.test(mp)) fp8 = 'mxfp8';
-    else if (/fp8_delayed/.test(mp)) fp8 = 'delayed';
-    else if (/fp8_current/.test(mp)) fp8 = 'tensorwise';
-    else if (/fp8_(subchannel|block)/.test(mp)) fp8 = 'blockwise';
-    if (/nvfp4/.test(mp)) fp4 = 'nvfp4';
+  // Megatron-Bridge mixed-precision recipes by name (bf16_with_fp8_current_scaling_mixed, …): the flags the recipe function sets.
+  const named = typeof mp === 'string' ? mixedPrecisionRecipe(mp) : null;
+  if (named) {
+    const fp8Named: Fp8Recipe | null = named.fp8 ? named.fp8_recipe : null;
+    const fp4Named: Fp4Recipe | null = named.fp4 ? 'nvfp4' : null;
+    return {
+      params: named.fp16 ? 'fp16' : 'bf16',
+      fp8: fp8Named,
+      fp4: fp4Named,
+      quantizedParams: (fp8Named !== null && named.fp8_param_gather) || (fp4Named !== null && named.fp4_param_gather),
+      named,
+      assumptions: [{ what: `mixed precision ${named.recipe}`, source: named.source, provenance: 'file' }],
+    };
   }
+  if (typeof mp === 'string')
+    assumptions.push({
+      what: `mixed_precision "${mp}" read as BF16`,
+      source: 'not a recipe name Megatron-Bridge registers (mixed_precision.py MIXED_PRECISION_RECIPES)',
+      provenance: 'default',
+    });
   const f8 = v.fp8;
   if (f8 === true || f8 === 'e4m3' || f8 === 'hybrid') {
     const fp8Recipe = str(v.fp8Recipe);

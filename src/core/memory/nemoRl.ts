@@ -12,6 +12,7 @@
 // - teacher (distillation): the teacher policy, kept on CPU between steps, is loaded for top-k logits with its own
 //   parallel layout (distillation.py), the student's optimizer offloaded first;
 // - training: prepare_for_training reloads everything; vLLM sleeps (level 1: weights to CPU, KV cache dropped).
+import { fileAttention, optionalSettings } from './recipeSettings.js';
 import type { NemoRlRead } from '../formats/nemoRl.js';
 import { resolveModelRef } from '../models/resolve.js';
 import { chooseModel, type ModelChoice, type ModelRef, type ResolvedModels } from '../models/select.js';
@@ -97,7 +98,12 @@ function policyModel(r: TrainingRecipe, modeline: Record<string, string>, opts: 
 }
 
 /** The training settings NeMo-RL gives megatron-core or FSDP2, from the merged config. */
-function trainingConfig(r: TrainingRecipe, rl: NemoRlRead, assumptions: Assumption[]): TrainingConfig | { reason: string } {
+function trainingConfig(
+  r: TrainingRecipe,
+  rl: NemoRlRead,
+  experts: number,
+  assumptions: Assumption[],
+): TrainingConfig | { reason: string } {
   const v = r.values;
   const x = rl.values;
   const dtensor = rl.backend === 'dtensor';
@@ -183,7 +189,11 @@ function trainingConfig(r: TrainingRecipe, rl: NemoRlRead, assumptions: Assumpti
     hiddenDropout: 0,
     attentionDropout: 0,
     profile: dtensor ? 'hf' : 'megatron',
-    attention: 'flash',
+    attention: (dtensor ? undefined : fileAttention(v)) ?? 'flash',
+    // The settings megatron_cfg states (env_vars, MoE runtime, kernels, optimizer dtypes); LoRA and FSDP2 are read above.
+    ...(dtensor
+      ? environmentOnly(optionalSettings(v, r.family, fp8, experts, assumptions))
+      : withoutPeft(optionalSettings(v, r.family, fp8, experts, assumptions))),
     ...(dtensor ? { fsdp: 'fsdp2' as const } : {}),
     ...(lora
       ? {
@@ -198,6 +208,12 @@ function trainingConfig(r: TrainingRecipe, rl: NemoRlRead, assumptions: Assumpti
       : {}),
   };
 }
+
+const withoutPeft = ({ peft: _peft, ...rest }: ReturnType<typeof optionalSettings>) => rest;
+const environmentOnly = (o: ReturnType<typeof optionalSettings>) => ({
+  ...(o.expandableSegments !== undefined ? { expandableSegments: o.expandableSegments } : {}),
+  ...(o.cublasWorkspaceConfig !== undefined ? { cublasWorkspaceConfig: o.cublasWorkspaceConfig } : {}),
+});
 
 /** Bytes per vocab-parallel logit element in a no-grad logprob pass (distributed/model_utils.py DistributedLogprob). */
 function logitBytes(dtensor: boolean): { bytes: number; formula: string } {
@@ -249,7 +265,7 @@ export function estimateNemoRl(
   if (choice.kind !== 'chosen') return { ok: false, reason: `no model shape for the policy: ${choice.reason}`, modelRefs };
   const shape = choice.model.shape;
   const assumptions: Assumption[] = [...choice.model.assumptions];
-  const config = trainingConfig(r, rl, assumptions);
+  const config = trainingConfig(r, rl, shape.experts, assumptions);
   if ('reason' in config) return { ok: false, reason: config.reason, modelRefs };
   if (config.pp > shape.layers) return { ok: false, reason: `pipeline size ${config.pp} exceeds the model's ${shape.layers} layers` };
   if (r.world === undefined)

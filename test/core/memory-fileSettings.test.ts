@@ -1,0 +1,484 @@
+// Every memory-relevant setting a recipe states reaches the memory model: Megatron-Bridge overrides (recipe names of
+// mixed_precision.py included), NeMo 2 serializations, NeMo 1.x configs (Mamba models), Megatron-LM model configs and
+// NeMo-RL's megatron_cfg, each read under its upstream name. The config read from a file must give the same estimate
+// as the hand-written TrainingConfig it states.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../src/core/analysis.js';
+import type { TrainingConfig } from '../../src/core/memory/config.js';
+import { countParams } from '../../src/core/memory/params.js';
+import { moeLayerFreqOf, parseLayerList } from '../../src/core/memory/recipeSettings.js';
+import { estimateTraining } from '../../src/core/memory/training.js';
+import { layoutStages } from '../../src/core/formats/megatronLm.js';
+import { GPUS } from '../../src/core/memory/gpus.js';
+import { modelShape, trainingConfig, WILD } from '../helpers.js';
+
+function training(text: string, settings: Parameters<typeof analyze>[1] = {}) {
+  const e = analyze(text, { gpu: 'h100', ...settings }).main?.estimate;
+  assert.ok(e && e.kind === 'training', e && e.kind === 'none' ? e.reason : 'no estimate');
+  return e;
+}
+
+const pick = <K extends keyof TrainingConfig>(c: TrainingConfig, keys: K[]) => Object.fromEntries(keys.map((k) => [k, c[k]]));
+
+test('Megatron list expressions: moe_layer_freq and pipeline layouts as arguments.py evaluates them', () => {
+  assert.deepEqual(parseLayerList('([0]*3+[1]*11)'), [0, 0, 0, ...Array<number>(11).fill(1)]);
+  assert.deepEqual(parseLayerList('[1,1,0]*2'), [1, 1, 0, 1, 1, 0]);
+  assert.deepEqual(parseLayerList('([1]*3+[0]*2)*2'), [1, 1, 1, 0, 0, 1, 1, 1, 0, 0]);
+  assert.equal(parseLayerList('__import__("os")'), undefined);
+  assert.equal(moeLayerFreqOf(2), 2);
+  assert.equal(moeLayerFreqOf('4'), 4);
+  assert.deepEqual(moeLayerFreqOf([0, 1]), [0, 1]);
+  // "Et*2|(tt|)*5t|tmL": E t*2 | tt | tt | tt | tt | tt | t | tmL — 8 stages.
+  assert.equal(layoutStages('Et*2|(tt|)*5t|tmL'), 8);
+  assert.equal(layoutStages('Et|(tt|)*6mL'), 8);
+});
+
+test('Megatron-LM deepseekv3 proxy: layout VPP, MLA ranks, MTP, MoE placement and runtime, expandable segments', () => {
+  const file = 'Megatron-LM/deepseekv3_proxy_flex_tp1pp4emp16etp1cp1_release__model_config.yaml';
+  const e = training(readFileSync(join(WILD, file), 'utf8'), { worldSize: 256 });
+  // --pipeline-model-parallel-layout Et*2|(tt|)*5t|tmL: 8 stages on PP 4 → VPP 2 (arguments.py).
+  assert.equal(e.config.vpp, 2);
+  assert.equal(e.config.pipelineLayout, 'Et*2|(tt|)*5t|tmL');
+  assert.deepEqual(e.shape.mla, { kvLoraRank: 512, qkRopeHeadDim: 64, qLoraRank: 1536, qkNopeHeadDim: 128, vHeadDim: 128 });
+  assert.equal(e.shape.mtpLayers, 1);
+  assert.deepEqual(e.shape.moeLayerFreq, [0, 0, 0, ...Array<number>(11).fill(1)]);
+  assert.equal(e.shape.routerBias, true);
+  assert.equal(e.shape.qkNorm, true);
+  assert.equal(e.shape.linearBias, false);
+  assert.equal(e.shape.positionEmbedding, 'rope');
+  assert.equal(e.shape.tiedEmbeddings, false);
+  assert.deepEqual(
+    pick(e.config, ['expandableSegments', 'crossEntropyFusion', 'vocabDivisibleBy', 'transformerImpl', 'gradAccumFusion', 'moe']),
+    {
+      expandableSegments: true,
+      crossEntropyFusion: 'native',
+      vocabDivisibleBy: 3232,
+      transformerImpl: 'transformer_engine',
+      gradAccumFusion: true,
+      moe: {
+        dispatcher: 'flex',
+        capacityFactor: null,
+        padToCapacity: false,
+        routerDtype: 'fp32',
+        permuteFusion: true,
+        groupedGemm: true,
+        activationFusion: true,
+      },
+    },
+  );
+});
+
+test('Megatron-LM hybrid model: the layer pattern is the model, Mamba sizes from megatron-core defaults', () => {
+  const file = 'Megatron-LM/hybrid_mr_mcore_te_tp2_pp1_cp4_dgx_a100_1N8G__model_config.yaml';
+  const e = training(readFileSync(join(WILD, file), 'utf8'), { worldSize: 8 });
+  assert.equal(e.shape.layers, 44);
+  assert.equal(e.shape.hybridPattern, 'M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M-');
+  // mamba_state_dim 128, mamba_head_dim 64, mamba_num_groups 8; heads = expand 2 × hidden 1024 / 64 = 32; d_conv 4.
+  assert.deepEqual(e.shape.mamba, { stateDim: 128, numHeads: 32, headDim: 64, groups: 8, convKernel: 4 });
+  assert.equal(e.config.gradAccumFusion, false);
+  assert.equal(e.config.attention, 'flash');
+  assert.equal(e.config.cublasWorkspaceConfig, ':4096:8');
+  // --attention-backend fused is what runs; with the automatic backend, NVTE_FLASH_ATTN=0 and NVTE_FUSED_ATTN=0 leave
+  // TransformerEngine only its unfused attention.
+  const text = readFileSync(join(WILD, file), 'utf8').replace('  --attention-backend: fused\n', '');
+  const off = text.replace('ENV_VARS:\n', 'ENV_VARS:\n  NVTE_FLASH_ATTN: 0\n  NVTE_FUSED_ATTN: 0\n');
+  assert.equal(training(text, { worldSize: 8 }).config.attention, 'flash');
+  assert.equal(training(off, { worldSize: 8 }).config.attention, 'eager');
+});
+
+test('NeMo 1.x megatron_mamba_config: 56 Mamba-2 layers, vocab 256000 untied — the Mamba model, not a dense one', () => {
+  const e = training(readFileSync(join(WILD, 'NeMo/megatron_mamba_config.yaml'), 'utf8'));
+  assert.equal(e.shape.hybridPattern, 'M'.repeat(56));
+  assert.equal(e.shape.vocab, 256000);
+  assert.equal(e.shape.tiedEmbeddings, false);
+  // Per Mamba-2 layer at hidden 4096 (d_inner 8192, 128 heads, 8 groups, state 128, conv 4), mamba_mixer.py:
+  // in_proj 4096·(2·8192 + 2·8·128 + 128) = 76,021,760; conv1d (8192 + 2048)·5 = 51,200; A_log, D, dt_bias 384;
+  // gated norm 8192; out_proj 8192·4096 = 33,554,432; pre-norm 4096 → 109,640,064 × 56 = 6,139,843,584.
+  // Embedding and output layer 2 × 256000·4096 = 2,097,152,000; final norm 4096.
+  assert.equal(countParams(e.shape).total, 8_236_999_680);
+});
+
+const BRIDGE = `# A Megatron-Bridge override with every memory setting it can state.
+ENV_VARS:
+  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True
+  CUBLAS_WORKSPACE_CONFIG: ":4096:8"
+model:
+  num_layers: 48
+  hidden_size: 2048
+  ffn_hidden_size: 6144
+  num_attention_heads: 32
+  num_query_groups: 4
+  kv_channels: 128
+  vocab_size: 151936
+  make_vocab_size_divisible_by: 128
+  share_embeddings_and_output_weights: false
+  gated_linear_unit: true
+  normalization: RMSNorm
+  num_moe_experts: 128
+  moe_ffn_hidden_size: 768
+  moe_router_topk: 8
+  seq_length: 4096
+  tensor_model_parallel_size: 1
+  pipeline_model_parallel_size: 2
+  virtual_pipeline_model_parallel_size: 2
+  microbatch_group_size_per_vp_stage: 4
+  expert_model_parallel_size: 8
+  expert_tensor_parallel_size: 1
+  context_parallel_size: 1
+  qk_layernorm: true
+  add_bias_linear: false
+  moe_token_dispatcher_type: alltoall
+  moe_permute_fusion: true
+  moe_grouped_gemm: true
+  moe_router_dtype: fp32
+  cross_entropy_loss_fusion: true
+  cross_entropy_fusion_impl: te
+  cuda_graph_impl: transformer_engine
+  cuda_graph_scope: [moe_router, moe_preprocess]
+  recompute_granularity: selective
+  recompute_modules: [moe_act, layernorm]
+  gradient_accumulation_fusion: true
+train:
+  micro_batch_size: 1
+  global_batch_size: 256
+ddp:
+  use_distributed_optimizer: true
+  num_distributed_optimizer_instances: 2
+optimizer:
+  use_precision_aware_optimizer: true
+  main_params_dtype: torch.float32
+  exp_avg_dtype: torch.bfloat16
+  exp_avg_sq_dtype: torch.bfloat16
+comm_overlap:
+  overlap_moe_expert_parallel_comm: true
+mixed_precision: bf16_with_fp8_current_scaling_mixed
+`;
+
+test('Megatron-Bridge override: the file gives the hand-written config exactly (recipe name → mixed_precision.py flags)', () => {
+  const e = training(BRIDGE, { worldSize: 16 });
+  const want: Partial<TrainingConfig> = {
+    vpp: 2,
+    microbatchGroupSize: 4,
+    overlapMoeComm: true,
+    crossEntropyFusion: 'te',
+    expandableSegments: true,
+    cublasWorkspaceConfig: ':4096:8',
+    gradAccumFusion: true,
+    vocabDivisibleBy: 128,
+    cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
+    distOptInstances: 2,
+    optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
+    moe: { dispatcher: 'alltoall', routerDtype: 'fp32', permuteFusion: true, groupedGemm: true },
+    // bf16_with_fp8_current_scaling_mixed: FP8 tensorwise, fp8_param_gather, first and last layer in BF16, fp32 grads.
+    fp8: 'tensorwise',
+    fp4: null,
+    quantizedParams: true,
+    bf16Layers: { start: 1, end: 1 },
+    gradReduceInFp32: true,
+    params: 'bf16',
+    recompute: { granularity: 'selective', method: null, numLayers: null, modules: ['moe_act', 'layernorm'] },
+  };
+  assert.deepEqual(pick(e.config, Object.keys(want) as (keyof TrainingConfig)[]), want);
+  assert.equal(e.shape.qkNorm, true);
+  assert.equal(e.shape.linearBias, false);
+  // The same estimate as the hand-built configuration.
+  assert.equal(
+    e.estimate.stages[e.estimate.stage]!.allocated,
+    estimateTraining(e.shape, { ...e.config, ...want }, e.gpu).stages[e.estimate.stage]!.allocated,
+  );
+});
+
+test('Megatron-Bridge recipe names: Nemotron 3 Super NVFP4 keeps the last 14 layers in BF16; an unknown name says so', () => {
+  const base = BRIDGE.replace(
+    'mixed_precision: bf16_with_fp8_current_scaling_mixed',
+    'mixed_precision: nemotron_3_super_bf16_with_nvfp4_mixed',
+  );
+  const e = training(base, { worldSize: 16 });
+  assert.deepEqual(pick(e.config, ['fp8', 'fp4', 'quantizedParams', 'bf16Layers']), {
+    fp8: null,
+    fp4: 'nvfp4',
+    quantizedParams: true,
+    bf16Layers: { start: 0, end: 14 },
+  });
+  const odd = training(BRIDGE.replace('bf16_with_fp8_current_scaling_mixed', 'my_custom_mixed'), { worldSize: 16 });
+  assert.equal(odd.config.fp8, null);
+  assert.ok(odd.estimate.assumptions.some((a) => a.what === 'mixed_precision "my_custom_mixed" read as BF16'));
+});
+
+test('Megatron-Bridge LoRA: peft dim and target modules make a LoRA run (frozen base)', () => {
+  const text = `${BRIDGE}peft:\n  _target_: megatron.bridge.peft.lora.LoRA\n  dim: 16\n  target_modules: [linear_qkv, linear_proj]\n`;
+  const e = training(text, { worldSize: 16 });
+  assert.deepEqual(e.config.peft, { rank: 16, targets: ['linear_qkv', 'linear_proj'] });
+  assert.ok(!e.estimate.assumptions.some((a) => a.what === 'every weight counted as trained (an upper bound)'));
+});
+
+test('Megatron-Bridge Megatron FSDP: optim_grads_params shards everything; use_torch_fsdp2 is FSDP2', () => {
+  const fsdp = training(
+    BRIDGE.replace('ddp:\n', 'ddp:\n  use_megatron_fsdp: true\n  data_parallel_sharding_strategy: optim_grads_params\n'),
+    {
+      worldSize: 16,
+    },
+  );
+  assert.equal(fsdp.config.fsdp, 'megatron-fsdp');
+  const fsdp2 = training(`${BRIDGE}dist:\n  use_torch_fsdp2: true\n`, { worldSize: 16 });
+  assert.equal(fsdp2.config.fsdp, 'fsdp2');
+});
+
+const NEMO2 = `_target_: nemo.collections.llm.api.pretrain
+model:
+  _target_: nemo.collections.llm.gpt.model.deepseek.DeepSeekModel
+  config:
+    _target_: nemo.collections.llm.gpt.model.deepseek.DeepSeekV3Config
+    num_layers: 8
+    hidden_size: 2048
+    ffn_hidden_size: 8192
+    num_attention_heads: 16
+    vocab_size: 129280
+    seq_length: 4096
+    num_moe_experts: 16
+    moe_ffn_hidden_size: 1024
+    moe_router_topk: 4
+    moe_shared_expert_intermediate_size: 1024
+    moe_layer_freq: [0, 1, 1, 1, 1, 1, 1, 1]
+    moe_router_enable_expert_bias: true
+    multi_latent_attention: true
+    q_lora_rank: 768
+    kv_lora_rank: 256
+    qk_head_dim: 64
+    qk_pos_emb_head_dim: 32
+    v_head_dim: 64
+    mtp_num_layers: 1
+    moe_token_dispatcher_type: alltoall
+    cross_entropy_loss_fusion: false
+trainer:
+  _target_: nemo.lightning.pl.trainer.Trainer
+  devices: 8
+  num_nodes: 1
+  strategy:
+    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+    tensor_model_parallel_size: 1
+    pipeline_model_parallel_size: 1
+    expert_model_parallel_size: 8
+data:
+  _target_: nemo.collections.llm.gpt.data.mock.MockDataModule
+  seq_length: 4096
+  micro_batch_size: 1
+  global_batch_size: 64
+`;
+
+test('NeMo 2 serialization: MLA ranks, MTP layers, MoE placement and shared experts from the config node', () => {
+  const e = training(NEMO2);
+  assert.deepEqual(e.shape.mla, { kvLoraRank: 256, qkRopeHeadDim: 32, qLoraRank: 768, qkNopeHeadDim: 64, vHeadDim: 64 });
+  assert.equal(e.shape.mtpLayers, 1);
+  assert.deepEqual(e.shape.moeLayerFreq, [0, 1, 1, 1, 1, 1, 1, 1]);
+  assert.equal(e.shape.denseLayersBeforeMoe, 0);
+  assert.equal(e.shape.sharedExpertFfn, 1024);
+  assert.equal(e.shape.routerBias, true);
+  assert.equal(e.config.crossEntropyFusion, 'none');
+  assert.equal(e.config.moe?.dispatcher, 'alltoall');
+});
+
+test('NeMo-RL megatron_cfg: env_vars PYTORCH_CUDA_ALLOC_CONF and the MoE runtime reach the training phase', () => {
+  const text = `sft:
+  max_num_epochs: 1
+policy:
+  model_name: Qwen/Qwen3-30B-A3B
+  train_global_batch_size: 32
+  train_micro_batch_size: 1
+  max_total_sequence_length: 4096
+  precision: bfloat16
+  dtensor_cfg:
+    enabled: false
+  megatron_cfg:
+    enabled: true
+    env_vars:
+      PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True
+    activation_checkpointing: false
+    tensor_model_parallel_size: 1
+    pipeline_model_parallel_size: 1
+    context_parallel_size: 1
+    expert_model_parallel_size: 8
+    expert_tensor_parallel_size: 1
+    sequence_parallel: false
+    moe_token_dispatcher_type: alltoall
+    moe_router_dtype: fp64
+    moe_permute_fusion: true
+    bias_activation_fusion: true
+    optimizer:
+      use_distributed_optimizer: true
+    distributed_data_parallel_config:
+      grad_reduce_in_fp32: false
+cluster:
+  gpus_per_node: 8
+  num_nodes: 1
+`;
+  const e = training(text);
+  assert.equal(e.config.expandableSegments, true);
+  assert.deepEqual(e.config.moe, { dispatcher: 'alltoall', routerDtype: 'fp64', permuteFusion: true, activationFusion: true });
+});
+
+// Measured rows of memory-measured.test.ts written as the Megatron-Bridge overrides that state them: the file gives the
+// hand-built configuration's estimate exactly.
+const H100 = GPUS.find((g) => g.id === 'h100')!;
+const bridgeRun = (model: string, body: string) => `# recipe-lens: model=${model}\n${body}`;
+const MOONLIGHT = (modules: string[]) =>
+  bridgeRun(
+    'moonlight-16b-a3b',
+    `model:
+  seq_length: 4096
+  tensor_model_parallel_size: 2
+  sequence_parallel: true
+  expert_model_parallel_size: 8
+  expert_tensor_parallel_size: 1
+  moe_token_dispatcher_type: alltoall
+  moe_permute_fusion: true
+  moe_router_dtype: fp32
+  cross_entropy_loss_fusion: true
+  cross_entropy_fusion_impl: te
+  recompute_granularity: selective
+  recompute_modules: [${modules.join(', ')}]
+train:
+  micro_batch_size: 1
+  global_batch_size: 4
+ddp:
+  use_distributed_optimizer: true
+optimizer:
+  use_precision_aware_optimizer: true
+  main_params_dtype: fp32
+  exp_avg_dtype: bf16
+  exp_avg_sq_dtype: bf16
+mixed_precision:
+  bf16: true
+  grad_reduce_in_fp32: false
+`,
+  );
+const QWEN3_ALLTOALL = bridgeRun(
+  'qwen3-30b-a3b',
+  `model:
+  seq_length: 4096
+  expert_model_parallel_size: 16
+  expert_tensor_parallel_size: 1
+  moe_token_dispatcher_type: alltoall
+  moe_permute_fusion: false
+  cross_entropy_loss_fusion: true
+  cross_entropy_fusion_impl: te
+  cuda_graph_impl: transformer_engine
+  cuda_graph_scope: [moe_router, moe_preprocess]
+train:
+  micro_batch_size: 1
+  global_batch_size: 1024
+ddp:
+  use_distributed_optimizer: true
+mixed_precision:
+  bf16: true
+  grad_reduce_in_fp32: false
+`,
+);
+
+const MEASURED: [string, string, number, string, TrainingConfig][] = [
+  ...(['core_attn', 'mla_up_proj', 'moe_act'] as const).map((m): [string, string, number, string, TrainingConfig] => [
+    `bridge_moonlight16b_selective_${m}`,
+    MOONLIGHT([m]),
+    8,
+    'moonlight-16b-a3b',
+    trainingConfig({
+      globalBatch: 4,
+      tp: 2,
+      ep: 8,
+      sp: true,
+      worldSize: 8,
+      gradReduceInFp32: false,
+      recompute: { granularity: 'selective', method: null, numLayers: null, modules: [m] },
+      crossEntropyFusion: 'te',
+      moe: { dispatcher: 'alltoall', permuteFusion: true, routerDtype: 'fp32' },
+      optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
+    }),
+  ]),
+  [
+    'bridge_qwen3_30b_a3b_16xh100_ep16_alltoall_smoke',
+    QWEN3_ALLTOALL,
+    16,
+    'qwen3-30b-a3b',
+    trainingConfig({
+      globalBatch: 1024,
+      ep: 16,
+      worldSize: 16,
+      gradReduceInFp32: false,
+      crossEntropyFusion: 'te',
+      cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
+      moe: { dispatcher: 'alltoall', permuteFusion: false },
+    }),
+  ],
+];
+
+for (const [id, text, world, model, config] of MEASURED)
+  test(`measured row ${id} as a Megatron-Bridge override: the hand-built estimate, to the byte`, () => {
+    const e = training(text, { worldSize: world });
+    const want = estimateTraining(modelShape(model), config, H100);
+    assert.equal(e.estimate.stage, want.stage);
+    assert.equal(e.estimate.stages[e.estimate.stage]!.allocated, want.stages[want.stage]!.allocated);
+  });
+
+test('measured row megatron_gpt70b_tp4pp8_fullrecompute_after1iter as a Megatron-LM model_config.yaml: the hand-built estimate', () => {
+  const text = `MODEL_ARGS:
+  --num-layers: 80
+  --hidden-size: 8192
+  --ffn-hidden-size: 32768
+  --num-attention-heads: 64
+  --seq-length: 4096
+  --max-position-embeddings: 4096
+  --micro-batch-size: 1
+  --global-batch-size: 512
+  --tensor-model-parallel-size: 4
+  --pipeline-model-parallel-size: 8
+  --tokenizer-type: NullTokenizer
+  --vocab-size: 32000
+  --transformer-impl: local
+  --recompute-granularity: full
+  --recompute-method: uniform
+  --recompute-num-layers: 1
+  --bf16: true
+`;
+  const e = training(text, { worldSize: 32 });
+  const shape = {
+    name: 'gpt-70b',
+    layers: 80,
+    hidden: 8192,
+    ffn: 32768,
+    heads: 64,
+    kvHeads: 64,
+    headDim: 128,
+    vocab: 32000,
+    tiedEmbeddings: true,
+    gatedMlp: false,
+    norm: 'layernorm' as const,
+    experts: 0,
+    topK: 0,
+    moeFfn: 0,
+    sharedExpertFfn: 0,
+    denseLayersBeforeMoe: 0,
+    linearBias: true,
+    positionEmbedding: 'learned_absolute' as const,
+    maxPositionEmbeddings: 4096,
+    activation: 'gelu' as const,
+  };
+  const config = trainingConfig({
+    globalBatch: 512,
+    tp: 4,
+    pp: 8,
+    etp: 4,
+    worldSize: 32,
+    recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+    distributedOptimizer: false,
+    hiddenDropout: 0.1,
+    attentionDropout: 0.1,
+    attention: 'eager',
+    transformerImpl: 'local',
+  });
+  const want = estimateTraining(shape, config, H100);
+  // The measured rank (global rank 4–19) is on pipeline stage 1.
+  assert.equal(e.estimate.stages[1]!.allocated, want.stages[1]!.allocated);
+});

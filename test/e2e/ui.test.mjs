@@ -67,9 +67,11 @@ async function quickOpen(relPath) {
   await page.keyboard.press('Control+P');
   const input = await expectVisible(page.locator('.quick-input-widget input'), 'Quick Open input');
   await input.fill(relPath);
+  // Enter opens the focused row: wait until the filtered list has focused this file (not a row of the list before the
+  // filter applied, e.g. the recently opened editors).
   await expectVisible(
-    page.locator('.quick-input-widget .monaco-list-row', { hasText: relPath.split('/').at(-1) }),
-    `Quick Open result ${relPath}`,
+    page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: relPath.split('/').at(-1) }),
+    `Quick Open result ${relPath} focused`,
   );
   await page.keyboard.press('Enter');
   await expectVisible(page.locator('.tabs-container .tab.active', { hasText: relPath.split('/').at(-1) }), `editor tab ${relPath}`);
@@ -629,7 +631,9 @@ test("KV reuse section: Simulate on the serve file draws the LRU curve with the 
   const serve = 'examples/trtllm_llama3_70b_serve.yaml';
   await quickOpen(serve);
   await panelShows('trtllm_llama3_70b_serve.yaml');
-  const simulate = await expectVisible(panel().locator('#sec-kvReuse vscode-button', { hasText: /^Simulate$/ }), 'the Simulate button');
+  const sectionEl = await expectVisible(panel().locator('#sec-kvReuse'), 'the KV reuse section');
+  await sectionEl.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  const simulate = await expectVisible(panel().locator('#sec-kvReuse vscode-button[data-key="kv-simulate"]'), 'the Simulate button');
   await simulate.click();
   await expectVisible(panel().locator('#sec-kvReuse svg.kv-curve path.curve-lru'), 'the LRU curve', 60_000);
   assert.equal(await panel().locator('#sec-kvReuse svg.kv-curve path.curve').count(), 1, 'one curve: an options file simulates LRU only');

@@ -5,8 +5,8 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze } from '../core/analysis.js';
 import { analyzeWithModelFiles } from '../host/modelFiles.js';
-import { poolFromAnalysis, retentionFromDoc, type PoolFromOptions } from '../core/kvsim/fromAnalysis.js';
-import { DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY, DEFAULT_TOKENS_PER_BLOCK } from '../core/memory/kvcache.js';
+import { poolFromAnalysis, retentionFromDoc, simConfigFrom, type PoolFromOptions } from '../core/kvsim/fromAnalysis.js';
+import { DEFAULT_TOKENS_PER_BLOCK } from '../core/memory/kvcache.js';
 import {
   eventsJson,
   eventsText,
@@ -20,7 +20,6 @@ import {
   syntheticWorkload,
   workloadBlocks,
   type RetentionSpec,
-  type SimConfig,
   type Workload,
 } from '../core/kvsim/index.js';
 import { gpuArg, intArg, modelArg, modelSettings, UsageError, type ModelArg } from './args.js';
@@ -217,17 +216,7 @@ function run(argv: string[], write: (s: string) => void, warn: (s: string) => vo
     if (s + hostBlocks > MAX_SIM_BLOCKS)
       throw new InputError(`pools above ${MAX_SIM_BLOCKS} blocks (GPU + host) are not simulated (${s + hostBlocks})`);
 
-  const cfg: SimConfig = {
-    primaryBlocks: 0,
-    secondaryBlocks: hostBlocks,
-    tokensPerBlock,
-    enablePartialReuse: fromFile?.enablePartialReuse ?? true,
-    copyOnPartialReuse: fromFile?.copyOnPartialReuse ?? true,
-    onboardBlocks: fromFile?.onboardBlocks ?? true,
-    secondaryOffloadMinPriority: fromFile?.secondaryOffloadMinPriority ?? DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY,
-    retention,
-    concurrency,
-  };
+  const cfg = simConfigFrom(fromFile, { tokensPerBlock, secondaryBlocks: hostBlocks, retention, concurrency });
   // Progress on stderr once a run has taken more than two seconds.
   const started = Date.now();
   let index = 0;

@@ -14,12 +14,10 @@ import {
   syntheticWorkload,
   workloadBlocks,
   type RetentionSpec,
-  type SimConfig,
   type SweepPoint,
   type Workload,
 } from '../core/kvsim/index.js';
-import type { PoolFromOptions } from '../core/kvsim/fromAnalysis.js';
-import { DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY } from '../core/memory/kvcache.js';
+import { simConfigFrom, type PoolFromOptions } from '../core/kvsim/fromAnalysis.js';
 import { buildKvReuseVM, type KvReuseInput } from '../core/panel/kvReuse.js';
 import { count } from '../core/units.js';
 import type { KvReuseParams, KvReuseResult } from '../protocol.js';
@@ -148,17 +146,7 @@ export function runKvJob(job: KvJob): JobResult {
   // The pool the pinning table and the occupancy chart describe: the file's, else the middle of the sweep.
   const detailPool =
     pool && sizes.includes(pool.poolBlocks) ? pool.poolBlocks : [...sizes].sort((a, b) => a - b)[Math.floor(sizes.length / 2)]!;
-  const cfg: SimConfig = {
-    primaryBlocks: 0,
-    secondaryBlocks: hostBlocks,
-    tokensPerBlock,
-    enablePartialReuse: pool?.enablePartialReuse ?? true,
-    copyOnPartialReuse: pool?.copyOnPartialReuse ?? true,
-    onboardBlocks: pool?.onboardBlocks ?? true,
-    secondaryOffloadMinPriority: pool?.secondaryOffloadMinPriority ?? DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY,
-    retention,
-    concurrency: 1,
-  };
+  const cfg = simConfigFrom(pool, { tokensPerBlock, secondaryBlocks: hostBlocks, retention, concurrency: 1 });
   const points = sweep(workload, sizes, cfg);
   // The detail run with occupancy samples (the sweep's runs take none: samples do not change the hit rates).
   const detail = sweep(workload, [detailPool], { ...cfg, samples: SAMPLES, expectedRequests: requests })[0]!;

@@ -7,6 +7,7 @@ import type { Recipe } from '../recipe.js';
 import { toData, type RecipeDoc } from '../document.js';
 import { DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY } from '../memory/kvcache.js';
 import { retentionFromObject, type RetentionSpec } from './retention.js';
+import type { SimConfig } from './simulate.js';
 
 export interface PoolFromOptions {
   poolBlocks: number;
@@ -45,6 +46,25 @@ export function poolFromEstimate(recipe: Recipe | undefined, e: DocEstimate | un
     secondaryOffloadMinPriority:
       typeof v.secondaryOffloadMinPriority === 'number' ? v.secondaryOffloadMinPriority : DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY,
     role: role.role || 'server',
+  };
+}
+
+/**
+ * The simulator's settings for a sweep: the options file's reuse settings where there is one, else KvCacheConfig's
+ * defaults (tensorrt_llm/llmapi/llm_args.py: partial reuse, copy on partial reuse and onboarding on). The GPU pool size
+ * is each sweep point's (`primaryBlocks` 0 here).
+ */
+export function simConfigFrom(
+  pool: PoolFromOptions | null | undefined,
+  run: Pick<SimConfig, 'tokensPerBlock' | 'secondaryBlocks' | 'retention' | 'concurrency'>,
+): SimConfig {
+  return {
+    primaryBlocks: 0,
+    ...run,
+    enablePartialReuse: pool?.enablePartialReuse ?? true,
+    copyOnPartialReuse: pool?.copyOnPartialReuse ?? true,
+    onboardBlocks: pool?.onboardBlocks ?? true,
+    secondaryOffloadMinPriority: pool?.secondaryOffloadMinPriority ?? DEFAULT_SECONDARY_OFFLOAD_MIN_PRIORITY,
   };
 }
 

@@ -6,7 +6,7 @@
 import type { RecipeDoc } from '../document.js';
 import { lookup } from '../tree.js';
 import type { TrainingValues } from './fields.js';
-import type { TrainingTable } from './training.js';
+import { MCORE_PARALLEL_DEFAULTS, type TrainingTable } from './training.js';
 
 const arg = (flag: string) => [`MODEL_ARGS.--${flag}`];
 
@@ -238,18 +238,8 @@ export const MEGATRON_LM: TrainingTable = {
   // megatron/training/arguments.py argparse defaults and the TransformerConfig / OptimizerConfig / DDP config defaults
   // ArgumentGroupFactory carries over (a switch absent is off).
   defaults: {
-    tp: 1,
-    pp: 1,
-    cp: 1,
-    ep: 1,
-    vpp: null,
-    sp: false,
-    overlapP2p: false,
-    useTpPpDpMapping: false,
-    embedInSplit: false,
-    lossInSplit: false,
+    ...MCORE_PARALLEL_DEFAULTS,
     overlapMoeComm: false,
-    recomputeGranularity: null,
     distOpt: false,
     distOptInstances: 1,
     precisionAwareOptim: false,

@@ -6,7 +6,7 @@ import type { RecipeDoc } from '../document.js';
 import type { PrecisionId } from '../memory/precision.js';
 import { lookup } from '../tree.js';
 import type { TrainingField, TrainingValues } from './fields.js';
-import type { PrecisionWrite, TrainingTable } from './training.js';
+import { MCORE_PARALLEL_DEFAULTS, type PrecisionWrite, type TrainingTable } from './training.js';
 
 /** NeMo 1.x selects FP8 with model.fp8 (delayed scaling, TE); other recipes have no key there. */
 function writePrecision(p: PrecisionId, file: TrainingValues): PrecisionWrite {
@@ -151,19 +151,9 @@ export const NEMO1: TrainingTable = {
   writePrecision,
   // megatron_base_model.py / megatron_init.py read these with cfg.get(key, default).
   defaults: {
-    tp: 1,
-    pp: 1,
-    cp: 1,
-    ep: 1,
-    vpp: null,
-    sp: false,
+    ...MCORE_PARALLEL_DEFAULTS,
     nodes: 1,
-    overlapP2p: false,
-    useTpPpDpMapping: false,
-    embedInSplit: false,
-    lossInSplit: false,
     splitRank: null,
-    recomputeGranularity: null,
     cpuOffloading: false,
     fgOffload: false,
     tpCommOverlap: false,

@@ -3,7 +3,7 @@
 // key is looked up anywhere in the tree. The values reach megatron-core as written (its defaults apply).
 import type { RecipeDoc } from '../document.js';
 import type { TreeNode } from '../tree.js';
-import type { TrainingTable } from './training.js';
+import { MCORE_PARALLEL_DEFAULTS, type TrainingTable } from './training.js';
 
 const MAX_CLASSES = 64;
 
@@ -136,18 +136,8 @@ export const NEMO2: TrainingTable = {
   },
   // megatron/core/model_parallel_config.py and transformer_config.py dataclass defaults.
   defaults: {
-    tp: 1,
-    pp: 1,
-    cp: 1,
-    ep: 1,
-    vpp: null,
-    sp: false,
+    ...MCORE_PARALLEL_DEFAULTS,
     nodes: 1,
-    overlapP2p: false,
-    useTpPpDpMapping: false,
-    embedInSplit: false,
-    lossInSplit: false,
-    recomputeGranularity: null,
     cpuOffloading: false,
     fgOffload: false,
   },

@@ -5,6 +5,24 @@ import type { PrecisionId } from '../memory/precision.js';
 import type { TrainingField, TrainingValues } from './fields.js';
 import type { FieldLoc, Table } from './table.js';
 
+/**
+ * megatron-core's defaults for the parallel layout and recompute (megatron/core/model_parallel_config.py and
+ * transformer_config.py dataclass fields), which NeMo 1.x's cfg.get defaults, NeMo 2 and Megatron-LM's argparse repeat.
+ */
+export const MCORE_PARALLEL_DEFAULTS: TrainingValues = {
+  tp: 1,
+  pp: 1,
+  cp: 1,
+  ep: 1,
+  vpp: null,
+  sp: false,
+  overlapP2p: false,
+  useTpPpDpMapping: false,
+  embedInSplit: false,
+  lossInSplit: false,
+  recomputeGranularity: null,
+};
+
 /** How a what-if precision is written: the field values, or why the format cannot express it. */
 export type PrecisionWrite = { changes: TrainingValues } | { unwritable: string };
 

@@ -22,7 +22,7 @@ export interface WildRow {
   estimate: 'yes' | 'no';
   /** The model the estimate chose (catalogue id or config name), or `none: <reason>`; '-' for no recipe. */
   model: string;
-  /** Serving: whether weights and runtime fit the GPU on every role; '-' otherwise. */
+  /** Serving: whether weights and runtime fit the GPU on every role, on which GPU and where it came from (`yes@h200:default`); '-' otherwise. */
   fits: string;
   why: string;
 }
@@ -75,7 +75,7 @@ export function wildRow(s: WildSource, sources = wildSources()): WildRow {
   else if (e && (e.kind === 'training' || e.kind === 'serving')) {
     estimate = 'yes';
     model = e.shape.name;
-    if (e.kind === 'serving') fits = e.roles.every((r) => r.fits) ? 'yes' : 'no';
+    if (e.kind === 'serving') fits = `${e.roles.every((r) => r.fits) ? 'yes' : 'no'}@${e.gpu.id}:${e.gpuSource}`;
   } else if (e) estimate = 'yes';
   return {
     file: s.file,

@@ -16,6 +16,8 @@ import type { ModelShape } from '../../src/core/memory/types.js';
 import { catalogueEntry } from '../../src/core/models/catalogue.js';
 import { fromHfConfig, parseJsonText } from '../../src/core/models/hfConfig.js';
 import type { ConfigShape } from '../../src/core/models/types.js';
+import { weightFormatFromConfig } from '../../src/core/models/weights.js';
+import { dtypeBytes } from '../../src/core/memory/weightFormat.js';
 import { REPO } from '../helpers.js';
 
 const FIXTURES = join(REPO, 'test', 'fixtures', 'hf');
@@ -335,4 +337,19 @@ test('MoE placement keys: DeepSeek moe_layer_freq, Qwen decoder_sparse_step and 
   });
   assert.ok(ds.ok);
   assert.deepEqual([ds.shape.moeLayerFreq, ds.shape.denseLayersBeforeMoe], [[0, 0, 1, 0, 1, 0], 2]);
+});
+
+test('compressed-tensors INT4 keeps its group size: half a byte plus a 16-bit scale per group (Kimi-K2-Thinking: group 32)', () => {
+  const qc = {
+    quant_method: 'compressed-tensors',
+    format: 'pack-quantized',
+    config_groups: { group_0: { targets: ['Linear'], weights: { num_bits: 4, type: 'int', group_size: 32, symmetric: true } } },
+    ignore: ['lm_head', 're:.*self_attn.*', 're:.*shared_experts.*'],
+  };
+  const w = weightFormatFromConfig({ quantization_config: qc }, undefined, 'config.json').weights!;
+  assert.deepEqual([w.dtype, w.block], ['int4', 'group 32']);
+  assert.deepEqual(dtypeBytes('int4', w.block), { bytes: 0.5625, label: 'INT4 (16-bit scale per 32)' });
+  assert.deepEqual(dtypeBytes('int4'), { bytes: 0.515625, label: 'INT4 (FP16 scale per 128, assumed)' });
+  const kimi = catalogueEntry('kimi-k2')!.checkpoints.find((c) => c.hfId === 'moonshotai/Kimi-K2-Thinking')!.weights;
+  assert.deepEqual([kimi.dtype, kimi.scope, dtypeBytes(kimi.dtype, kimi.block).bytes], ['int4', 'experts', 0.5625]);
 });

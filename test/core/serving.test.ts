@@ -175,7 +175,22 @@ test('an NVFP4 checkpoint with no GPU named is estimated on B200 (NVFP4 runs on 
   assert.match(gpu?.source ?? '', /checkpoint is NVFP4, which TensorRT-LLM runs on Blackwell GPUs only/);
   const named = analyze(text.replace('model=', 'gpu=h200 model=')).main!.estimate!;
   assert.deepEqual(named.kind === 'serving' ? [named.gpu.id, named.gpuSource] : [], ['h200', 'modeline']);
-  // An FP8 checkpoint keeps the default H100.
+  // An FP8 checkpoint may run on Hopper: DeepSeek-R1 at TP 8 (84.5 GB of FP8 weights per GPU) does not fit the H100 and is
+  // shown on the H200, which the estimate states; a small model keeps the default H100 and its plain default statement.
   const fp8 = analyze(text.replace('nvidia/DeepSeek-R1-FP4', 'deepseek-ai/DeepSeek-R1-0528')).main!.estimate!;
-  assert.deepEqual(fp8.kind === 'serving' ? [fp8.weights.dtype, fp8.gpu.id] : [], ['fp8', 'h100']);
+  assert.deepEqual(fp8.kind === 'serving' ? [fp8.weights.dtype, fp8.gpu.id, fp8.gpuSource, fp8.roles[0]!.fits] : [], [
+    'fp8',
+    'h200',
+    'default',
+    true,
+  ]);
+  assert.match(
+    fp8.kind === 'serving' ? (fp8.assumptions.find((a) => a.what === 'GPU NVIDIA H200 141GB')?.source ?? '') : '',
+    /^no GPU named: the weights and runtime do not fit the NVIDIA H100 80GB HBM3 \(SXM\), so estimated on the NVIDIA H200 141GB, the smallest data-centre GPU where every role fits/,
+  );
+  const small = analyze(text.replace('nvidia/DeepSeek-R1-FP4', 'meta-llama/Llama-3.1-8B-Instruct')).main!.estimate!;
+  assert.deepEqual(small.kind === 'serving' ? [small.gpu.id, small.assumptions.find((a) => a.what.startsWith('GPU '))?.source] : [], [
+    'h100',
+    'no GPU named (modeline gpu=, --gpu, the path, the recipeLens.gpu setting): the default',
+  ]);
 });

@@ -2,7 +2,8 @@
 import { pathHints } from '../models/pathHints.js';
 import { chooseModel, type ChosenModel, type ModelRef } from '../models/select.js';
 import type { WeightFormat } from '../models/types.js';
-import type { Recipe, RetentionRecipe, ServingRecipe } from '../recipe.js';
+import type { PerfMatrixRun } from '../formats/bridgePerfMatrix.js';
+import { withChanges, type Recipe, type RetentionRecipe, type ServingRecipe, type TrainingRecipe } from '../recipe.js';
 import { retentionRanges } from '../rules/retention.js';
 import type { FormatId } from '../types.js';
 import type { TrainingConfig } from './config.js';
@@ -23,8 +24,14 @@ export interface EstimateOptions extends ExtractOptions {
 }
 
 export const DEFAULT_GPU = 'h100';
-/** The GPU a serving estimate assumes for an NVFP4 checkpoint when none is named (NVFP4 GEMMs need Blackwell). */
-export const NVFP4_DEFAULT_GPU = 'b200';
+/**
+ * The data-centre GPUs a serving estimate tries, smallest first, when no GPU is named: a serving config is deployed on a
+ * GPU it fits, so the estimate is shown on the first of these where every role fits (and says so), never as a failure
+ * on an assumed H100. NVFP4 checkpoints start at Blackwell (TensorRT-LLM docs/source/features/quantization.md: NVFP4
+ * GEMMs need SM100+).
+ */
+export const SERVING_GPU_LADDER = ['h100', 'h200', 'b200', 'gb200', 'b300', 'gb300'] as const;
+const BLACKWELL = new Set(['b200', 'gb200', 'b300', 'gb300']);
 
 export interface ServingRole {
   /** '' for a plain options file, else context_servers / generation_servers. */
@@ -144,19 +151,87 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
     if (!e.ok) return { kind: 'none', format, reason: e.reason, modelRefs: e.modelRefs };
     return { kind: 'training', format, shape: e.shape, config: e.config, gpu: g.gpu, estimate: e.estimate, rl: e.rl };
   }
-  const ex = trainingInputs(recipe, modeline, opts);
+  let training = recipe;
+  let gpu = g.gpu;
+  const stated: Assumption[] = g.assumption ? [g.assumption] : [];
+  if (recipe.perfMatrix) {
+    const run = perfMatrixRun(recipe, recipe.perfMatrix, g);
+    if ('reason' in run) return { kind: 'none', format, reason: run.reason };
+    training = run.recipe;
+    gpu = run.gpu;
+    stated.splice(0, stated.length, ...run.assumptions);
+  }
+  const ex = trainingInputs(training, modeline, opts);
   if (!ex.ok) return { kind: 'none', format, reason: ex.reason, modelRefs: ex.modelRefs };
-  const assumptions = g.assumption ? [...ex.assumptions, g.assumption] : ex.assumptions;
+  const assumptions = [...ex.assumptions, ...stated];
   return {
     kind: 'training',
     format,
     shape: ex.shape,
     config: ex.config,
-    gpu: g.gpu,
-    estimate: estimateTraining(ex.shape, ex.config, g.gpu, assumptions),
+    gpu,
+    estimate: estimateTraining(ex.shape, ex.config, gpu, assumptions),
     modelRefs: ex.modelRefs,
     ...(ex.vocabAssumed ? { vocabAssumed: true } : {}),
   };
+}
+
+/**
+ * The run of a Megatron-Bridge performance config the estimate shows: the launcher's --gpu (the GPU named, else the
+ * matrix's H100 run, else its first GPU), --num_gpus (the world size named, else the GPU's first count) and
+ * --compute_dtype (bf16, the launcher's default, else the first block) — scripts/performance/utils/helpers.py
+ * apply_perf_matrix_overrides. The choice and the other runs are stated.
+ */
+function perfMatrixRun(
+  recipe: TrainingRecipe,
+  runs: PerfMatrixRun[],
+  g: { gpu: GpuSpec; source: GpuSource },
+): { recipe: TrainingRecipe; gpu: GpuSpec; assumptions: Assumption[] } | { reason: string } {
+  const list = (xs: string[]) => [...new Set(xs)].join(', ');
+  const named = g.source !== 'default';
+  const gpuKey = named
+    ? runs.find((r) => findGpu(r.gpu)?.id === g.gpu.id)?.gpu
+    : (runs.find((r) => findGpu(r.gpu)?.id === DEFAULT_GPU) ?? runs[0]!).gpu;
+  if (!gpuKey) return { reason: `the perf_matrix has no run for the ${g.gpu.name} (it has ${list(runs.map((r) => r.gpu))})` };
+  const onGpu = runs.filter((r) => r.gpu === gpuKey);
+  const world = recipe.world?.size;
+  const count = world !== undefined ? world : onGpu[0]!.numGpus;
+  const counted = onGpu.filter((r) => r.numGpus === count);
+  if (!counted.length)
+    return {
+      reason: `the perf_matrix has no ${gpuKey} run on ${count} GPUs (it has num_gpus ${list(onGpu.map((r) => String(r.numGpus)))})`,
+    };
+  const run = counted.find((r) => r.precision === 'bf16') ?? counted[0]!;
+  const gpu = findGpu(run.gpu) ?? g.gpu;
+  const others = runs.filter((r) => r !== run).map((r) => `${r.gpu}/${r.numGpus}/${r.precision}`);
+  const assumptions: Assumption[] = [
+    {
+      what: `perf_matrix run ${run.gpu} · num_gpus_${run.numGpus} · ${run.precision}`,
+      source:
+        `the run the performance launcher starts with --gpu ${run.gpu} --num_gpus ${run.numGpus}${run.precision === 'bf16' ? '' : ` (${run.precision})`}` +
+        ` (Megatron-Bridge scripts/performance/utils/helpers.py apply_perf_matrix_overrides: common merged with the precision block)` +
+        (others.length
+          ? `; the file also holds ${others.length} other run${others.length === 1 ? '' : 's'} (${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}): a gpu= or world_size= modeline picks another`
+          : ''),
+      provenance: 'file',
+    },
+  ];
+  assumptions.push({
+    what: 'settings the launcher sets in code are not counted',
+    source:
+      'the performance launcher builds the run from the model’s recipe function and model-specific code (scripts/performance/run_script.py: recompute modules, MoE token dropping, pipeline layouts), which the file does not show; the model’s defaults are assumed for them',
+    provenance: 'default',
+  });
+  if (!named && findGpu(run.gpu))
+    assumptions.push({
+      what: `GPU ${gpu.name}`,
+      source: `the perf_matrix run's GPU (${run.gpu}); set \`# recipe-lens: gpu=…\` to choose another of its GPUs`,
+      provenance: 'file',
+    });
+  else if (named)
+    assumptions.push({ what: `GPU ${gpu.name}`, source: `named (${g.source}); the perf_matrix has a ${run.gpu} run`, provenance: 'file' });
+  const changed = withChanges(recipe, run.values);
+  return { recipe: { ...changed, world: { size: run.numGpus, source: 'file' } }, gpu, assumptions };
 }
 
 /** Re-run the estimate with another configuration (what-if). */
@@ -293,18 +368,49 @@ function servingEstimate(
   const model = choice.model;
   const shape = model.shape;
   const assumptions: Assumption[] = [...model.assumptions];
-  // An NVFP4 checkpoint runs only where TensorRT-LLM has NVFP4 GEMMs: Blackwell (SM100+; TensorRT-LLM
-  // docs/source/features/quantization.md). With no GPU named, assume the first Blackwell GPU rather than the default H100.
-  if (gpuSource === 'default' && model.weights.dtype === 'nvfp4') {
-    gpu = findGpu(NVFP4_DEFAULT_GPU)!;
-    gpuAssumption = {
-      what: `GPU ${gpu.name}`,
-      source: `no GPU named, and the checkpoint is NVFP4, which TensorRT-LLM runs on Blackwell GPUs only; set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
-      provenance: 'default',
-    };
+  const build = (on: GpuSpec) => {
+    const stated: Assumption[] = [...assumptions];
+    return { roles: recipe.roles.map((r) => servingRole(r, recipe, shape, model, on, stated)), stated };
+  };
+  let chosen = build(gpu);
+  if (gpuSource === 'default') {
+    // No GPU named: the first GPU of the ladder where every role fits (NVFP4 from Blackwell on), stated as an assumption.
+    const nvfp4 = model.weights.dtype === 'nvfp4';
+    const ladder = SERVING_GPU_LADDER.filter((id) => !nvfp4 || BLACKWELL.has(id)).map((id) => findGpu(id)!);
+    const tried: string[] = [];
+    let pick: { gpu: GpuSpec; built: typeof chosen } | undefined;
+    for (const candidate of ladder) {
+      const built = candidate.id === gpu.id ? chosen : build(candidate);
+      if (built.roles.every((r) => r.fits)) {
+        pick = { gpu: candidate, built };
+        break;
+      }
+      tried.push(candidate.name);
+    }
+    const why = nvfp4 ? 'the checkpoint is NVFP4, which TensorRT-LLM runs on Blackwell GPUs only' : '';
+    if (pick && (pick.gpu.id !== gpu.id || nvfp4)) {
+      gpu = pick.gpu;
+      chosen = pick.built;
+      gpuAssumption = {
+        what: `GPU ${gpu.name}`,
+        source:
+          `no GPU named${why ? `, and ${why}` : ''}: ${tried.length ? `the weights and runtime do not fit the ${tried.join(' or the ')}, so ` : ''}` +
+          `estimated on the ${gpu.name}, the smallest data-centre GPU where every role fits; set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
+        provenance: 'default',
+      };
+    } else if (!pick && nvfp4) {
+      gpu = ladder[0]!;
+      chosen = build(gpu);
+      gpuAssumption = {
+        what: `GPU ${gpu.name}`,
+        source: `no GPU named, and ${why}: estimated on the ${gpu.name} (it fits no data-centre GPU at this layout); set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
+        provenance: 'default',
+      };
+    }
   }
+  const roles = chosen.roles;
+  assumptions.splice(0, assumptions.length, ...chosen.stated);
   if (gpuAssumption) assumptions.push(gpuAssumption);
-  const roles = recipe.roles.map((r) => servingRole(r, recipe, shape, model, gpu, assumptions));
   return { kind: 'serving', format, shape, model, weights: model.weights, gpu, gpuSource, roles, assumptions, modelRefs };
 }
 

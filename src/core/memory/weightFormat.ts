@@ -28,7 +28,7 @@ export function parentCategoryQuantized(format: WeightFormat, part: string): boo
  *   `weight_block_size`); ModelOpt FP8 has one FP32 scale per tensor (negligible, not counted);
  * - NVFP4 half a byte + one E4M3 scale per 16 values (NVIDIA ModelOpt NVFP4, group_size 16; the per-tensor FP32 scale is negligible);
  * - MXFP4 half a byte + one E8M0 scale per 32 values (OCP Microscaling Formats v1.0);
- * - INT4 (AWQ/GPTQ) half a byte + one FP16 scale per group of 128 (the common group size, assumed);
+ * - INT4 (AWQ/GPTQ, compressed-tensors) half a byte + one 16-bit scale per group: the checkpoint's group size, else 128 (assumed);
  * - INT8 1 B (per-channel scales negligible); BF16/FP16 2 B; FP32 4 B.
  */
 export function dtypeBytes(dtype: WeightDtype, block?: string): QuantBytes {
@@ -41,8 +41,13 @@ export function dtypeBytes(dtype: WeightDtype, block?: string): QuantBytes {
       return { bytes: 0.5 + 1 / 16, label: 'NVFP4 (E4M3 scale per 16)' };
     case 'mxfp4':
       return { bytes: 0.5 + 1 / 32, label: 'MXFP4 (E8M0 scale per 32)' };
-    case 'int4':
-      return { bytes: 0.5 + 2 / 128, label: 'INT4 (FP16 scale per 128, assumed)' };
+    case 'int4': {
+      // A group size the checkpoint states (compressed-tensors `group_size`), else the common 128.
+      const group = Number(/group (\d+)/.exec(block ?? '')?.[1]);
+      return group > 0
+        ? { bytes: 0.5 + 2 / group, label: `INT4 (16-bit scale per ${group})` }
+        : { bytes: 0.5 + 2 / 128, label: 'INT4 (FP16 scale per 128, assumed)' };
+    }
     case 'int8':
       return { bytes: 1, label: 'INT8' };
     case 'fp32':

@@ -203,7 +203,8 @@ function fromCompressedTensors(qc: Obj, excluded: string[], src: string): ReadWe
     const scope = scopeFromExclusions(excluded);
     if (bits === 8 && type === 'float') return { weights: { dtype: 'fp8', scope, other: 'bf16', excluded, source } };
     if (bits === 4 && type === 'float') return { weights: nvfp4Weights(source, excluded, undefined, scope) };
-    if (bits === 4 && type === 'int') return { weights: { dtype: 'int4', scope, other: 'bf16', excluded, source } };
+    if (bits === 4 && type === 'int')
+      return { weights: { dtype: 'int4', scope, other: 'bf16', excluded, source, ...(groupSize ? { block: `group ${groupSize}` } : {}) } };
     if (bits === 8 && type === 'int') return { weights: { dtype: 'int8', scope, other: 'bf16', excluded, source } };
   }
   return undefined;

@@ -210,6 +210,18 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     checkpoints: [
       ckpt('moonshotai/Kimi-K2-Instruct', dsFp8('moonshotai/Kimi-K2-Instruct')),
       ckpt('moonshotai/Kimi-K2-Base', assumedFp8('the moonshotai/Kimi-K2-Instruct release format')),
+      // Kimi-K2-Thinking model card: "native INT4 quantization … INT4 weight-only quantization to the MoE components"
+      // (quantization-aware training); config.json quantization_config: compressed-tensors pack-quantized, int4,
+      // symmetric, group 32, attention, shared experts, the dense MLP and lm_head ignored.
+      ckpt('moonshotai/Kimi-K2-Thinking', {
+        dtype: 'int4',
+        scope: 'experts',
+        other: 'bf16',
+        block: 'group 32, BF16 scales',
+        excluded: ['lm_head', 're:.*self_attn.*', 're:.*shared_experts.*', 're:.*mlp\\.(gate|up|gate_up|down)_proj.*'],
+        source:
+          'moonshotai/Kimi-K2-Thinking model card (native INT4 weight-only quantization of the MoE components) and config.json quantization_config (compressed-tensors int4, group 32)',
+      }),
       // TensorRT-LLM docs/source/deployment-guide/deployment-guide-for-kimi-k2-thinking-on-trtllm.md: "NVFP4 model:
       // nvidia/Kimi-K2-Thinking-NVFP4"; the DeepSeek-V3 architecture of Kimi K2 (config.json architectures).
       ckpt('nvidia/Kimi-K2-Thinking-NVFP4', {

@@ -19,6 +19,7 @@ import { TRAINING_TABLES } from './formats/index.js';
 import { KV_RETENTION, RETENTION_RANGE } from './formats/kvRetention.js';
 import { fieldAt, readTable, type FieldLoc } from './formats/table.js';
 import { DISAGG_ROLES, roleBases, WORKER_CONFIG, type DisaggLayout, type DisaggRole } from './formats/trtllmDisagg.js';
+import { perfMatrixRuns, type PerfMatrixRun } from './formats/bridgePerfMatrix.js';
 import { readNemoRl, type NemoRlRead } from './formats/nemoRl.js';
 import { TRTLLM_OPTIONS } from './formats/trtllmOptions.js';
 import type { TrainingFamily, TrainingTable } from './formats/training.js';
@@ -53,6 +54,8 @@ export interface TrainingRecipe {
   target: TargetRelease;
   /** NeMo-RL's own settings beyond the training fields (generation, reference model, teacher, batching). */
   rl?: NemoRlRead;
+  /** A Megatron-Bridge performance config's runs (perf_matrix): the estimate picks one. */
+  perfMatrix?: PerfMatrixRun[];
 }
 
 export interface ServingRole {
@@ -114,6 +117,7 @@ export function readTraining(doc: RecipeDoc, format: FormatId, variants: Trainin
   const read = readTable(doc, table, TRAINING_FIELDS, [base]);
   const file: TrainingValues = { ...read.values, ...table.derive?.(doc) };
   const { loc } = read;
+  const perfMatrix = table.family === 'bridge' ? perfMatrixRuns(doc.root) : [];
   return {
     kind: 'training',
     format,
@@ -126,6 +130,7 @@ export function readTraining(doc: RecipeDoc, format: FormatId, variants: Trainin
     base,
     target: targetRelease(format, ctx.modeline ?? {}, ctx.versions),
     ...(format === 'nemo-rl' ? { rl: readNemoRl(doc) } : {}),
+    ...(perfMatrix.length ? { perfMatrix } : {}),
   };
 }
 

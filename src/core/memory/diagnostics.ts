@@ -37,6 +37,9 @@ function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   if (e.vocabAssumed) return [];
   // Adapter fine-tuning is counted as full training: an upper bound, no grounds for a warning either.
   if (peftOn(recipe.values.peft)) return [];
+  // A performance config's run gets settings from the launcher's Python (run_script.py: recompute modules, MoE options)
+  // that the file does not show: its estimate is shown with that assumption, not warned about.
+  if (recipe.perfMatrix) return [];
   const seq = recipe.loc.seq;
   if (!seq) return [];
   const p = e.estimate.perGpu;

@@ -156,14 +156,6 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       modelRefs,
     };
   }
-  // Megatron-Bridge performance configs keep sequence length and layout per GPU and GPU count under `perf_matrix`:
-  // one file, several runs (scripts/performance/configs/*/*_llm_pretrain.yaml).
-  if (recipe.family === 'bridge' && recipe.base[0] === 'ConfigContainer' && recipe.loc.tp === undefined && recipe.loc.pp === undefined)
-    return {
-      ok: false,
-      reason: `this Megatron-Bridge performance config keeps its sequence length and parallel layout per GPU and GPU count under perf_matrix: one file, several runs${model ? ` of ${model.name}` : ''}; estimate a run's own config`,
-      modelRefs,
-    };
   if (!seq)
     return {
       ok: false,
@@ -374,7 +366,20 @@ function precisionOf(recipe: TrainingRecipe): {
   else if (recipe.family === 'megatron-lm' && v.bf16 !== true) params = 'fp32';
   const mp = v.mixedPrecision;
   // Megatron-Bridge mixed-precision recipes by name (bf16_with_fp8_current_scaling_mixed, …): the flags the recipe function sets.
-  const named = typeof mp === 'string' ? mixedPrecisionRecipe(mp) : null;
+  const recipeFlags = typeof mp === 'string' ? mixedPrecisionRecipe(mp) : null;
+  // A recipe chosen outside the file (a performance config's run) is the base that the file's own `mixed_precision.*`
+  // fields override, as the launcher merges the YAML over the recipe (scripts/performance/run_script.py).
+  const over = (k: 'gradFp32' | 'fp8Param' | 'bf16Layers') => {
+    const at = recipe.loc[k];
+    const x = v[k];
+    return typeof x === 'boolean' && (!at || at.path.includes('mixed_precision')) ? x : undefined;
+  };
+  const named: MixedPrecisionFlags | null = recipeFlags && {
+    ...recipeFlags,
+    ...(over('gradFp32') !== undefined ? { grad_reduce_in_fp32: over('gradFp32')! } : {}),
+    ...(over('fp8Param') !== undefined ? { fp8_param_gather: over('fp8Param')! } : {}),
+    ...(over('bf16Layers') !== undefined ? { first_last_layers_bf16: over('bf16Layers')! } : {}),
+  };
   if (named) {
     const fp8Named: Fp8Recipe | null = named.fp8 ? named.fp8_recipe : null;
     const fp4Named: Fp4Recipe | null = named.fp4 ? 'nvfp4' : null;

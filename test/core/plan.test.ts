@@ -524,18 +524,15 @@ const recipeConfig = (r: Recipe) =>
   });
 
 /**
- * Recipes whose own layout our memory model rejects on an 80 GB H100 (more than 90% of the GPU), and why. Each is
- * rejected only for memory: its layout passes every launch rule.
+ * Recipes whose own layout our memory model rejects on an 80 GB H100 (more than 90% of the GPU), and what drives it; the
+ * table adds the estimate's own figures. Each is rejected only for memory: its layout passes every launch rule.
  */
 const REJECTED: Record<string, string> = {
-  llama3_70b_16k:
-    '75.3 GiB (95%, tight): 4.41B parameters per GPU (TP 8 × PP 2) with the optimizer sharded only over DP×CP = 2 take 49.3 GiB (weights 8.2 + gradients 16.4 + optimizer 24.7); 40 layers × 2 micro-batches in flight at 8K tokens per rank add 21.0 GiB',
+  llama3_70b_16k: 'TP 8 × PP 2 with the optimizer sharded only over DP×CP = 2, and 2 micro-batches in flight at 8K tokens per rank',
   mixtral_8x22b_64k:
-    '246 GiB (311%): activations are 203 GiB: 14 MoE layers per stage × 4.2 micro-batches in flight (PP 4, VPP 14) at 32K tokens per CP rank, the top-2 expert activations split only by ETP = TP = 2; weights, gradients and optimizer are 28 GiB',
-  nemotron3_22b_16k:
-    '83.9 GiB (106%): 5.32B parameters per GPU (TP 4, PP 1; optimizer over DP×CP = 2) take 59.4 GiB; 40 MHA layers at 8K tokens 15.0 GiB; fp32 logits and their gradient for the 256K vocabulary 3.9 GiB',
-  nemotron4_15b_16k:
-    '92.6 GiB (117%): micro-batch 2 with 2 micro-batches in flight on PP stage 0: 16 layers at 8K tokens per rank hold 43.1 GiB of activations, next to 43.7 GiB of weights, gradients and optimizer (3.91B parameters, DP×CP = 2)',
+    'the interleaved schedule (PP 4, VPP 14) keeps dozens of one-layer chunks in flight at 32K tokens per CP rank, and the top-2 expert activations are split only by ETP = TP = 2',
+  nemotron3_22b_16k: 'TP 4 with PP 1 and the optimizer over DP×CP = 2; 40 MHA layers at 8K tokens; fp32 logits of the 256K vocabulary',
+  nemotron4_15b_16k: 'micro-batch 2 with 2 micro-batches in flight on PP stage 0 at 8K tokens per rank',
 };
 /** Bubble + recompute of the top pick may exceed the recipe's by this much (0.5% of the step): the planner ranks by the total,
  * and e.g. trades DP 2 (m halved: +1/512 bubble) for dropping TP 4's all-reduces. */
@@ -638,7 +635,14 @@ function comparisonMarkdown(rs: Row[]): string {
     );
   }
   lines.push('', 'Recipes whose own layout our memory model rejects (over 90% of the GPU; each passes every launch rule):', '');
-  for (const [name, why] of Object.entries(REJECTED)) lines.push(`- **${name}**: ${why}.`);
+  for (const { r, own } of rs) {
+    const why = REJECTED[r.name];
+    if (!why) continue;
+    const p = own.perGpu;
+    lines.push(
+      `- **${r.name}**: ${gib(p.total)} GiB (${Math.round(own.fit.fraction * 100)}%) on PP stage ${own.stage}: weights ${gib(p.weights)} + gradients ${gib(p.gradients)} + optimizer ${gib(p.optimizer)} GiB for ${(own.model.paramsPerGpu / 1e9).toFixed(2)}B parameters per GPU, activations ${gib(p.activations)} GiB, transient ${gib(p.transient)} GiB — ${why}.`,
+    );
+  }
   lines.push('');
   return lines.join('\n');
 }

@@ -627,6 +627,30 @@ test('KV cache section on a TensorRT-LLM serve file and on a KV retention file',
   assert.ok(evicted > 0, `eviction order listed (screenshot: ${retShot})`);
 });
 
+test("KV reuse section: Simulate on the serve file draws the LRU curve with the file's pool marked, at the rate recipe-lens simulate gives", async () => {
+  const serve = 'examples/trtllm_llama3_70b_serve.yaml';
+  await quickOpen(serve);
+  await panelShows('trtllm_llama3_70b_serve.yaml');
+  const sectionEl = await expectVisible(panel().locator('#sec-kvReuse'), 'the KV reuse section');
+  await sectionEl.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  const simulate = await expectVisible(panel().locator('#sec-kvReuse vscode-button[data-key="kv-simulate"]'), 'the Simulate button');
+  await simulate.click();
+  // The chart, then its parts: a path or line may be flat (a hit rate that no longer grows has a zero-height box), so
+  // they are checked as present in the drawn chart rather than as visible boxes.
+  await expectVisible(panel().locator('#sec-kvReuse svg.kv-curve'), 'the hit-rate chart', 60_000);
+  assert.equal(await panel().locator('#sec-kvReuse svg.kv-curve path.curve').count(), 1, 'one curve: an options file simulates LRU only');
+  assert.equal(await panel().locator('#sec-kvReuse svg.kv-curve path.curve-lru').count(), 1, 'the LRU curve');
+  assert.equal(await panel().locator('#sec-kvReuse svg.kv-curve line.pool-marker').count(), 1, "the file's pool marker");
+  const row = panel().locator('#sec-kvReuse table.kv-points tr.file-pool');
+  const [poolCell, lruCell] = (await row.locator('td, th').allTextContents()).map((t) => t.trim());
+  const shotPath = await shotSection('kvReuse', 'panel-kv-reuse-serve');
+  const blocks = Number(/([\d,]+) blocks/.exec(poolCell ?? '')?.[1]?.replace(/,/g, ''));
+  const sim = cli('simulate', '--options', join(ws, serve), '--workload', 'chat', '--pool-blocks', String(blocks));
+  const rate = sim.policies?.lru?.hitRate ?? sim.sweep?.[0]?.policies.lru.hitRate;
+  log(`kv reuse: file pool ${poolCell}; panel ${lruCell}; recipe-lens simulate ${rate}`);
+  assert.equal(lruCell, `LRU ${(100 * rate).toFixed(1)}%`, `the file pool's LRU hit rate (screenshot: ${shotPath})`);
+});
+
 test('activation time of the extension, from Developer: Startup Performance', async () => {
   // VS Code's own timings of each extension's activation, measured in the extension host (ExtensionActivationTimes)
   await runCommand('Developer: Startup Performance');

@@ -22,7 +22,12 @@ const bundle = join(tmp, 'kvsim.cjs');
 if (!args.includes('--child')) {
   mkdirSync(tmp, { recursive: true });
   await esbuild.build({
-    entryPoints: [join(root, 'src', 'core', 'kvsim', 'index.ts')],
+    // The simulator and the settings helper the server and `recipe-lens simulate` use (simConfigFrom).
+    stdin: {
+      contents: "export * from './src/core/kvsim/index.ts'; export { simConfigFrom } from './src/core/kvsim/fromAnalysis.ts';",
+      resolveDir: root,
+      loader: 'ts',
+    },
     outfile: bundle,
     bundle: true,
     platform: 'node',
@@ -34,16 +39,8 @@ if (!args.includes('--child')) {
 }
 const kv = createRequire(import.meta.url)(bundle);
 
-const CFG = {
-  secondaryBlocks: 0,
-  enablePartialReuse: true,
-  copyOnPartialReuse: true,
-  onboardBlocks: true,
-  secondaryOffloadMinPriority: 30,
-  policy: 'lru',
-  retention: null,
-  concurrency: 1,
-};
+// KvCacheConfig's reuse defaults (no options file), plain LRU, one request at a time; each run sets its pool and block size.
+const CFG = { ...kv.simConfigFrom(null, { tokensPerBlock: 0, secondaryBlocks: 0, retention: null, concurrency: 1 }), policy: 'lru' };
 const SYNTH_POOL = 32768;
 
 function synthetic(n) {

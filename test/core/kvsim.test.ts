@@ -13,20 +13,9 @@ import {
   type SimOptions,
   type Workload,
 } from '../../src/core/kvsim/index.js';
+import { simOptions } from '../kvsimOptions.js';
 
-const cfg = (over: Partial<SimOptions> = {}): SimOptions => ({
-  primaryBlocks: 1000,
-  secondaryBlocks: 0,
-  tokensPerBlock: 4,
-  enablePartialReuse: true,
-  copyOnPartialReuse: true,
-  onboardBlocks: true,
-  secondaryOffloadMinPriority: 30,
-  policy: 'lru',
-  retention: null,
-  concurrency: 1,
-  ...over,
-});
+const cfg = (over: Partial<SimOptions> = {}): SimOptions => simOptions({ primaryBlocks: 1000, tokensPerBlock: 4, ...over });
 const seq = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 const trace = (lines: object[]): Workload => {
   const t = readTokenTrace(lines.map((l) => JSON.stringify(l)));

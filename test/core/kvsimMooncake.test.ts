@@ -6,20 +6,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { mooncakeWorkload, readMooncake, simulate, splitLines, type MooncakeTrace, type SimOptions } from '../../src/core/kvsim/index.js';
 import { SHARED } from '../helpers.js';
+import { simOptions } from '../kvsimOptions.js';
 
-const cfg = (over: Partial<SimOptions> = {}): SimOptions => ({
-  primaryBlocks: 1_000_000,
-  secondaryBlocks: 0,
-  tokensPerBlock: 512,
-  enablePartialReuse: false,
-  copyOnPartialReuse: true,
-  onboardBlocks: true,
-  secondaryOffloadMinPriority: 30,
-  policy: 'lru',
-  retention: null,
-  concurrency: 1,
-  ...over,
-});
+const cfg = (over: Partial<SimOptions> = {}): SimOptions =>
+  simOptions({ primaryBlocks: 1_000_000, tokensPerBlock: 512, enablePartialReuse: false, ...over });
 
 const read = (lines: string[], block = 512): MooncakeTrace => {
   const t = readMooncake(lines, block);

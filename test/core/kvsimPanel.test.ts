@@ -12,6 +12,7 @@ import {
   tokenTraceWorkload,
   type SimOptions,
 } from '../../src/core/kvsim/index.js';
+import { simOptions } from '../kvsimOptions.js';
 
 const seq = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 const SYSTEM = seq(1000, 8);
@@ -27,19 +28,7 @@ const workload = tokenTraceWorkload(t, 'chats and documents');
 const r = retentionFromObject({ token_range_retention_configs: [{ token_start: 0, token_end: 8, priority: 100 }] });
 if ('error' in r) throw new Error(r.error);
 const retention = r.spec;
-const cfg = (over: Partial<SimOptions> = {}): SimOptions => ({
-  primaryBlocks: 14,
-  secondaryBlocks: 0,
-  tokensPerBlock: 4,
-  enablePartialReuse: true,
-  copyOnPartialReuse: true,
-  onboardBlocks: true,
-  secondaryOffloadMinPriority: 30,
-  policy: 'lru',
-  retention,
-  concurrency: 1,
-  ...over,
-});
+const cfg = (over: Partial<SimOptions> = {}): SimOptions => simOptions({ primaryBlocks: 14, tokensPerBlock: 4, retention, ...over });
 
 test('KV reuse view model: curve with the file pool marked, occupancy by priority, pinning that earned its keep', () => {
   const points = sweep(workload, [56, 14, 28], cfg());

@@ -11,20 +11,9 @@ import {
   tokenTraceWorkload,
   type SimOptions,
 } from '../../src/core/kvsim/index.js';
+import { simOptions } from '../kvsimOptions.js';
 
-const cfg = (over: Partial<SimOptions> = {}): SimOptions => ({
-  primaryBlocks: 4096,
-  secondaryBlocks: 0,
-  tokensPerBlock: 32,
-  enablePartialReuse: true,
-  copyOnPartialReuse: true,
-  onboardBlocks: true,
-  secondaryOffloadMinPriority: 30,
-  policy: 'lru',
-  retention: null,
-  concurrency: 1,
-  ...over,
-});
+const cfg = (over: Partial<SimOptions> = {}): SimOptions => simOptions({ primaryBlocks: 4096, tokensPerBlock: 32, ...over });
 
 // Events as LLM.get_kv_cache_events() serializes them (KVCacheEventSerializer). Two hashes differ only past double
 // precision: 2^64 - 1 and 2^64 - 2 round to the same number in JSON.parse.

@@ -14,6 +14,7 @@ import { PROTOCOL_VERSION } from '../../src/protocol.js';
 import { REPO } from '../helpers.js';
 import { analyseExample, example, init } from './fixtures.js';
 import { all, one, openPanel, rows, text, texts } from './page.js';
+import { simOptions } from '../kvsimOptions.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>"&amp;.jsonl';
 
@@ -32,18 +33,7 @@ function kvResult() {
   const workload = tokenTraceWorkload(t, HOSTILE);
   const r = retentionFromObject({ token_range_retention_configs: [{ token_start: 0, token_end: 8, priority: 100 }] });
   if ('error' in r) throw new Error(r.error);
-  const cfg: SimOptions = {
-    primaryBlocks: 14,
-    secondaryBlocks: 0,
-    tokensPerBlock: 4,
-    enablePartialReuse: true,
-    copyOnPartialReuse: true,
-    onboardBlocks: true,
-    secondaryOffloadMinPriority: 30,
-    policy: 'lru',
-    retention: r.spec,
-    concurrency: 1,
-  };
+  const cfg: SimOptions = simOptions({ primaryBlocks: 14, tokensPerBlock: 4, retention: r.spec });
   const ret = new Simulator({ ...cfg, policy: 'retention', samples: 4, expectedRequests: 4 }).run(workload.requests());
   return buildKvReuseVM({
     workload: workload.name,

@@ -248,3 +248,63 @@ test('the Megatron rules use the shape of the model the file names: Llama 3.1 8B
     'error RL-R8 policy.megatron_cfg.tensor_model_parallel_size: num_query_groups 8 must be a multiple or a divisor of tensor_model_parallel_size 6 (the shape of meta-llama/Llama-3.1-8B-Instruct in the model catalogue)',
   ]);
 });
+
+test('non-colocated on-policy-distillation teachers reserve their nodes before training and generation split the rest', () => {
+  // 10 nodes: 2 teacher checkpoints (a third alias shares one, deduplicated), one of them on 2 nodes by its override,
+  // 1 node of non-colocated generation → (10 − 3 − 1) × 8 = 48 training GPUs (grpo.py setup, teacher_worker_group.py).
+  const opd = {
+    'cluster.num_nodes': 10,
+    'policy.generation.colocated.enabled': false,
+    'policy.generation.colocated.resources.num_nodes': 1,
+    'policy.generation.colocated.resources.gpus_per_node': 8,
+    'on_policy_distillation.enabled': true,
+    'on_policy_distillation.teacher_model_by_agent_name.math': 'org/teacher-a',
+    'on_policy_distillation.teacher_model_by_agent_name.code': 'org/teacher-b',
+    'on_policy_distillation.teacher_model_by_agent_name.chat': 'org/teacher-a',
+    'on_policy_distillation.non_colocated_teachers.enabled': true,
+    'on_policy_distillation.non_colocated_teachers.default_teacher_cfg.num_nodes': 1,
+    'on_policy_distillation.non_colocated_teachers.teacher_overrides.code.num_nodes': 2,
+  };
+  const world = (changes: Record<string, unknown>) => {
+    const r = analyzeText(config(changes)).main!.recipe!;
+    return r.kind === 'training' ? r.world : undefined;
+  };
+  assert.deepEqual(world(opd), {
+    size: 48,
+    source: 'file',
+    note: '10 nodes − 3 for non-colocated distillation teachers − 1 for non-colocated generation, × 8 GPUs',
+  });
+  // Without deduplication the third alias is a teacher of its own; colocated generation shares what the teachers leave.
+  assert.equal(world({ ...opd, 'on_policy_distillation.deduplicate_shared_teacher_checkpoints': false })?.size, 40);
+  assert.deepEqual(world({ ...opd, 'policy.generation.colocated.enabled': true }), {
+    size: 56,
+    source: 'file',
+    note: '10 nodes − 3 for non-colocated distillation teachers, × 8 GPUs',
+  });
+  // Teachers off: the plain split.
+  assert.equal(world({ ...opd, 'on_policy_distillation.non_colocated_teachers.enabled': false })?.size, 72);
+});
+
+test('cluster.segment_size: the training nodes are picked at run time by NVLink segment, so no world-size rule fires', () => {
+  // 3 nodes of 8 with TP 2 × CP 8 = 16 would not divide 24 GPUs; with segment placement the world is not the file's to fix.
+  const changes = { 'cluster.num_nodes': 3, 'policy.megatron_cfg.context_parallel_size': 8 };
+  assert.ok(findings(changes).some((f) => f.startsWith('error RL-R1 ')));
+  const a = analyzeText(config({ ...changes, 'cluster.segment_size': 16 }));
+  const r = a.main!.recipe!;
+  assert.equal(r.kind === 'training' ? r.world : 'x', undefined);
+  assert.deepEqual(
+    a.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
+    [],
+  );
+});
+
+test('a null NeMo-RL setting is "not set" (its config is a plain dict read with .get()): an information, never a type error', () => {
+  assert.deepEqual(findings({ 'policy.model_name': null }), [
+    'info RL-SCHEMA policy.model_name: `model_name` is null: NeMo-RL reads it as not set (an untyped config read as a plain dict); where the run needs a string here, pass it on the command line (policy.model_name=…)',
+  ]);
+  // A wrong type that is not null stays an error.
+  assert.deepEqual(
+    findings({ 'policy.model_name': 3 }).map((f) => f.split(':')[0]),
+    ['error RL-SCHEMA policy.model_name'],
+  );
+});

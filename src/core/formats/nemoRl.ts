@@ -71,6 +71,14 @@ export const NEMO_RL_FIELDS = {
   gpusPerNode: 'int',
   numNodes: 'int',
   rewardModelEnv: 'any',
+  /** On-policy distillation (algorithms/opd.py OnPolicyDistillationConfig): teachers on GPUs of their own. */
+  segmentSize: 'int',
+  opdEnabled: 'bool',
+  opdTeachers: 'any',
+  opdDedup: 'bool',
+  opdNonColocated: 'bool',
+  opdDefaultTeacherNodes: 'int',
+  opdTeacherOverrides: 'any',
 } as const satisfies Record<string, FieldKind>;
 export type NemoRlField = keyof typeof NEMO_RL_FIELDS;
 export type NemoRlValues = ValuesOf<typeof NEMO_RL_FIELDS>;
@@ -137,6 +145,13 @@ export const NEMO_RL_TABLE: Table<NemoRlField> = {
     gpusPerNode: ['cluster.gpus_per_node'],
     numNodes: ['cluster.num_nodes'],
     rewardModelEnv: ['env.reward_model'],
+    segmentSize: ['cluster.segment_size'],
+    opdEnabled: ['on_policy_distillation.enabled'],
+    opdTeachers: ['on_policy_distillation.teacher_model_by_agent_name'],
+    opdDedup: ['on_policy_distillation.deduplicate_shared_teacher_checkpoints'],
+    opdNonColocated: ['on_policy_distillation.non_colocated_teachers.enabled'],
+    opdDefaultTeacherNodes: ['on_policy_distillation.non_colocated_teachers.default_teacher_cfg.num_nodes'],
+    opdTeacherOverrides: ['on_policy_distillation.non_colocated_teachers.teacher_overrides'],
   },
 };
 
@@ -181,6 +196,15 @@ function clusterSplit(v: NemoRlValues, algorithm: RlAlgorithm | undefined): Pick
   if (!pos(gpn) || !pos(nodes))
     return { world: { unknown: 'cluster.gpus_per_node × num_nodes is not known' }, genWorld: { unknown: 'no cluster size' } };
   const whole = gpn * nodes;
+  // Topology-aware placement picks the training nodes at run time in whole NVLink segments and drops bundles of
+  // incomplete ones (distributed/virtual_cluster.py prepare_segment_topology, _sort_bundle_indices_by_topology).
+  if (pos(v.segmentSize))
+    return {
+      world: {
+        unknown: `cluster.segment_size ${v.segmentSize}: the training nodes are chosen at run time in whole NVLink segments (virtual_cluster.py), so the file does not fix the world size`,
+      },
+      genWorld: { unknown: 'placed by NVLink segment at run time' },
+    };
   const generates = algorithm === 'grpo' || algorithm === 'distillation';
   if (!generates) return { world: { size: whole }, genWorld: { unknown: `${algorithm ?? 'this algorithm'} does not generate` } };
   // A reward-model environment takes GPUs of its own (grpo.py: rm_gpus_per_node / rm_nodes) when the data uses it.
@@ -189,6 +213,30 @@ function clusterSplit(v: NemoRlValues, algorithm: RlAlgorithm | undefined): Pick
       world: { unknown: 'a reward-model environment (env.reward_model) takes GPUs of the cluster when the data uses it' },
       genWorld: { unknown: 'a reward-model environment shares the cluster' },
     };
+  // Non-colocated on-policy-distillation teachers take whole nodes before training and generation split the rest.
+  const teacherNodes = opdTeacherNodes(v);
+  if (teacherNodes === null)
+    return {
+      world: { unknown: 'the non-colocated distillation teachers’ node counts are not known' },
+      genWorld: { unknown: 'the teachers’ share of the cluster is not known' },
+    };
+  if (teacherNodes > 0) {
+    const left = nodes - teacherNodes;
+    if (left < 1) return { world: { unknown: 'the distillation teachers take every node' }, genWorld: { unknown: 'no nodes left' } };
+    const teachers = `${nodes} nodes − ${teacherNodes} for non-colocated distillation teachers`;
+    if (v.colocated !== false)
+      return { world: { size: left * gpn, note: `${teachers}, × ${gpn} GPUs` }, genWorld: { size: left * gpn, gpusPerNode: gpn } };
+    const gn = v.genNodes;
+    if (left === 1 || !pos(gn) || gn >= left || v.genGpusPerNode !== gpn)
+      return {
+        world: { unknown: 'the non-colocated generation resources do not fit the nodes the teachers leave' },
+        genWorld: { unknown: 'invalid resources' },
+      };
+    return {
+      world: { size: (left - gn) * gpn, note: `${teachers} − ${gn} for non-colocated generation, × ${gpn} GPUs` },
+      genWorld: { size: gn * gpn, gpusPerNode: gpn },
+    };
+  }
   if (v.colocated !== false) return { world: { size: whole }, genWorld: { size: whole, gpusPerNode: gpn } };
   const g = v.genGpusPerNode;
   const gn = v.genNodes;
@@ -213,6 +261,32 @@ function clusterSplit(v: NemoRlValues, algorithm: RlAlgorithm | undefined): Pick
     world: { size: (nodes - gn) * gpn, note: `${nodes} nodes − ${gn} for non-colocated generation, × ${gpn} GPUs` },
     genWorld: { size: gn * gpn, gpusPerNode: gpn },
   };
+}
+
+/**
+ * Nodes the non-colocated on-policy-distillation teachers reserve (grpo.py setup: `policy_nodes -= opd_teacher_nodes`):
+ * one teacher per checkpoint of teacher_model_by_agent_name (shared checkpoints once unless
+ * deduplicate_shared_teacher_checkpoints is false), each default_teacher_cfg.num_nodes (1) unless teacher_overrides
+ * names its own (teacher_worker_group.py create_teacher_configs_from_opd_config). 0 when off; null when not readable.
+ */
+function opdTeacherNodes(v: NemoRlValues): number | null {
+  if (v.opdEnabled !== true || v.opdNonColocated !== true) return 0;
+  const teachers = v.opdTeachers;
+  if (!teachers || typeof teachers !== 'object' || Array.isArray(teachers)) return null;
+  const overrides =
+    v.opdTeacherOverrides && typeof v.opdTeacherOverrides === 'object' ? (v.opdTeacherOverrides as Record<string, unknown>) : {};
+  const seen = new Set<unknown>();
+  let total = 0;
+  for (const [alias, model] of Object.entries(teachers as Record<string, unknown>)) {
+    if (v.opdDedup !== false && seen.has(model)) continue;
+    seen.add(model);
+    const own = overrides[alias];
+    const n =
+      own && typeof own === 'object' && 'num_nodes' in own ? (own as { num_nodes: unknown }).num_nodes : (v.opdDefaultTeacherNodes ?? 1);
+    if (!pos(n)) return null;
+    total += n;
+  }
+  return total;
 }
 
 /** The model shape a rule can use, from the catalogue by an exact name (never a fuzzy match): layers, heads, groups, experts. */

@@ -5,7 +5,18 @@ import type { AjvError, ValidateFn } from '../../gen/validators.js';
 import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
 import { interpretSchema } from './schemaInterpret.js';
-import { infoOf, keysOf, locateChild, locateRoot, mergeInfo, rootAliases, SCHEMAS, type Located, type PropertyInfo } from './schemaNav.js';
+import {
+  infoOf,
+  keysOf,
+  locateChild,
+  locateRoot,
+  matchesPatternKey,
+  mergeInfo,
+  rootAliases,
+  SCHEMAS,
+  type Located,
+  type PropertyInfo,
+} from './schemaNav.js';
 import { closest, closestAcross, KeyIndex } from './suggest.js';
 import { isLlmArgsTop, isTrtllm, legacyValueVerdict, releaseVerdict, shipped, unknownKeyVerdict } from './trtllmCheck.js';
 import { coerceLax } from './trtllmLax.js';
@@ -269,6 +280,19 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId, opts: SchemaOpt
         });
         continue;
       }
+      // NeMo-RL and the Launcher's main config are untyped Hydra/OmegaConf YAML read as plain dicts (NeMo-RL's TypedDicts
+      // are not checked at load; settings are read with `.get()`): a null is "not set", filled in on the command line
+      // where the run needs it (`policy.model_name=…`, `launcher_scripts_path=…`). Said, not failed.
+      if ((format === 'nemo-rl' || format === 'nemo-launcher-main') && value === null) {
+        findings.push({
+          code,
+          severity: 'info',
+          message: `\`${name}\` is null: ${format === 'nemo-rl' ? 'NeMo-RL' : 'the launcher'} reads it as not set (an untyped config read as a plain dict); where the run needs ${typePhrase(allowed)} here, pass it on the command line (${dotted}=…)${from}`,
+          path: dotted,
+          span,
+        });
+        continue;
+      }
       findings.push({
         code,
         severity: 'error',
@@ -419,7 +443,7 @@ function typosAndDeprecations(
     for (const e of n.entries) {
       const childPath = [...path, e.key];
       const child = locateChild(locs, e.key);
-      if (!all.has(e.key) && !closed && all.size) {
+      if (!all.has(e.key) && !closed && all.size && !matchesPatternKey(locs, e.key)) {
         const s = closestAcross(e.key, models);
         if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget)
           findings.push(unknownKey(format, path, e, false, () => s));

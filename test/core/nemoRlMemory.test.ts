@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { countParams } from '../../src/core/memory/params.js';
+import { peftOn } from '../../src/core/memory/fromRecipe.js';
 import { estimateText } from '../../src/core/memory/report.js';
 import { GIB } from '../../src/core/units.js';
 import { analyzeText } from '../helpers.js';
@@ -203,4 +204,17 @@ test('a local policy.model_name is asked of the host (Analysis.modelRequests), w
   assert.deepEqual(a.modelRequests, ['/checkpoints/my-llama']);
   const e = a.main!.estimate!;
   assert.equal(e.kind, 'none');
+});
+
+test('adapter training is read from each format: a NeMo-RL megatron_cfg.peft with enabled: false is full training', () => {
+  assert.deepEqual([undefined, null, 'none', false, 'lora', {}, { enabled: true, dim: 8 }, { enabled: false, dim: 8 }].map(peftOn), [
+    false,
+    false,
+    false,
+    false,
+    true,
+    true,
+    true,
+    false,
+  ]);
 });

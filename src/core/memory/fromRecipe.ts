@@ -48,8 +48,16 @@ const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 const bool = (x: unknown) => (typeof x === 'boolean' ? x : undefined);
 const HF_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 
-/** A recipe that fine-tunes adapters only: a NeMo `peft_scheme` other than none, a Megatron-Bridge `peft:` section. */
-export const peftOn = (peft: unknown) => peft !== undefined && peft !== null && peft !== 'none' && peft !== false;
+/**
+ * A recipe that fine-tunes adapters only: a NeMo `peft_scheme` other than none, a Megatron-Bridge `peft:` section, a
+ * NeMo-RL `megatron_cfg.peft` whose `enabled` is not false (policy/__init__.py MegatronPeftConfig).
+ */
+export const peftOn = (peft: unknown) =>
+  peft !== undefined &&
+  peft !== null &&
+  peft !== 'none' &&
+  peft !== false &&
+  !(typeof peft === 'object' && !Array.isArray(peft) && (peft as { enabled?: unknown }).enabled === false);
 
 /** The explicit, path and setting candidates every format shares (select.ts gives the order). */
 export function commonModelRefs(modeline: Record<string, string>, opts: ExtractOptions): { refs: ModelRef[]; notes: string[] } {

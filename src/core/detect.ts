@@ -319,6 +319,11 @@ function notRecipes(root: MapNode, targets: Targets): { what: string; score: num
   for (const [what, ts] of targets.none) out.push({ what, score: 4 + ts.length * 2, evidence: `_target_ ${ts[0]}` });
   if (has(root, 'apiVersion') && has(root, 'kind'))
     out.push({ what: `a Kubernetes ${str(child(root, 'kind')) ?? 'manifest'}`, score: 20, evidence: 'keys apiVersion, kind' });
+  // The Launcher's conversion stage (conf/conversion*/…: run.nemo_file_name, the checkpoint it writes) converts a checkpoint
+  // with a model config beside it; it trains nothing, so the training rules do not apply. (run.convert_name alone says
+  // nothing: fine-tuning and PEFT stages name the conversion that follows them.)
+  if (has(child(root, 'run'), 'nemo_file_name'))
+    out.push({ what: 'a NeMo-Framework-Launcher checkpoint conversion config', score: 20, evidence: 'key run.nemo_file_name' });
   const model = child(root, 'model') ?? child(child(root, 'ConfigContainer'), 'model');
   const nonLlm = NON_LLM_MODEL_KEYS.filter((k) => has(model, k));
   if (nonLlm.length)

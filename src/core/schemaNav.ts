@@ -112,6 +112,11 @@ const pattern = (re: string) => {
   return r;
 };
 
+/** Whether a key is named by a `patternProperties` regex of one of the schemas that apply (a known key, not a typo). */
+export function matchesPatternKey(locs: readonly Located[], key: string): boolean {
+  return locs.some((l) => Object.keys(l.schema.patternProperties ?? {}).some((re) => pattern(re).test(key)));
+}
+
 function childOf(loc: Located, seg: string | number): Located[] {
   const s = loc.schema;
   const out: Located[] = [];

@@ -115,6 +115,15 @@ function derive(doc: RecipeDoc): TrainingValues {
   // List arguments written as one string ("[moe_act mlp]"); a YAML list is read through the path.
   const modules = argValue(doc, 'recompute-modules');
   if (typeof modules === 'string') out.recomputeModules = argList(modules);
+  // Integer lists (nargs '+', type=int): "--hierarchical-context-parallel-sizes: 2 2" (arguments.py).
+  const hcp = argValue(doc, 'hierarchical-context-parallel-sizes');
+  if (typeof hcp === 'string') {
+    const sizes = argList(hcp)?.map(Number);
+    if (sizes?.length && sizes.every((n) => Number.isInteger(n))) out.hcp = sizes;
+  } else if (typeof hcp === 'number') out.hcp = [hcp];
+  // cp_comm_type per layer (nargs '+'): one value, or one per layer written as a space-separated string.
+  const cpComm = argValue(doc, 'cp-comm-type');
+  if (typeof cpComm === 'string' && /\s/.test(cpComm.trim())) out.cpCommType = argList(cpComm);
   const graphs = argValue(doc, 'cuda-graph-modules') ?? argValue(doc, 'cuda-graph-scope');
   if (typeof graphs === 'string') out.cudaGraphScope = argList(graphs);
   if (switchOn(doc, 'recompute-activations') === true && argValue(doc, 'recompute-granularity') === undefined)

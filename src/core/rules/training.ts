@@ -342,9 +342,10 @@ export function trainingRules(input: TrainingRuleInput): TrainingHit[] {
     // R18 — NeMo megatron_base_model.py: "Torch FSDP does not support FP8."
     if (v.fsdp === true && v.fp8 === true)
       hit('RL-R18', 'error', 'Torch FSDP does not support FP8 (model.fsdp and model.fp8 are both true)', ['fsdp', 'fp8']);
-    // R19 — NeMo configure_optimizers: "fp16 training is not yet supported with O2".
+    // R19 — NeMo configure_optimizers: "fp16 training is not yet supported with O2". Only a file that trains reaches
+    // configure_optimizers: one without model.optim (PTQ, export and inference configs restore a model) does not.
     const fp16 = precision === 16 || (typeof precision === 'string' && ['16', '16-mixed'].includes(precision));
-    if (v.ampO2 === true && fp16)
+    if (v.ampO2 === true && fp16 && written('optimName'))
       hit(
         'RL-R19',
         'error',

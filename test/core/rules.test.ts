@@ -1485,6 +1485,10 @@ test('RL-K15: prefill and decode servers agree on the KV dtype (disaggregated)',
   clean(disagg('FP8', 'fp8')); // lower-cased by TensorRT-LLM
   clean(disagg('', 'fp8', 'fp8'));
   clean(disagg('', ''));
+  // A generation-only deployment (context_servers.num_instances: 0) transfers no cache: nothing to agree on.
+  const genOnly = text.replace('context_servers:\n  num_instances: 1', 'context_servers:\n  num_instances: 0');
+  assert.notEqual(genOnly, text);
+  clean(genOnly);
 });
 
 test('RL-K16: block_reuse_policy was renamed to policy, with the rename fix on the key', () => {

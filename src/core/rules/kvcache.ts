@@ -172,6 +172,8 @@ export function kvCacheRules(role: ServingRole, group = 0): ServingHit[] {
 
 /** K15 — Dynamo wide_ep_prefill.yaml: prefill (context) and decode (generation) must agree on the KV dtype. */
 export function disaggRules(ctx: ServingRole, gen: ServingRole, ctxGroup: number, genGroup: number): ServingHit[] {
+  // A role with no instances (a generation-only or context-only deployment) transfers no cache.
+  if (ctx.values.instances === 0 || gen.values.instances === 0) return [];
   const c = String(ctx.values.kvDtype ?? 'auto');
   const g = String(gen.values.kvDtype ?? 'auto');
   if (c.toLowerCase() === g.toLowerCase()) return [];

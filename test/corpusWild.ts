@@ -43,24 +43,24 @@ const NO_FILES: ModelFileSystem = {
 };
 
 /** The analysis of one corpus-wild file, read as the CLI reads it (no settings beyond its path). */
-export function analyzeWild(s: WildSource, sources = wildSources()): Analysis {
+export function analyzeWild(s: WildSource, sources = wildSources(), root = WILD): Analysis {
   const byUpstream = new Map(sources.map((x) => [upstream(x), x]));
   const settings: AnalysisSettings = {
     documentPath: upstream(s),
     // `defaults:` parents resolve against the upstream path; the corpus holds them under the same names.
     readFile: (p) => {
       const hit = byUpstream.get(p.split('\\').join('/'));
-      return hit ? readFileSync(join(WILD, hit.file), 'utf8') : undefined;
+      return hit ? readFileSync(join(root, hit.file), 'utf8') : undefined;
     },
   };
-  return analyzeWithModelFiles(readFileSync(join(WILD, s.file), 'utf8'), settings, NO_FILES);
+  return analyzeWithModelFiles(readFileSync(join(root, s.file), 'utf8'), settings, NO_FILES);
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').replace(/\t/g, ' ').trim();
 
 /** The row the product computes for one file. */
-export function wildRow(s: WildSource, sources = wildSources()): WildRow {
-  const a = analyzeWild(s, sources);
+export function wildRow(s: WildSource, sources = wildSources(), root = WILD): WildRow {
+  const a = analyzeWild(s, sources, root);
   const diags = a.diagnostics
     .filter((d) => d.severity === 'error' || d.severity === 'warning')
     .map((d) => `${d.severity}:${d.code}@${d.range.start.line + 1}`)
@@ -92,6 +92,21 @@ export function wildRow(s: WildSource, sources = wildSources()): WildRow {
 export const wildRows = (): WildRow[] => {
   const sources = wildSources();
   return sources.map((s) => wildRow(s, sources));
+};
+
+/** The project's own corpus of upstream files (test/data/upstream: whole repositories' recipes at pinned commits). */
+export const UPSTREAM = join(REPO, 'test', 'data', 'upstream');
+export const UPSTREAM_TSV = join(UPSTREAM, 'EXPECTED.tsv');
+
+export function upstreamSources(): WildSource[] {
+  const [head, ...rows] = readFileSync(join(UPSTREAM, 'SOURCES.tsv'), 'utf8').trim().split('\n');
+  const cols = head!.split('\t');
+  return rows.map((r) => ({ kind: '', ...Object.fromEntries(r.split('\t').map((v, i) => [cols[i], v])) }) as unknown as WildSource);
+}
+
+export const upstreamRows = (): WildRow[] => {
+  const sources = upstreamSources();
+  return sources.map((s) => wildRow(s, sources, UPSTREAM));
 };
 
 export function readExpected(path = EXPECTED_TSV): WildRow[] {

@@ -1,0 +1,51 @@
+// The project's own corpus of real upstream files (test/data/upstream): every recipe, and every YAML whose "no recipe"
+// verdict needed evidence, of whole repositories at pinned commits — Megatron-Bridge, NeMo-RL, the NeMo-Framework-Launcher,
+// Megatron-LM and NeMo (SOURCES.tsv: repository, path, commit, license). Each file's format, `defaults:` parents, errors
+// and warnings with their lines, estimate, model and fit are locked in EXPECTED.tsv; an error is allowed only on a real
+// upstream mistake, whose row says what it is. Regenerate a draft with
+// `node scripts/corpus-wild-expectations.mjs --upstream`; rows with a new error come back marked REVIEW.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { COLUMNS, readExpected, UPSTREAM_TSV, upstreamRows, upstreamSources, type WildRow } from '../corpusWild.js';
+
+const CHECKED = COLUMNS.filter((c) => c !== 'why');
+const modelKey = (m: string) => (m.startsWith('none:') ? m.slice(0, 120) : m);
+const key = (r: WildRow, c: keyof WildRow) => (c === 'model' ? modelKey(r[c]) : r[c]);
+
+test('the upstream corpus: every file once in EXPECTED.tsv, and every row with an error says which upstream mistake it is', () => {
+  const expected = readExpected(UPSTREAM_TSV);
+  assert.deepEqual(
+    expected.map((r) => r.file),
+    upstreamSources().map((s) => s.file),
+  );
+  assert.equal(expected.length, 1192);
+  assert.deepEqual(
+    expected
+      .filter((r) => (r.why ?? '').startsWith('REVIEW') || (r.diagnostics.includes('error:') && !(r.why ?? '').startsWith('real')))
+      .map((r) => r.file),
+    [],
+  );
+});
+
+test('the upstream corpus: every file gets exactly the recorded format, diagnostics, estimate, model and fit', () => {
+  const expected = new Map(readExpected(UPSTREAM_TSV).map((r) => [r.file, r]));
+  const diff: string[] = [];
+  for (const got of upstreamRows()) {
+    const want = expected.get(got.file);
+    if (!want) continue;
+    for (const c of CHECKED)
+      if (key(got, c) !== key(want, c))
+        diff.push(`${got.file}\n    ${c}: expected ${want[c]}\n    ${' '.repeat(c.length)}  got      ${got[c]}`);
+  }
+  assert.equal(diff.length, 0, `the upstream corpus differs from test/data/upstream/EXPECTED.tsv:\n  ${diff.join('\n  ')}`);
+});
+
+test('the upstream corpus: formats detected, and errors only on the six files with a real mistake', () => {
+  const rows = readExpected(UPSTREAM_TSV);
+  const count = (f: string) => rows.filter((r) => r.format === f).length;
+  assert.deepEqual(
+    ['megatron-bridge', 'nemo-rl', 'nemo-launcher', 'nemo-launcher-main', 'megatron-lm', 'nemo1', 'nemo2', 'none'].map(count),
+    [9, 286, 221, 4, 325, 39, 1, 307],
+  );
+  assert.equal(rows.filter((r) => r.diagnostics.includes('error:')).length, 6);
+});

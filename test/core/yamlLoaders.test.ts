@@ -1,4 +1,5 @@
-// Differential test against the real loaders: every file of ../shared/corpus and ../shared/corpus-wild is loaded by
+// Differential test against the real loaders: every file of ../shared/corpus, ../shared/corpus-wild and the project's
+// upstream corpus (test/data/upstream) is loaded by
 // /usr/bin/python3 with PyYAML's safe_load and with OmegaConf.load (interpolations unresolved), through
 // scripts/yaml-truth/dump.py, and every node (path, Python type, value, in dict order) must be what our tree gives
 // under the same loader. CI installs Debian's python3-yaml and python3-omegaconf (.ci/run).
@@ -11,7 +12,7 @@ import { parseFile } from '../../src/core/document.js';
 import type { Duplicate } from '../../src/core/yaml/build.js';
 import { applyLoader, loadErrors, toPyNodes, type PyNode } from '../../src/core/yaml/loader.js';
 import type { Loader } from '../../src/core/yaml/scalars.js';
-import { CORPUS, rel, SHARED, yamlFiles } from '../helpers.js';
+import { CORPUS, rel, REPO, SHARED, yamlFiles } from '../helpers.js';
 
 const PYTHON = '/usr/bin/python3';
 const INSTALL = 'apt-get install -y python3-yaml python3-omegaconf';
@@ -38,7 +39,39 @@ const REJECTED: Record<string, Partial<Record<Loader, string>>> = {
   'corpus-wild/dynamo/deploy.yaml': { pyyaml: 'ComposerError', omegaconf: 'ComposerError' },
 };
 
-const files = [...yamlFiles(CORPUS), ...yamlFiles(join(SHARED, 'corpus-wild'))];
+/**
+ * Megatron-LM functional-test configs of the project's upstream corpus that repeat a key (a flag written twice under
+ * MODEL_ARGS): OmegaConf refuses them (ConstructorError: found duplicate key), PyYAML keeps the last value, and
+ * Megatron-LM's test harness reads them with yq and PyYAML. RL-DUPLICATE-KEY warns on each.
+ */
+const UPSTREAM_DUPLICATE_KEYS = [
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_disable/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_enable/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_persistent_1/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_persistent_1_1node/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_persistent_2/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_reshard/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_resume/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_reruns_transient/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_te_tp2_pp1_gdn/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_te_tp2_pp1_gdn_1node/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_te_tp2_pp1_gdn_no_nvrx_async/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_te_tp2_pp1_gdn_no_nvrx_async_mcore/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt3_mcore_te_tp2_pp1_gdn_no_nvrx_sync/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt_grpo_tp1tp2_pp1_dp8_583m_throughputtest/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/gpt/gpt_grpo_tp1tp2_pp1_dp8_583m_throughputtest_github/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/hybrid/hybrid_dynamic_inference_tp1_pp1_dp8_2b_async_sched_async/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/hybrid/hybrid_dynamic_inference_tp1_pp1_dp8_583m/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/hybrid/hybrid_dynamic_inference_tp1_pp1_dp8_583m_chunked_prefill/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/hybrid/hybrid_dynamic_inference_tp1_pp1_dp8_583m_flashinfer/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/hybrid/hybrid_dynamic_inference_tp1_pp1_dp8_583m_mamba_bf16_states/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/hybrid/hybrid_static_inference_tp1_pp1_2B_cudagraphs/model_config.yaml',
+  'Megatron-LM/tests/functional_tests/test_cases/hybrid/hybrid_static_inference_tp1_pp1_2B_logitsmatch/model_config.yaml',
+];
+for (const f of UPSTREAM_DUPLICATE_KEYS) REJECTED[`upstream/${f}`] = { omegaconf: 'ConstructorError' };
+
+const UPSTREAM_DIR = join(REPO, 'test', 'data', 'upstream');
+const files = [...yamlFiles(CORPUS), ...yamlFiles(join(SHARED, 'corpus-wild')), ...yamlFiles(UPSTREAM_DIR)];
 
 function dump(): Dumped[] {
   assert.ok(existsSync(PYTHON), `${PYTHON} is missing: this test needs Debian's python3 with ${INSTALL}`);
@@ -65,7 +98,7 @@ test('every corpus file reads as PyYAML and OmegaConf read it: every node, its P
   let scalars = 0;
   const rejected: Record<string, Partial<Record<Loader, string>>> = {};
   for (const d of dumped) {
-    const name = rel(SHARED, d.file);
+    const name = d.file.startsWith(UPSTREAM_DIR) ? `upstream/${rel(UPSTREAM_DIR, d.file)}` : rel(SHARED, d.file);
     const text = readFileSync(d.file, 'utf8');
     for (const loader of LOADERS) {
       const py = d[loader];

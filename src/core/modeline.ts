@@ -16,6 +16,7 @@ const KNOWN_KEYS = new Set([
   'format',
   'model',
   'vocab',
+  'seq',
   'gpu',
   'world_size',
   'world-size',

@@ -129,3 +129,21 @@ test('a gpu= or world_size= modeline picks another run; one the matrix lacks giv
   const count = estimate(`# recipe-lens: world_size=64\n${FILE}`).e;
   assert.deepEqual(count.kind === 'none' ? count.reason : '', 'the perf_matrix has no h100 run on 64 GPUs (it has num_gpus 8)');
 });
+
+test('a Bridge override that leaves the sequence length to its recipe is estimated at the assumed 4096, stated; seq= sets it', () => {
+  const override = 'model:\n  tensor_model_parallel_size: 2\ntrain:\n  global_batch_size: 64\n  micro_batch_size: 1\n';
+  const path = { documentPath: '/NVIDIA-NeMo/Megatron-Bridge/examples/conf/llama3_8b_pretrain_override.yaml' };
+  const assumed = analyze(override, path).main!.estimate!;
+  assert.equal(assumed.kind, 'training');
+  if (assumed.kind !== 'training') return;
+  assert.deepEqual([assumed.shape.name, assumed.config.seq, assumed.seqAssumed], ['llama3-8b', 4096, true]);
+  assert.match(
+    assumed.estimate.assumptions.find((a) => a.what === 'sequence length 4096 (assumed)')?.source ?? '',
+    /227 of 420 seq_length settings/,
+  );
+  const set = analyze(`# recipe-lens: seq=8192\n${override}`, path).main!.estimate!;
+  assert.deepEqual(set.kind === 'training' ? [set.config.seq, set.seqAssumed] : [], [8192, undefined]);
+  // No model named: no guess at all, and the reason says how to give the length.
+  const none = analyze(override).main!.estimate!;
+  assert.equal(none.kind, 'none');
+});

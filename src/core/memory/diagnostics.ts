@@ -34,7 +34,7 @@ function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   if (e.config.worldSize === undefined && (e.config.distributedOptimizer || e.config.fsdp)) return [];
   // A finding rests on what the file, the model or the user states: with the vocabulary only guessed (a template whose
   // tokenizer is `???`), the estimate is shown with its assumption, not warned about.
-  if (e.vocabAssumed) return [];
+  if (e.vocabAssumed || e.seqAssumed) return [];
   // Adapter fine-tuning is counted as full training: an upper bound, no grounds for a warning either.
   if (peftOn(recipe.values.peft)) return [];
   // A performance config's run gets settings from the launcher's Python (run_script.py: recompute modules, MoE options)

@@ -71,6 +71,8 @@ export type DocEstimate =
       modelRefs?: string[];
       /** The vocabulary is a stated guess (no tokenizer, model or modeline named it). */
       vocabAssumed?: boolean;
+      /** The sequence length is a stated guess (a Megatron-Bridge override that leaves it to its recipe). */
+      seqAssumed?: boolean;
     }
   | {
       kind: 'serving';
@@ -173,6 +175,7 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
     estimate: estimateTraining(ex.shape, ex.config, gpu, assumptions),
     modelRefs: ex.modelRefs,
     ...(ex.vocabAssumed ? { vocabAssumed: true } : {}),
+    ...(ex.seqAssumed ? { seqAssumed: true } : {}),
   };
 }
 

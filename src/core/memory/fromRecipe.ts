@@ -29,6 +29,8 @@ export interface ExtractOptions {
 }
 
 const GATED = /swiglu|geglu|reglu|glu$/i;
+/** The sequence length most Megatron-Bridge recipes set (src/megatron/bridge/recipes at 067f987: 227 of 420). */
+export const BRIDGE_TYPICAL_SEQ = 4096;
 
 export type Extracted =
   | {
@@ -40,6 +42,8 @@ export type Extracted =
       modelRefs: string[];
       /** No file value, modeline, tokenizer or model gave the vocabulary: assumeVocab's stated guess is in use. */
       vocabAssumed: boolean;
+      /** The sequence length is a stated guess (a Megatron-Bridge override that leaves it to its recipe's code). */
+      seqAssumed?: boolean;
     }
   | { ok: false; reason: string; modelRefs: string[] };
 
@@ -144,7 +148,8 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
   // NeMo 1.x builds samples of model.data.seq_length (megatron_gpt_model.py build_train_valid_test_datasets
   // `seq_length=self.cfg.data.seq_length`); model.encoder_seq_length then only sizes positions.
   const dataSeq = nemo1 ? num(v.dataSeq) : undefined;
-  const seq = dataSeq ?? num(v.seq);
+  let seq = dataSeq ?? num(v.seq);
+  let seqAssumed = false;
   if (dataSeq !== undefined && num(v.seq) !== undefined && dataSeq !== num(v.seq))
     assumptions.push({
       what: `sequence length ${dataSeq} (model.data.seq_length)`,
@@ -164,10 +169,26 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       modelRefs,
     };
   }
+  const seqModeline = Number(modeline.seq);
+  if (!seq && Number.isInteger(seqModeline) && seqModeline >= 1) {
+    seq = seqModeline;
+    assumptions.push({ what: `sequence length ${seq}`, source: 'recipe-lens modeline seq=', provenance: 'modeline' });
+  } else if (!seq && recipe.family === 'bridge' && model) {
+    // A Megatron-Bridge override is merged onto a recipe that sets the length in code; the model is named, so the estimate
+    // is shown at the length most of Bridge's recipes use, stated and editable, and no finding rests on it.
+    seq = BRIDGE_TYPICAL_SEQ;
+    seqAssumed = true;
+    assumptions.push({
+      what: `sequence length ${seq} (assumed)`,
+      source:
+        'not in the file: the recipe it overrides sets it in code; 4096 is the length of most Megatron-Bridge recipes (227 of 420 seq_length settings in src/megatron/bridge/recipes at 067f987; 8192 in 53, 2048 in 114); set `# recipe-lens: seq=N` for yours',
+      provenance: 'default',
+    });
+  }
   if (!seq)
     return {
       ok: false,
-      reason: `the sequence length is not in the file (or not resolvable here)${model ? `; the model is ${model.name} (${model.where} names "${model.ref}")` : ''}`,
+      reason: `the sequence length is not in the file (or not resolvable here)${model ? `; the model is ${model.name} (${model.where} names "${model.ref}")` : ''}; set \`# recipe-lens: seq=N\``,
       modelRefs,
     };
   // The training model counts gradients and optimizer states of every weight: a frozen language model has neither.
@@ -349,7 +370,16 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     return { ok: false, reason: `virtual pipeline size ${config.vpp} exceeds num_layers ${shape.layers}`, modelRefs };
   if (config.microBatch === 1 && num(v.mbs) === undefined)
     assumptions.push({ what: 'micro_batch_size = 1', source: 'not in the file', provenance: 'default' });
-  return { ok: true, shape, config, assumptions, ...(model ? { model } : {}), modelRefs, vocabAssumed };
+  return {
+    ok: true,
+    shape,
+    config,
+    assumptions,
+    ...(model ? { model } : {}),
+    modelRefs,
+    vocabAssumed,
+    ...(seqAssumed ? { seqAssumed } : {}),
+  };
 }
 
 function precisionOf(recipe: TrainingRecipe): {

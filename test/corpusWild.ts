@@ -117,3 +117,21 @@ export function readExpected(path = EXPECTED_TSV): WildRow[] {
 
 export const toTsv = (rows: readonly WildRow[]): string =>
   [COLUMNS.join('\t'), ...rows.map((r) => COLUMNS.map((c) => oneLine(String(r[c] ?? ''))).join('\t'))].join('\n') + '\n';
+
+/** The computed columns a test compares; a missing estimate is compared by the start of its reason. */
+const CHECKED = COLUMNS.filter((c) => c !== 'why');
+const modelKey = (m: string) => (m.startsWith('none:') ? m.slice(0, 120) : m);
+const cell = (r: WildRow, c: keyof WildRow) => (c === 'model' ? modelKey(r[c]) : r[c]);
+
+/** Every cell where the rows the product computes differ from the recorded ones, one readable entry each. */
+export function rowDifferences(got: readonly WildRow[], expected: readonly WildRow[]): string[] {
+  const want = new Map(expected.map((r) => [r.file, r]));
+  const diff: string[] = [];
+  for (const g of got) {
+    const w = want.get(g.file);
+    if (!w) continue;
+    for (const c of CHECKED)
+      if (cell(g, c) !== cell(w, c)) diff.push(`${g.file}\n    ${c}: expected ${w[c]}\n    ${' '.repeat(c.length)}  got      ${g[c]}`);
+  }
+  return diff;
+}

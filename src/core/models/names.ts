@@ -66,8 +66,20 @@ export function fuzzyKey(name: string): string {
   return fuzzyTokens(name).join(' ');
 }
 
-/** The tokens of `fuzzyKey`. */
-export function fuzzyTokens(name: string): string[] {
+/** Names read again on every analysis (catalogue ids, the file's model names): their tokens, kept (bounded). */
+const FUZZY = new Map<string, readonly string[]>();
+
+/** The tokens of `fuzzyKey` (a shared array: read it, do not change it). */
+export function fuzzyTokens(name: string): readonly string[] {
+  let hit = FUZZY.get(name);
+  if (!hit) {
+    if (FUZZY.size >= 4096) FUZZY.clear();
+    FUZZY.set(name, (hit = computeFuzzyTokens(name)));
+  }
+  return hit;
+}
+
+function computeFuzzyTokens(name: string): string[] {
   const raw = rawTokens(name);
   const kept: string[] = [];
   let pastSize = false;

@@ -83,3 +83,13 @@ export function button(
 /** A label and its control on one row. */
 export const labelled = (label: string, control: HTMLElement) =>
   h('div', { class: 'row' }, h('label', { class: 'field-label' }, label), control);
+
+/**
+ * The status line of a section that runs a job (KV reuse simulation, log comparison): announced politely while it runs
+ * (`status`), as an alert when it failed; nothing when there is nothing to say.
+ */
+export function runMessage(state: 'idle' | 'running' | 'ready' | 'error', message: string): HTMLElement | null {
+  if (!message) return null;
+  const error = state === 'error';
+  return h('p', { class: error ? 'message error' : 'message', role: state === 'running' ? 'status' : error ? 'alert' : null }, message);
+}

@@ -1,7 +1,7 @@
 // The Compare section: a training log's measured peaks per rank and level against the estimate of the rank's pipeline
 // stage, the error, and the estimate's terms that could carry the difference.
 import type { CompareSectionVM } from '../../src/protocol.js';
-import { button, type Actions } from '../controls.js';
+import { button, runMessage, type Actions } from '../controls.js';
 import { h } from '../dom.js';
 import { colHead, notes, thead } from '../tables.js';
 
@@ -22,13 +22,7 @@ export function renderCompare(vm: CompareSectionVM, a: Actions): HTMLElement {
         key: 'compare-log',
       }),
     ),
-    vm.message
-      ? h(
-          'p',
-          { class: vm.state === 'error' ? 'message error' : 'message', role: running ? 'status' : vm.state === 'error' ? 'alert' : null },
-          vm.message,
-        )
-      : null,
+    runMessage(vm.state, vm.message),
     r ? h('h3', {}, r.title) : null,
     r ? h('p', { class: 'muted' }, r.caption) : null,
     r && r.rows.length

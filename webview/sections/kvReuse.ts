@@ -2,7 +2,7 @@
 // policy, the options file's pool marked), the pool's occupancy by priority over the run, and which retention ranges
 // earned their pinning. Every number is the host's; the points table is the plot's text alternative.
 import type { KvReuseResultVM, KvReuseSectionVM } from '../../src/protocol.js';
-import { button, select, type Actions } from '../controls.js';
+import { button, runMessage, select, type Actions } from '../controls.js';
 import { h, s, title } from '../dom.js';
 import { colHead, notes, thead } from '../tables.js';
 
@@ -229,13 +229,7 @@ export function renderKvReuse(vm: KvReuseSectionVM, a: Actions): HTMLElement {
         key: 'kv-trace',
       }),
     ),
-    vm.message
-      ? h(
-          'p',
-          { class: vm.state === 'error' ? 'message error' : 'message', role: running ? 'status' : vm.state === 'error' ? 'alert' : null },
-          vm.message,
-        )
-      : null,
+    runMessage(vm.state, vm.message),
     r ? h('h3', {}, r.subtitle) : null,
     r && r.curve.points.length ? curvePlot(r.curve) : null,
     r?.occupancy ? occupancyChart(r.occupancy) : null,

@@ -4,21 +4,15 @@
 // nobody accepts a new diagnostic without reading the file.
 // Usage: node scripts/corpus-wild-expectations.mjs [OUT]   (default test/data/corpus-wild-expected.tsv)
 //        node scripts/corpus-wild-expectations.mjs --upstream [OUT]   (the project's corpus: test/data/upstream/EXPECTED.tsv)
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import { join, resolve } from 'node:path';
 import { compileSchemas } from './compile-schemas.mjs';
+import { ROOT as root, runTs } from './run-ts.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const upstream = process.argv.includes('--upstream');
 const args = process.argv.slice(2).filter((a) => a !== '--upstream');
 const out = resolve(
   args[0] ?? (upstream ? join(root, 'test', 'data', 'upstream', 'EXPECTED.tsv') : join(root, 'test', 'data', 'corpus-wild-expected.tsv')),
 );
-const bundle = join(mkdtempSync(join(tmpdir(), 'corpus-wild-')), 'expectations.js');
 const entry = `
 import { existsSync, writeFileSync } from 'node:fs';
 import { COLUMNS, EXPECTED_TSV, readExpected, toTsv, upstreamRows, wildRows } from './test/corpusWild.ts';
@@ -39,18 +33,10 @@ writeFileSync(out, toTsv(rows));
 console.log('wrote ' + out + ': ' + rows.length + ' files, ' + changed + ' to review');
 `;
 compileSchemas();
-await esbuild.build({
-  stdin: { contents: entry, resolveDir: root, sourcefile: 'corpus-wild-expectations.ts', loader: 'ts' },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: bundle,
-  logLevel: 'warning',
-  absWorkingDir: root,
-});
-const r = spawnSync(process.execPath, [bundle], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, CORPUS_WILD_OUT: out, CORPUS_UPSTREAM: upstream ? '1' : '0' },
-});
-process.exit(r.status ?? 1);
+process.exit(
+  await runTs({
+    name: 'corpus-wild-expectations',
+    contents: entry,
+    env: { CORPUS_WILD_OUT: out, CORPUS_UPSTREAM: upstream ? '1' : '0' },
+  }),
+);

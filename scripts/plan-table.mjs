@@ -1,29 +1,15 @@
 // Regenerates bench/plan-vs-nemo.md: the planner's top pick next to each NeMo 2.0 long-context recipe's own layout.
 // The table is written by test/core/plan.test.ts (PLAN_TABLE_OUT), so it shows exactly what the tests check.
 // Usage: node scripts/plan-table.mjs [OUT]   (default bench/plan-vs-nemo.md)
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import { join, resolve } from 'node:path';
+import { ROOT, runTs } from './run-ts.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = resolve(process.argv[2] ?? join(root, 'bench', 'plan-vs-nemo.md'));
-const bundle = join(mkdtempSync(join(tmpdir(), 'plan-table-')), 'plan.test.js');
-await esbuild.build({
-  entryPoints: [join(root, 'test/core/plan.test.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: bundle,
-  logLevel: 'warning',
-  absWorkingDir: root,
+const out = resolve(process.argv[2] ?? join(ROOT, 'bench', 'plan-vs-nemo.md'));
+const status = await runTs({
+  name: 'plan-table',
+  file: 'test/core/plan.test.ts',
+  nodeArgs: ['--test', '--test-reporter=dot'],
+  env: { PLAN_TABLE_OUT: out },
 });
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=dot', bundle], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, PLAN_TABLE_OUT: out },
-});
-if (r.status !== 0) process.exit(r.status ?? 1);
+if (status !== 0) process.exit(status);
 console.log(`wrote ${out}`);

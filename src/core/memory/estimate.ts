@@ -370,50 +370,47 @@ function servingEstimate(
   }
   const model = choice.model;
   const shape = model.shape;
-  const assumptions: Assumption[] = [...model.assumptions];
+  // Each role adds its assumptions (max_seq_len, MTP, KV dtype) while it is sized, so every GPU tried gets its own list.
   const build = (on: GpuSpec) => {
-    const stated: Assumption[] = [...assumptions];
-    return { roles: recipe.roles.map((r) => servingRole(r, recipe, shape, model, on, stated)), stated };
+    const stated: Assumption[] = [...model.assumptions];
+    return { gpu: on, roles: recipe.roles.map((r) => servingRole(r, recipe, shape, model, on, stated)), stated };
   };
   let chosen = build(gpu);
   if (gpuSource === 'default') {
     // No GPU named: the first GPU of the ladder where every role fits (NVFP4 from Blackwell on), stated as an assumption.
     const nvfp4 = model.weights.dtype === 'nvfp4';
     const ladder = SERVING_GPU_LADDER.filter((id) => !nvfp4 || BLACKWELL.has(id)).map((id) => findGpu(id)!);
-    const tried: string[] = [];
-    let pick: { gpu: GpuSpec; built: typeof chosen } | undefined;
+    const tried: ReturnType<typeof build>[] = [];
+    let pick: ReturnType<typeof build> | undefined;
     for (const candidate of ladder) {
-      const built = candidate.id === gpu.id ? chosen : build(candidate);
+      const built = candidate.id === chosen.gpu.id ? chosen : build(candidate);
       if (built.roles.every((r) => r.fits)) {
-        pick = { gpu: candidate, built };
+        pick = built;
         break;
       }
-      tried.push(candidate.name);
+      tried.push(built);
     }
     const why = nvfp4 ? 'the checkpoint is NVFP4, which TensorRT-LLM runs on Blackwell GPUs only' : '';
-    if (pick && (pick.gpu.id !== gpu.id || nvfp4)) {
-      gpu = pick.gpu;
-      chosen = pick.built;
-      gpuAssumption = {
-        what: `GPU ${gpu.name}`,
-        source:
-          `no GPU named${why ? `, and ${why}` : ''}: ${tried.length ? `the weights and runtime do not fit the ${tried.join(' or the ')}, so ` : ''}` +
-          `estimated on the ${gpu.name}, the smallest data-centre GPU where every role fits; set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
-        provenance: 'default',
-      };
-    } else if (!pick && nvfp4) {
-      gpu = ladder[0]!;
-      chosen = build(gpu);
-      gpuAssumption = {
-        what: `GPU ${gpu.name}`,
-        source: `no GPU named, and ${why}: estimated on the ${gpu.name} (it fits no data-centre GPU at this layout); set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
-        provenance: 'default',
-      };
-    }
+    const setGpu = (built: ReturnType<typeof build>, source: string) => {
+      chosen = built;
+      gpuAssumption = { what: `GPU ${built.gpu.name}`, source, provenance: 'default' };
+    };
+    const choose = 'set `# recipe-lens: gpu=…` or --gpu to choose another';
+    if (pick && (pick.gpu.id !== gpu.id || nvfp4))
+      setGpu(
+        pick,
+        `no GPU named${why ? `, and ${why}` : ''}: ${tried.length ? `the weights and runtime do not fit the ${tried.map((t) => t.gpu.name).join(' or the ')}, so ` : ''}` +
+          `estimated on the ${pick.gpu.name}, the smallest data-centre GPU where every role fits; ${choose}`,
+      );
+    else if (!pick && nvfp4)
+      setGpu(
+        tried[0]!,
+        `no GPU named, and ${why}: estimated on the ${ladder[0]!.name} (it fits no data-centre GPU at this layout); ${choose}`,
+      );
   }
+  gpu = chosen.gpu;
   const roles = chosen.roles;
-  assumptions.splice(0, assumptions.length, ...chosen.stated);
-  if (gpuAssumption) assumptions.push(gpuAssumption);
+  const assumptions = gpuAssumption ? [...chosen.stated, gpuAssumption] : chosen.stated;
   return { kind: 'serving', format, shape, model, weights: model.weights, gpu, gpuSource, roles, assumptions, modelRefs };
 }
 

@@ -3,7 +3,7 @@
 // data curation) score as "no recipe", and the best reading wins only with a clear margin. A wrong guess is worse
 // than none: a file no format explains well gets no diagnostics, and the reason is kept for the status-bar hover.
 import { SCHEMAS } from './schemaNav.js';
-import { mapGet, type MapNode, type TreeNode } from './tree.js';
+import { childNode as child, isMapNode as isMap, type MapNode, type TreeNode } from './tree.js';
 import { FORMAT_LABELS, type FormatId, type PathSeg } from './types.js';
 
 export interface Detection {
@@ -35,8 +35,6 @@ const MARGIN = 1.5;
 const MAX_TARGETS = 256;
 
 const IDENTIFIER = /^[A-Za-z_][\w.-]*$/;
-const isMap = (n: TreeNode | undefined): n is MapNode => n?.kind === 'map';
-const child = (n: TreeNode | undefined, k: string) => (isMap(n) ? mapGet(n, k)?.value : undefined);
 const keys = (n: TreeNode | undefined) => (isMap(n) ? n.entries.map((e) => e.key) : []);
 const has = (n: TreeNode | undefined, k: string) => child(n, k) !== undefined;
 const str = (n: TreeNode | undefined) => (n?.kind === 'scalar' && typeof n.value === 'string' ? n.value : undefined);

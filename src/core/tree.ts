@@ -201,6 +201,12 @@ export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMIT
 const entryIndexes = new WeakMap<MapEntry[], Map<string, MapEntry>>();
 const INDEX_FROM = 32;
 
+/** Whether a node is a mapping. */
+export const isMapNode = (n: TreeNode | undefined): n is MapNode => n?.kind === 'map';
+
+/** The value under `key` of a mapping (undefined for anything else). */
+export const childNode = (n: TreeNode | undefined, key: string): TreeNode | undefined => mapGet(n, key)?.value;
+
 export function mapGet(n: TreeNode | undefined, key: string): MapEntry | undefined {
   if (!n || n.kind !== 'map') return undefined;
   if (n.entries.length < INDEX_FROM) {

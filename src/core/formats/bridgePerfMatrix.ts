@@ -3,7 +3,7 @@
 // …) that the launcher deep-merges over `common` for the run it starts (scripts/performance/utils/helpers.py
 // apply_perf_matrix_overrides, utils/common.py get_perf_matrix_overrides). One file, several runs.
 import type { PrecisionId } from '../memory/precision.js';
-import { mapGet, type MapNode, type TreeNode } from '../tree.js';
+import { childNode as child, isMapNode, type MapNode, type TreeNode } from '../tree.js';
 import type { KeyPath } from '../types.js';
 import { BRIDGE_PRECISION_RECIPES } from './bridge.js';
 import type { TrainingValues } from './fields.js';
@@ -34,8 +34,7 @@ export const PERF_PRECISIONS: Record<string, PrecisionId> = {
 
 const NUM_GPUS = /^num_gpus_(\d+)$/;
 
-const mapping = (n: TreeNode | undefined): MapNode | undefined => (n && n.kind === 'map' ? n : undefined);
-const child = (n: TreeNode | undefined, key: string) => mapGet(n, key)?.value;
+const mapping = (n: TreeNode | undefined): MapNode | undefined => (isMapNode(n) ? n : undefined);
 
 function scalars(n: TreeNode | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -5,7 +5,7 @@
 // or Automodel layers). Keys and types: nemo_rl/models/policy/__init__.py PolicyConfig at NVIDIA-NeMo/RL 7ea279a.
 import type { RecipeDoc } from '../document.js';
 import { resolveModelRef } from '../models/resolve.js';
-import { lookup, mapGet, type TreeNode } from '../tree.js';
+import { childNode, isMapNode, lookup } from '../tree.js';
 import type { FieldKind, TrainingValues, ValuesOf } from './fields.js';
 import { readTable, type FieldLoc, type Table } from './table.js';
 import type { TrainingTable } from './training.js';
@@ -173,11 +173,9 @@ export interface NemoRlRead {
   complete: boolean;
 }
 
-const isMap = (n: TreeNode | undefined) => n?.kind === 'map';
-
 export function readNemoRl(doc: RecipeDoc): NemoRlRead {
   const { values: v, loc } = readTable(doc, NEMO_RL_TABLE, NEMO_RL_FIELDS);
-  const algorithm = ALGORITHMS.find((a) => isMap(mapGet(doc.root, a)?.value));
+  const algorithm = ALGORITHMS.find((a) => isMapNode(childNode(doc.root, a)));
   const backend = v.megatronEnabled === true ? 'megatron' : v.dtensorEnabled === true ? 'dtensor' : undefined;
   const split = clusterSplit(v, algorithm);
   return { values: v, loc, algorithm, backend, ...split, complete: doc.chain?.complete ?? true };

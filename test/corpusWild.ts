@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Analysis, AnalysisSettings } from '../src/core/analysis.js';
 import type { ModelFileSystem } from '../src/core/models/files.js';
 import { analyzeWithModelFiles } from '../src/host/modelFiles.js';
-import { REPO, WILD, wildSources, type WildSource } from './helpers.js';
+import { readSources, REPO, WILD, wildSources, type WildSource } from './helpers.js';
 
 export const EXPECTED_TSV = join(REPO, 'test', 'data', 'corpus-wild-expected.tsv');
 
@@ -98,11 +98,7 @@ export const wildRows = (): WildRow[] => {
 export const UPSTREAM = join(REPO, 'test', 'data', 'upstream');
 export const UPSTREAM_TSV = join(UPSTREAM, 'EXPECTED.tsv');
 
-export function upstreamSources(): WildSource[] {
-  const [head, ...rows] = readFileSync(join(UPSTREAM, 'SOURCES.tsv'), 'utf8').trim().split('\n');
-  const cols = head!.split('\t');
-  return rows.map((r) => ({ kind: '', ...Object.fromEntries(r.split('\t').map((v, i) => [cols[i], v])) }) as unknown as WildSource);
-}
+export const upstreamSources = (): WildSource[] => readSources(join(UPSTREAM, 'SOURCES.tsv'));
 
 export const upstreamRows = (): WildRow[] => {
   const sources = upstreamSources();

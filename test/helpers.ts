@@ -24,12 +24,15 @@ export interface WildSource {
   license: string;
 }
 
-/** The rows of corpus-wild's SOURCES.tsv. */
-export function wildSources(): WildSource[] {
-  const [head, ...rows] = readFileSync(join(WILD, 'SOURCES.tsv'), 'utf8').trim().split('\n');
+/** The rows of a SOURCES.tsv (file, repo, path, commit, kind, license; a missing kind reads as ''). */
+export function readSources(path: string): WildSource[] {
+  const [head, ...rows] = readFileSync(path, 'utf8').trim().split('\n');
   const cols = head!.split('\t');
-  return rows.map((r) => Object.fromEntries(r.split('\t').map((v, i) => [cols[i], v])) as unknown as WildSource);
+  return rows.map((r) => ({ kind: '', ...Object.fromEntries(r.split('\t').map((v, i) => [cols[i], v])) }) as unknown as WildSource);
 }
+
+/** The rows of corpus-wild's SOURCES.tsv. */
+export const wildSources = (): WildSource[] => readSources(join(WILD, 'SOURCES.tsv'));
 
 export function yamlFiles(dir: string): string[] {
   const out: string[] = [];

@@ -87,6 +87,7 @@ export interface Megatron {
   microbatch_group_size_per_vp_stage?: number;
   cuda_graph_impl: string;
   cuda_graph_scope?: string[];
+  cuda_graph_warmup_steps?: number;
   tp_comm_overlap: boolean;
   expandable_segments: boolean;
   cublas_workspace_config?: string;
@@ -209,7 +210,13 @@ export function configOf(a: Megatron): TrainingConfig {
     fsdp: a.use_megatron_fsdp ? 'megatron-fsdp' : null,
     bf16Layers: a.first_last_layers_bf16 ? { start: a.num_layers_at_start_in_bf16, end: a.num_layers_at_end_in_bf16 } : undefined,
     cudaGraph:
-      a.cuda_graph_impl !== 'none' ? { impl: a.cuda_graph_impl as 'local' | 'transformer_engine', scope: a.cuda_graph_scope ?? [] } : null,
+      a.cuda_graph_impl !== 'none'
+        ? {
+            impl: a.cuda_graph_impl as 'local' | 'transformer_engine',
+            scope: a.cuda_graph_scope ?? [],
+            ...(a.cuda_graph_warmup_steps !== undefined ? { warmupSteps: a.cuda_graph_warmup_steps } : {}),
+          }
+        : null,
     moe: a.num_experts
       ? {
           dispatcher: a.moe_token_dispatcher_type,

@@ -138,6 +138,7 @@ model:
   cross_entropy_fusion_impl: te
   cuda_graph_impl: transformer_engine
   cuda_graph_scope: [moe_router, moe_preprocess]
+  cuda_graph_warmup_steps: 2
   recompute_granularity: selective
   recompute_modules: [moe_act, layernorm]
   gradient_accumulation_fusion: true
@@ -168,7 +169,7 @@ test('Megatron-Bridge override: the file gives the hand-written config exactly (
     cublasWorkspaceConfig: ':4096:8',
     gradAccumFusion: true,
     vocabDivisibleBy: 128,
-    cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
+    cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'], warmupSteps: 2 },
     distOptInstances: 2,
     optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
     moe: { dispatcher: 'alltoall', routerDtype: 'fp32', permuteFusion: true, groupedGemm: true },

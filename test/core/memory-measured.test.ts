@@ -103,6 +103,27 @@ const MOONLIGHT_WHY =
   'medium confidence; the run routed mock data without force balancing, so the busiest rank’s expert tokens exceed the ' +
   'balanced k·T the model assumes (unknown imbalance), and the peak is the maximum over ranks';
 
+// Nemotron 3 Nano 30B-A3B pre-training on 16 H100 (Bridge nemotron_3_nano_pretrain_16gpu_h100_bf16_config at 600d069b with
+// the study's GBS 16): seq 8192, TP 1, EP 8 (ETP 1), HybridEP (flex) with forced balancing, grouped GEMM, fused permute,
+// fp32 router, TE cross entropy (_benchmark_common), TE graphs over attention and Mamba after 3 eager warm-up steps, bf16
+// gradients, fp32 optimizer states, expandable segments.
+const nano = (modules: string[]): TrainingConfig => ({
+  ...BASE,
+  seq: 8192,
+  globalBatch: 16,
+  ep: 8,
+  worldSize: 16,
+  gradReduceInFp32: false,
+  recompute: selective(modules),
+  crossEntropyFusion: 'te',
+  expandableSegments: true,
+  cudaGraph: { impl: 'transformer_engine', scope: ['attn', 'mamba'], warmupSteps: 3 },
+  moe: { dispatcher: 'flex', permuteFusion: true, routerDtype: 'fp32', groupedGemm: true },
+});
+const NANO_WHY =
+  'medium confidence (agent-run study with the exact revisions; rank 0, the peak after iteration 2, i.e. of the eager ' +
+  'warm-up iterations before the graphs are captured); forced balancing, so the balanced-routing assumption holds';
+
 const BRIDGE = 'https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/';
 const ROWS: Row[] = [
   {
@@ -160,6 +181,38 @@ const ROWS: Row[] = [
     tolerance: 0.35,
     why: `${LLAMA70_WHY}; with CUDA graphs over the MLP, the skill notes capture can bypass checkpoint wrappers`,
   },
+  {
+    // Not in measured-peaks.json: the same PR #3107 table, "core_attn + layernorm … 59.6 GB (OOM on rank 0)". In dense TE
+    // layers both norms are fused into LayerNormLinear / LayerNormMLP, so `layernorm` recompute changes nothing
+    // (transformer_layer.py: only a separate norm module is checkpointed): the estimate equals the core_attn baseline.
+    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_recompute_core_attn_layernorm (PR #3107 table: 59.6 GB, rank 0)',
+    source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Historical Measurement)`,
+    model: modelShape('llama3-70b'),
+    config: llama70({ recompute: selective(['core_attn', 'layernorm']) }),
+    measured: 59.6 * GB,
+    rank: 0,
+    confidence: 'low',
+    tolerance: 0.35,
+    why: LLAMA70_WHY,
+  },
+  ...(
+    [
+      ['moe', ['moe'], 64.653],
+      ['moe_layernorm', ['moe', 'layernorm'], 63.639],
+    ] as const
+  ).map(([name, modules, gb]): Row => ({
+    // Not in measured-peaks.json. The two runs that died in iteration 2 ([] and moe_act, figures "after iteration 1",
+    // before the Adam moments took part in a forward/backward) are not steady peaks and are left out.
+    id: `bridge_nemotron3_nano_16xh100_selective_${name}`,
+    source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Matched H100 Evidence: Nemotron 3 Nano)`,
+    model: modelShape('nemotron3-nano-30b-a3b'),
+    config: nano([...modules]),
+    measured: gb * GB,
+    rank: 0,
+    confidence: 'medium',
+    tolerance: 0.08,
+    why: NANO_WHY,
+  })),
   {
     id: 'bridge_qwen3_30b_a3b_16xh100_ep16_hybridep_overlap',
     source: `${BRIDGE}skills/nemo-mbridge-perf-expert-parallel-overlap/SKILL.md`,
@@ -307,6 +360,14 @@ test('Moonlight 16B recompute modules: the same order and size as the matched me
     ['moe_act', 0.677e9],
   ] as const)
     assert.ok(saved[k] / measured < 1.4 && saved[k] / measured > 1, `${k}: ${saved[k]} vs ${measured}`);
+});
+
+test('Nemotron 3 Nano: layernorm recompute beside whole-MoE recompute frees the checkpointed norm output of every MoE layer (measured 1.014 GB)', () => {
+  const at = (modules: string[]) => measuredStage(estimateTraining(modelShape('nemotron3-nano-30b-a3b'), nano(modules), H100), 0).allocated;
+  // 23 MoE layers × 2·s·h = 23 × 2·8192·2688 = 1.0129 GB: transformer_layer.py discards the pre-MLP norm output after the
+  // MoE forward even when the MoE checkpoint saved it as its input.
+  assert.equal(at(['moe']) - at(['moe', 'layernorm']), 23 * 2 * 8192 * 2688);
+  assert.ok(Math.abs((at(['moe']) - at(['moe', 'layernorm'])) / (1.014 * GB) - 1) < 0.01);
 });
 
 test('LoRA with sequence parallelism: the gathered LoRA-A inputs match the measured input re-gather saving (Qwen3-8B, TP 2, 8K)', () => {

@@ -129,6 +129,7 @@ export function modelConfigYaml(a: Megatron): string {
   }
   if (a.cuda_graph_impl !== 'none') put('cuda-graph-impl', a.cuda_graph_impl);
   if (a.cuda_graph_scope) put('cuda-graph-modules', `[${a.cuda_graph_scope.join(' ')}]`);
+  put('cuda-graph-warmup-steps', a.cuda_graph_warmup_steps);
   on('tp-comm-overlap', a.tp_comm_overlap);
   const env: [string, string][] = [['CUDA_DEVICE_MAX_CONNECTIONS', '1']];
   if (a.expandable_segments) env.push(['PYTORCH_CUDA_ALLOC_CONF', 'expandable_segments:True']);

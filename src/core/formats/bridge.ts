@@ -140,6 +140,7 @@ export const BRIDGE: TrainingTable = {
     biasActFusion: ['model.bias_activation_fusion'],
     cudaGraphImpl: ['model.cuda_graph_impl'],
     cudaGraphScope: ['model.cuda_graph_scope', 'model.cuda_graph_modules'],
+    cudaGraphWarmup: ['model.cuda_graph_warmup_steps'],
     enableCudaGraph: ['model.enable_cuda_graph'],
     externalCudaGraph: ['model.external_cuda_graph'],
     // The launch environment (ENV_VARS of the launch scripts, env_vars of the performance scripts' recipes).

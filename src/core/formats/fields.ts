@@ -169,6 +169,8 @@ export const TRAINING_FIELDS = {
   externalCudaGraph: 'bool',
   /** cuda_graph_scope / cuda_graph_modules: a list, or one string. */
   cudaGraphScope: 'any',
+  /** cuda_graph_warmup_steps: eager iterations before capture. */
+  cudaGraphWarmup: 'num',
   /** Environment variables the launcher exports (PYTORCH_CUDA_ALLOC_CONF, CUBLAS_WORKSPACE_CONFIG): a mapping. */
   envVars: 'any',
   // MoE runtime (TransformerConfig moe_*).

@@ -233,6 +233,7 @@ export const MEGATRON_LM: TrainingTable = {
     ceFusionImpl: arg('cross-entropy-fusion-impl'),
     cudaGraphImpl: arg('cuda-graph-impl'),
     cudaGraphScope: [...arg('cuda-graph-modules'), ...arg('cuda-graph-scope')],
+    cudaGraphWarmup: arg('cuda-graph-warmup-steps'),
     enableCudaGraph: arg('enable-cuda-graph'),
     externalCudaGraph: arg('external-cuda-graph'),
     envVars: ['ENV_VARS'],

@@ -123,6 +123,7 @@ export const NEMO2: TrainingTable = {
     biasActFusion: 'bias_activation_fusion',
     cudaGraphImpl: 'cuda_graph_impl',
     cudaGraphScope: 'cuda_graph_scope',
+    cudaGraphWarmup: 'cuda_graph_warmup_steps',
     enableCudaGraph: 'enable_cuda_graph',
     externalCudaGraph: 'external_cuda_graph',
     tpCommOverlap: 'tp_comm_overlap',

@@ -403,6 +403,7 @@ export const NEMO_RL_MEGATRON: TrainingTable = {
     transformerImpl: ['policy.megatron_cfg.transformer_impl'],
     cudaGraphImpl: ['policy.megatron_cfg.cuda_graph_impl'],
     cudaGraphScope: ['policy.megatron_cfg.cuda_graph_modules'],
+    cudaGraphWarmup: ['policy.megatron_cfg.cuda_graph_warmup_steps'],
     moeDispatcher: ['policy.megatron_cfg.moe_token_dispatcher_type'],
     moeRouterDtype: ['policy.megatron_cfg.moe_router_dtype'],
     moePermuteFusion: ['policy.megatron_cfg.moe_permute_fusion'],

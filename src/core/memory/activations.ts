@@ -16,12 +16,20 @@ export interface ActivationTerm {
   formula: string;
 }
 
+/**
+ * The part of a layer a CUDA graph can capture (Megatron TransformerConfig.cuda_graph_modules): attention, dense MLP, MoE
+ * router (with the shared experts), MoE preprocess (permutation), routed experts, Mamba mixer. `other` is never captured alone.
+ */
+export type LayerModule = 'attn' | 'mlp' | 'moe_router' | 'moe_preprocess' | 'moe_experts' | 'mamba' | 'other';
+
 /** One layer kind, one micro-batch: bytes saved for backward, and transient bytes while its forward / backward runs. */
 export interface KindActivations {
   stored: number;
   fwd: number;
   bwd: number;
   terms: ActivationTerm[];
+  /** Saved bytes by the module that saves them (Megatron profile; empty for hf). */
+  byModule: Partial<Record<LayerModule, number>>;
 }
 
 export interface LayerActivations {
@@ -66,6 +74,9 @@ interface Ctx {
   lin: number;
   mods: Set<string>;
   add: (label: string, bytes: number, formula: string) => number;
+  /** The module the following add() calls belong to. */
+  at: (module: LayerModule) => void;
+  byModule: Partial<Record<LayerModule, number>>;
 }
 
 const fmt = (x: number) => String(+x.toFixed(4));
@@ -84,11 +95,25 @@ function scores(x: Ctx): number {
   return a;
 }
 
+/**
+ * `layernorm` recompute of the pre-MLP norm of an MoE layer (a separate TENorm there; fused into TE LayerNormMLP /
+ * LayerNormLinear in dense layers, where the option does nothing). Megatron disables it when TE graphs capture the MoE
+ * router, unless they also capture the preprocess with the alltoall dispatcher (transformer_layer.py
+ * can_recompute_pre_mlp_layernorm_for_cudagraph).
+ */
+function preMlpNormRecomputed(c: TrainingConfig, mods: Set<string>): boolean {
+  if (!mods.has('layernorm')) return false;
+  const g = c.cudaGraph;
+  if (!g || g.impl !== 'transformer_engine' || !g.scope.includes('moe_router')) return true;
+  return g.scope.includes('moe_preprocess') && c.moe?.dispatcher === 'alltoall';
+}
+
 /** Self-attention with its input norm: GQA (TE LayerNormLinear + fused / flash attention) or MLA. */
 function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
   const sbh = s * b * h;
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  x.at('attn');
   let a = 0;
   a += add('LN1 input (residual)', e * sbh * rep, `${e}·sbh${sp} — norm backward`);
   if (m.mla) {
@@ -161,6 +186,7 @@ function mlpBlock(x: Ctx, ffn: number, label: string, withNorm: boolean, recompu
   const { m, c, s, b, t, h, rep, e, lin, add } = x;
   const sbh = s * b * h;
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  x.at('mlp');
   let d = 0;
   if (withNorm) d += add(`${label}: LN2 input (residual)`, e * sbh * rep, `${e}·sbh${sp}`);
   const g = m.gatedMlp ? 2 : 1;
@@ -185,13 +211,17 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   const Te = T * expertTokenFactor(m, c); // token-expert pairs this rank's experts process
   const ffnE = m.moeFfn / c.etp;
   const g = m.gatedMlp ? 2 : 1;
+  x.at('moe_router');
   let d = add('MoE: pre-MLP norm input (residual)', e * T * h, `${e}·s·b·h${sp}`);
+  const normRecompute = preMlpNormRecomputed(c, mods);
   if (mods.has('moe')) {
-    // Whole-MoE recompute keeps the checkpoint input (the norm output) and rebuilds the layer in backward (transformer_layer.py).
-    d += add('MoE: checkpointed input (norm output)', e * T * h, `${e}·s·b·h${sp} — recompute_modules moe`);
+    // Whole-MoE recompute keeps the checkpoint input (the norm output) and rebuilds the layer in backward; `layernorm`
+    // recompute discards that output after the MoE forward and rebuilds it first (transformer_layer.py
+    // pre_mlp_norm_checkpoint.discard_output_and_register_recompute), so only the norm input stays.
+    if (!normRecompute) d += add('MoE: checkpointed input (norm output)', e * T * h, `${e}·s·b·h${sp} — recompute_modules moe`);
   } else {
     // The norm is a separate TENorm in MoE layers; its output is the router's saved input (RouterGatingLinearFunction).
-    if (!mods.has('layernorm')) d += add('MoE: norm output (router and dispatch input)', e * T * h, `${e}·s·b·h${sp}`);
+    if (!normRecompute) d += add('MoE: norm output (router and dispatch input)', e * T * h, `${e}·s·b·h${sp}`);
     const rb = c.moe?.routerDtype === 'fp64' ? 8 : c.moe?.routerDtype === 'fp32' ? 4 : e;
     d += add(
       'router: logits, scores, routing map, top-k indices',
@@ -199,11 +229,13 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
       `s·b·E·(2·${rb} + 1)${sp} + 8·s·b·k${sp} — moe_router_dtype ${c.moe?.routerDtype ?? 'activation dtype'}`,
     );
     const idx = c.moe?.permuteFusion ? 4 : 8;
+    x.at('moe_preprocess');
     d += add(
       'permutation indices (permute / unpermute)',
       idx * (T * k + Te),
       `${idx}·(s·b·k${sp} + tokens after dispatch) — moe_utils permute`,
     );
+    x.at('moe_experts');
     d += add('experts: FC1 input (dispatched tokens)', lin * Te * h, `${fmt(lin)}·k·ETP·s·b·h${sp}`);
     d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`);
     d += add('experts: routing probabilities (fp32)', 4 * Te, `4·k·ETP·s·b${sp}`);
@@ -221,6 +253,8 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     }
     if (m.sharedExpertFfn > 0 && !mods.has('shared_experts')) {
       const sffn = m.sharedExpertFfn;
+      // cuda_graph_modules moe_router captures the shared experts with the router (transformer_config.py).
+      x.at('moe_router');
       d += add('shared experts: FC1 output', (e * g * sffn * s * b) / t, `${e}·${g}·shared_ffn·s·b/t`);
       d += add('shared experts: FC2 input', (lin * sffn * s * b) / t, `${fmt(lin)}·shared_ffn·s·b/t`);
     }
@@ -244,6 +278,7 @@ function mambaBlock(x: Ctx): number {
   const { m, c, s, b, t, h, rep, e, lin, add } = x;
   const mb = m.mamba;
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  x.at('mamba');
   let d = add('Mamba: norm input (residual)', e * s * b * h * rep, `${e}·sbh${sp}`);
   d += add('Mamba: in_proj input (norm output)', lin * s * b * h * rep, `${fmt(lin)}·sbh${sp}`);
   if (!mb) return d;
@@ -251,9 +286,16 @@ function mambaBlock(x: Ctx): number {
   const bc = 2 * mb.groups * mb.stateDim;
   const sb = (s * b) / t;
   d += add('Mamba: in_proj output (z, xBC, dt)', e * sb * (2 * inner + bc + mb.numHeads), `${e}·s·b·(2·d_inner + 2·g·N + heads)/t`);
-  d += add('Mamba: conv1d output (x, B, C for the scan)', e * sb * (inner + bc), `${e}·s·b·(d_inner + 2·g·N)/t`);
-  d += add('Mamba: scan output and dA cumsum (fp32)', e * sb * inner + 4 * sb * mb.numHeads, `${e}·s·b·d_inner/t + 4·s·b·heads/t`);
-  d += add('Mamba: out_proj input (gated norm output)', lin * sb * inner, `${fmt(lin)}·s·b·d_inner/t`);
+  // mamba_split_conv1d_scan_combined saves zxbcdt and the scan output before gating (out_x); it recomputes the conv1d
+  // output in backward. The gated scan output is the input of the mixer's RMSNorm (rmsnorm_fn saves it and rstd), whose
+  // output out_proj saves (Megatron mamba_mixer.py _ssm_training; mamba_ssm ops/triton/ssd_combined.py, layernorm_gated.py).
+  d += add('Mamba: scan output before gating (out_x)', e * sb * inner, `${e}·s·b·d_inner/t`);
+  d += add(
+    'Mamba: gated scan output (norm input) and rstd (fp32)',
+    e * sb * inner + 4 * sb * mb.groups,
+    `${e}·s·b·d_inner/t + 4·s·b·groups/t`,
+  );
+  d += add('Mamba: out_proj input (norm output)', lin * sb * inner, `${fmt(lin)}·s·b·d_inner/t`);
   return d;
 }
 
@@ -262,6 +304,7 @@ function loraBlock(x: Ctx, kind: LayerKind): number {
   const { c, s, b, h, e, add } = x;
   const p = c.peft;
   if (!p || !c.sp || c.tp <= 1 || p.inputRegather) return 0;
+  x.at('other');
   const targets = new Set(p.targets.length ? p.targets : LORA_DEFAULT_TARGETS);
   const eligible =
     (targets.has('linear_qkv') && (kind === 'dense' || kind === 'moe' || kind === 'attention') ? 1 : 0) +
@@ -277,6 +320,8 @@ function loraBlock(x: Ctx, kind: LayerKind): number {
 
 function context(m: ModelShape, c: TrainingConfig, b: number, s: number, terms: ActivationTerm[] | null): Ctx {
   const hf = c.profile === 'hf';
+  const byModule: Partial<Record<LayerModule, number>> = {};
+  let module: LayerModule = 'other';
   return {
     m,
     c,
@@ -289,9 +334,14 @@ function context(m: ModelShape, c: TrainingConfig, b: number, s: number, terms: 
     lin: savedInputBytes(c),
     mods: c.recompute.granularity === 'selective' ? new Set(c.recompute.modules) : new Set<string>(),
     add: (label, bytes, formula) => {
+      if (bytes > 0) byModule[module] = (byModule[module] ?? 0) + bytes;
       if (bytes > 0 && terms) terms.push({ label, bytes, formula });
       return bytes;
     },
+    at: (next) => {
+      module = next;
+    },
+    byModule,
   };
 }
 
@@ -322,7 +372,42 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
   }
   if (kind === 'mamba') stored += mambaBlock(x);
   stored += loraBlock(x, kind);
-  return { stored, fwd, bwd, terms };
+  return { stored, fwd, bwd, terms, byModule: x.byModule };
+}
+
+// cuda_graph_modules → the layer modules each captures (Megatron transformer_config.py; "full" and [] capture the whole layer).
+const GRAPH_MODULES: Record<string, readonly LayerModule[]> = {
+  attn: ['attn'],
+  mlp: ['mlp'],
+  moe: ['moe_router', 'moe_preprocess', 'moe_experts'],
+  moe_router: ['moe_router'],
+  moe_preprocess: ['moe_preprocess'],
+  mamba: ['mamba'],
+};
+
+/**
+ * What per-layer CUDA graphs capture of one layer kind: the saved bytes inside the captured modules, and the number of
+ * graphed callables (attention and the MLP part are captured as separate graphs; the whole layer as one).
+ */
+export function graphCapture(
+  kind: LayerKind,
+  byModule: Partial<Record<LayerModule, number>>,
+  stored: number,
+  scope: readonly string[],
+): { captured: number; callables: number } {
+  const named = scope.filter((x) => x !== 'full');
+  if (named.length === 0) return { captured: stored, callables: 1 };
+  const modules = new Set(named.flatMap((x) => GRAPH_MODULES[x] ?? []));
+  const captured = [...modules].reduce((a, mod) => a + (byModule[mod] ?? 0), 0);
+  const hasAttn = kind === 'dense' || kind === 'moe' || kind === 'attention';
+  const attn = hasAttn && modules.has('attn') ? 1 : 0;
+  const mlpPart =
+    ((kind === 'dense' || kind === 'mlp') && modules.has('mlp')) ||
+    ((kind === 'moe' || kind === 'moe-mlp') && (modules.has('moe_router') || modules.has('moe_experts')))
+      ? 1
+      : 0;
+  const mamba = kind === 'mamba' && modules.has('mamba') ? 1 : 0;
+  return { captured, callables: attn + mlpPart + mamba };
 }
 
 /** Per-layer inventory of what Megatron-Core with Transformer Engine saves: a dense and an MoE layer (memory.md §2.4, Korthikanti 2022 Table 2 re-derived). */

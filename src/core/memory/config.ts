@@ -83,9 +83,12 @@ export interface TrainingConfig {
   cublasWorkspaceConfig?: string;
   /** make_vocab_size_divisible_by (Megatron-LM --make-vocab-size-divisible-by); default 128. */
   vocabDivisibleBy?: number;
-  /** CUDA graphs (cuda_graph_impl, cuda_graph_scope); default null (eager). */
-  cudaGraph?: { impl: 'local' | 'transformer_engine' | 'full_iteration'; scope: string[] } | null;
+  /** CUDA graphs (cuda_graph_impl, cuda_graph_scope / cuda_graph_modules, cuda_graph_warmup_steps); default null (eager). */
+  cudaGraph?: { impl: 'local' | 'transformer_engine' | 'full_iteration'; scope: string[]; warmupSteps?: number } | null;
 }
+
+/** cuda_graph_warmup_steps: eager iterations before the graphs are captured (Megatron TransformerConfig default). */
+export const CUDA_GRAPH_WARMUP_STEPS = 3;
 
 export type StateDtype = 'fp32' | 'bf16' | 'fp16' | 'fp8';
 export const STATE_BYTES: Record<StateDtype, number> = { fp32: 4, bf16: 2, fp16: 2, fp8: 1 };

@@ -150,10 +150,12 @@ function cudaGraphOf(v: TrainingValues): TrainingConfig['cudaGraph'] | undefined
       ? rawScope.split(/[\s,]+/).filter(Boolean)
       : [];
   const impl = str(v.cudaGraphImpl);
+  const warm = v.cudaGraphWarmup;
+  const warmup = typeof warm === 'number' && Number.isInteger(warm) && warm >= 0 ? { warmupSteps: warm } : {};
   if (impl === 'none') return null;
-  if (impl === 'local' || impl === 'transformer_engine' || impl === 'full_iteration') return { impl, scope };
-  if (v.enableCudaGraph === true) return { impl: 'local', scope };
-  if (v.externalCudaGraph === true) return { impl: 'transformer_engine', scope };
+  if (impl === 'local' || impl === 'transformer_engine' || impl === 'full_iteration') return { impl, scope, ...warmup };
+  if (v.enableCudaGraph === true) return { impl: 'local', scope, ...warmup };
+  if (v.externalCudaGraph === true) return { impl: 'transformer_engine', scope, ...warmup };
   if (v.enableCudaGraph === false || v.externalCudaGraph === false) return null;
   return undefined;
 }

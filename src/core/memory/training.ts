@@ -5,6 +5,7 @@
 import {
   checkpointInput,
   embeddingActivations,
+  graphCapture,
   hfLayer,
   lossActivations,
   megatronKind,
@@ -13,7 +14,7 @@ import {
   type ActivationTerm,
   type KindActivations,
 } from './activations.js';
-import { derived, type TrainingConfig } from './config.js';
+import { CUDA_GRAPH_WARMUP_STEPS, derived, type TrainingConfig } from './config.js';
 import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads } from './overheads.js';
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
@@ -129,6 +130,9 @@ interface ChunkActivations {
   bwd: Part;
   note: string;
   candidates: Part[];
+  /** CUDA graphs, per micro-batch: saved bytes inside the captured modules, and static input/output/gradient buffers. */
+  graphCaptured: number;
+  graphBuffers: number;
 }
 
 export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec, inherited: Assumption[] = []): TrainingEstimate {
@@ -175,7 +179,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (!v) {
       if (hf) {
         const l = hfLayer(m, c, b, s);
-        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms };
+        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {} };
       } else v = megatronKind(m, c, b, s, k);
       kindCache.set(k, v);
     }
@@ -190,6 +194,23 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const emb = embeddingActivations(m, c, b, s);
   const loss = lossActivations(m, c, b, s, V);
   const mtp = (m.mtpLayers ?? 0) > 0 && !hf ? mtpActivations(m, c, b, s, V) : null;
+
+  // Per-layer CUDA graphs (TE make_graphed_callables or Megatron's CudaGraphManager; full_iteration has no per-layer buffers).
+  const graphs = c.cudaGraph && c.cudaGraph.impl !== 'full_iteration' && !hf ? c.cudaGraph : null;
+  const chunkGraphs = (first: number, count: number) => {
+    const k = countKinds(m, first, count);
+    // Static input, output and their gradients per graphed callable (2 · 2·sbh).
+    const buffers = 4 * s * b * m.hidden * (c.sp ? 1 / c.tp : 1) * (c.params === 'fp32' ? 2 : 1);
+    let captured = 0;
+    let n = 0;
+    for (const kind of LAYER_KINDS) {
+      if (!k[kind]) continue;
+      const g = graphCapture(kind, kindAct(kind).byModule, kindAct(kind).stored, graphs!.scope);
+      captured += k[kind] * g.captured;
+      n += k[kind] * g.callables;
+    }
+    return { captured, buffers: n * buffers };
+  };
 
   const chunkActivations = (ch: Chunk): ChunkActivations => {
     const kinds = countKinds(m, ch.first, ch.count);
@@ -276,7 +297,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       });
     }
     candidates.push(...fwdParts, ...bwdParts);
-    return { layers, embedding, loss: lossBytes, mtp: mtpBytes, stored, fwd: maxPart(fwdParts), bwd: maxPart(bwdParts), note, candidates };
+    const graph = graphs ? chunkGraphs(ch.first, ch.count) : { captured: 0, buffers: 0 };
+    return {
+      layers,
+      embedding,
+      loss: lossBytes,
+      mtp: mtpBytes,
+      stored,
+      fwd: maxPart(fwdParts),
+      bwd: maxPart(bwdParts),
+      note,
+      candidates,
+      graphCaptured: full ? 0 : graph.captured,
+      graphBuffers: graph.buffers,
+    };
   };
 
   // Micro-batches per step: known from the global batch and DP; unknown → a steady state (more than any warm-up).
@@ -425,24 +459,40 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         level: 'allocated',
       }));
     }
-    if (c.cudaGraph && !hf) {
-      // Static input and output of every captured layer, per micro-batch in flight (TE make_graphed_callables keeps one set per micro-batch).
-      const hidden = 2 * s * b * m.hidden * (c.sp ? 1 / c.tp : 1);
-      const graphs = c.cudaGraph.impl === 'full_iteration' ? 0 : 2 * hidden * layerPasses;
-      if (graphs) {
-        transient += graphs;
+    let graphPool = 0;
+    if (graphs) {
+      // Once captured, a graph's saved tensors live in its private pool, written by replay without the allocator: they
+      // count in reserved, not in allocated; the static inputs, outputs and their gradients stay allocated. The first
+      // cuda_graph_warmup_steps iterations run eagerly and set the process's allocated peak first (Megatron training.py /
+      // Bridge train.py create_cudagraphs after the warm-up; max_memory_allocated is never reset).
+      const buffers = per((x) => x.graphBuffers);
+      const captured = per((x) => x.graphCaptured);
+      const warm = graphs.warmupSteps ?? CUDA_GRAPH_WARMUP_STEPS;
+      // Three phases, each measured from the eager peak E (activations + transient): the eager warm-up (0), the capture
+      // (the captured modules' saved tensors, allocated from the pool as the graphs record them in schedule order, and the
+      // static buffers: C + B − E) and the replayed steady state (B − C). Without warm-up there is no eager phase.
+      const eager = activations + transient;
+      const delta = Math.max(warm > 0 ? 0 : -eager, captured + buffers - eager, buffers - captured);
+      graphPool = Math.max(0, eager + buffers - (eager + delta));
+      if (delta) {
+        transient += delta;
         line(trans, () => ({
-          label: 'CUDA graphs: static input/output buffers',
+          label:
+            delta > 0
+              ? 'CUDA graphs: static buffers beyond the captured activations they replace'
+              : 'CUDA graphs: captured activations moved to the private pool (no eager warm-up)',
           category: 'transient',
-          bytes: graphs,
-          formula: '2 · 2·sbh per captured layer and micro-batch in flight',
-          source: 'TransformerEngine make_graphed_callables; Megatron cuda_graph.md',
+          bytes: delta,
+          formula: `static buffers 2 · 2·sbh per graphed module and micro-batch in flight (${gib(buffers)}) − captured saved tensors (${gib(captured)})${warm > 0 ? ', when positive' : ''}`,
+          source: 'TransformerEngine make_graphed_callables; Megatron cuda_graphs.py, transformer_config.py cuda_graph_modules',
           level: 'allocated',
         }));
       }
       assume(
-        'CUDA graphs keep a static input and output per captured layer and micro-batch in flight',
-        'TE make_graphed_callables; exact pool reuse not modelled',
+        warm > 0
+          ? `CUDA graphs captured after ${warm} eager warm-up iteration${warm === 1 ? '' : 's'}, which set the allocated peak; the graphs' private pool counts in reserved`
+          : 'CUDA graphs captured before the first iteration: the captured modules’ saved tensors live in the private pool (reserved, not allocated)',
+        'cuda_graph_warmup_steps (Megatron default 3); static buffers per graphed module and micro-batch in flight, pool reuse not modelled',
       );
     }
     const mtpOnRank = layout.chunks[rank]!.reduce((a, ch) => a + ch.mtp, 0);
@@ -470,6 +520,14 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const allocated = st.weights + st.gradients + st.optimizer + activations + transient + rankWsBytes;
     const ov = trainingOverheads(c, allocated);
+    if (graphPool > 0)
+      ov.push({
+        label: 'CUDA graphs: private memory pool outside the allocated peak',
+        bytes: graphPool,
+        formula: 'the captured saved tensors (or the static buffers, after an eager warm-up) the replayed graphs hold',
+        source: 'PyTorch CUDA graphs private memory pools; TransformerEngine make_graphed_callables',
+        level: 'reserved',
+      });
     const overhead = rankWsBytes + ov.reduce((a, o) => a + o.bytes, 0);
     // device = the sum of the lines (perGpu.total adds up exactly); reserved = allocated + fragmentation.
     const device = st.weights + st.gradients + st.optimizer + activations + transient + overhead;

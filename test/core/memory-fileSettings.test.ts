@@ -14,6 +14,7 @@ import { estimateTraining } from '../../src/core/memory/training.js';
 import { layoutStages } from '../../src/core/formats/megatronLm.js';
 import { GPUS } from '../../src/core/memory/gpus.js';
 import { modelShape, trainingConfig, WILD } from '../helpers.js';
+import { GPT70B_TUTORIAL_CONFIG, GPT70B_TUTORIAL_SHAPE } from '../gpt70bTutorial.js';
 
 function training(text: string, settings: Parameters<typeof analyze>[1] = {}) {
   const e = analyze(text, { gpu: 'h100', ...settings }).main?.estimate;
@@ -444,42 +445,7 @@ test('measured row megatron_gpt70b_tp4pp8_fullrecompute_after1iter as a Megatron
   --bf16: true
 `;
   const e = training(text, { worldSize: 32 });
-  const shape = {
-    name: 'gpt-70b',
-    layers: 80,
-    hidden: 8192,
-    ffn: 32768,
-    heads: 64,
-    kvHeads: 64,
-    headDim: 128,
-    vocab: 32000,
-    tiedEmbeddings: true,
-    gatedMlp: false,
-    norm: 'layernorm' as const,
-    experts: 0,
-    topK: 0,
-    moeFfn: 0,
-    sharedExpertFfn: 0,
-    denseLayersBeforeMoe: 0,
-    linearBias: true,
-    positionEmbedding: 'learned_absolute' as const,
-    maxPositionEmbeddings: 4096,
-    activation: 'gelu' as const,
-  };
-  const config = trainingConfig({
-    globalBatch: 512,
-    tp: 4,
-    pp: 8,
-    etp: 4,
-    worldSize: 32,
-    recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
-    distributedOptimizer: false,
-    hiddenDropout: 0.1,
-    attentionDropout: 0.1,
-    attention: 'eager',
-    transformerImpl: 'local',
-  });
-  const want = estimateTraining(shape, config, H100);
+  const want = estimateTraining(GPT70B_TUTORIAL_SHAPE, GPT70B_TUTORIAL_CONFIG, H100);
   // The measured rank (global rank 4–19) is on pipeline stage 1.
   assert.equal(e.estimate.stages[1]!.allocated, want.stages[1]!.allocated);
 });

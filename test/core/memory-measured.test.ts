@@ -10,6 +10,7 @@ import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { estimateTraining, type TrainingEstimate } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { modelShape, SHARED, trainingConfig } from '../helpers.js';
+import { GPT70B_TUTORIAL_CONFIG, GPT70B_TUTORIAL_SHAPE } from '../gpt70bTutorial.js';
 
 const GB = 1e9;
 const GIB = 2 ** 30;
@@ -262,42 +263,8 @@ const ROWS: Row[] = [
     id: 'megatron_gpt70b_tp4pp8_fullrecompute_after1iter',
     source:
       'https://github.com/gnosia93/slurm-on-aws/blob/abc5eed1f90c7c60c976d44bc92213a63b164cdb/lesson/9-megatron-lm.md (ranks 4–19: 44566.31 MB)',
-    model: {
-      name: 'gpt-70b',
-      layers: 80,
-      hidden: 8192,
-      ffn: 32768,
-      heads: 64,
-      kvHeads: 64,
-      headDim: 128,
-      vocab: 32000,
-      tiedEmbeddings: true,
-      gatedMlp: false,
-      norm: 'layernorm',
-      experts: 0,
-      topK: 0,
-      moeFfn: 0,
-      sharedExpertFfn: 0,
-      denseLayersBeforeMoe: 0,
-      linearBias: true,
-      positionEmbedding: 'learned_absolute',
-      maxPositionEmbeddings: 4096,
-      activation: 'gelu',
-    },
-    config: {
-      ...BASE,
-      globalBatch: 512,
-      tp: 4,
-      pp: 8,
-      etp: 4,
-      worldSize: 32,
-      recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
-      distributedOptimizer: false,
-      hiddenDropout: 0.1,
-      attentionDropout: 0.1,
-      attention: 'eager',
-      transformerImpl: 'local',
-    },
+    model: GPT70B_TUTORIAL_SHAPE,
+    config: GPT70B_TUTORIAL_CONFIG,
     gpu: RTX6000,
     measured: 44566.31 * MIB,
     rank: 1,

@@ -391,8 +391,7 @@ const GRAPH_MODULES: Record<string, readonly LayerModule[]> = {
  */
 export function graphCapture(
   kind: LayerKind,
-  byModule: Partial<Record<LayerModule, number>>,
-  stored: number,
+  { byModule, stored }: Pick<KindActivations, 'byModule' | 'stored'>,
   scope: readonly string[],
 ): { captured: number; callables: number } {
   const named = scope.filter((x) => x !== 'full');

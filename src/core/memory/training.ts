@@ -197,19 +197,18 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
 
   // Per-layer CUDA graphs (TE make_graphed_callables or Megatron's CudaGraphManager; full_iteration has no per-layer buffers).
   const graphs = c.cudaGraph && c.cudaGraph.impl !== 'full_iteration' && !hf ? c.cudaGraph : null;
-  const chunkGraphs = (first: number, count: number) => {
-    const k = countKinds(m, first, count);
-    // Static input, output and their gradients per graphed callable (2 · 2·sbh).
-    const buffers = 4 * s * b * m.hidden * (c.sp ? 1 / c.tp : 1) * (c.params === 'fp32' ? 2 : 1);
+  // Static input, output and their gradients per graphed callable and micro-batch (2 · 2·sbh).
+  const graphBuffers = 4 * s * b * m.hidden * (c.sp ? 1 / c.tp : 1) * (c.params === 'fp32' ? 2 : 1);
+  const chunkGraphs = (k: KindCounts, scope: readonly string[]) => {
     let captured = 0;
     let n = 0;
     for (const kind of LAYER_KINDS) {
       if (!k[kind]) continue;
-      const g = graphCapture(kind, kindAct(kind).byModule, kindAct(kind).stored, graphs!.scope);
+      const g = graphCapture(kind, kindAct(kind), scope);
       captured += k[kind] * g.captured;
       n += k[kind] * g.callables;
     }
-    return { captured, buffers: n * buffers };
+    return { captured, buffers: n * graphBuffers };
   };
 
   const chunkActivations = (ch: Chunk): ChunkActivations => {
@@ -297,7 +296,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       });
     }
     candidates.push(...fwdParts, ...bwdParts);
-    const graph = graphs ? chunkGraphs(ch.first, ch.count) : { captured: 0, buffers: 0 };
+    const graph = graphs ? chunkGraphs(kinds, graphs.scope) : { captured: 0, buffers: 0 };
     return {
       layers,
       embedding,
@@ -473,7 +472,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       // static buffers: C + B − E) and the replayed steady state (B − C). Without warm-up there is no eager phase.
       const eager = activations + transient;
       const delta = Math.max(warm > 0 ? 0 : -eager, captured + buffers - eager, buffers - captured);
-      graphPool = Math.max(0, eager + buffers - (eager + delta));
+      graphPool = Math.max(0, buffers - delta);
       if (delta) {
         transient += delta;
         line(trans, () => ({

@@ -379,6 +379,37 @@ mixed_precision:
   grad_reduce_in_fp32: false
 `,
 );
+const QWEN3_OFFLOAD = bridgeRun(
+  'qwen3-30b-a3b',
+  `model:
+  seq_length: 4096
+  tensor_model_parallel_size: 2
+  pipeline_model_parallel_size: 2
+  sequence_parallel: true
+  expert_model_parallel_size: 4
+  expert_tensor_parallel_size: 1
+  moe_token_dispatcher_type: flex
+  moe_permute_fusion: true
+  moe_grouped_gemm: true
+  cross_entropy_loss_fusion: true
+  cross_entropy_fusion_impl: te
+  recompute_granularity: full
+  recompute_method: uniform
+  recompute_num_layers: 1
+train:
+  micro_batch_size: 1
+  global_batch_size: 8
+ddp:
+  use_distributed_optimizer: true
+optimizer:
+  use_precision_aware_optimizer: false
+  optimizer_cpu_offload: true
+  optimizer_offload_fraction: 1.0
+mixed_precision:
+  bf16: true
+  grad_reduce_in_fp32: true
+`,
+);
 
 const MEASURED: [string, string, number, string, TrainingConfig][] = [
   ...(['core_attn', 'mla_up_proj', 'moe_act'] as const).map((m): [string, string, number, string, TrainingConfig] => [
@@ -412,6 +443,24 @@ const MEASURED: [string, string, number, string, TrainingConfig][] = [
       crossEntropyFusion: 'te',
       cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
       moe: { dispatcher: 'alltoall', permuteFusion: false },
+    }),
+  ],
+  [
+    'bridge_qwen3_30b_a3b_tp2pp2ep4_optimizer_offload100',
+    QWEN3_OFFLOAD,
+    16,
+    'qwen3-30b-a3b',
+    trainingConfig({
+      globalBatch: 8,
+      tp: 2,
+      pp: 2,
+      ep: 4,
+      sp: true,
+      worldSize: 16,
+      recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+      crossEntropyFusion: 'te',
+      moe: { dispatcher: 'flex', permuteFusion: true, groupedGemm: true },
+      optimizerCpuOffload: 1,
     }),
   ],
 ];
@@ -448,4 +497,88 @@ test('measured row megatron_gpt70b_tp4pp8_fullrecompute_after1iter as a Megatron
   const want = estimateTraining(GPT70B_TUTORIAL_SHAPE, GPT70B_TUTORIAL_CONFIG, H100);
   // The measured rank (global rank 4–19) is on pipeline stage 1.
   assert.equal(e.estimate.stages[1]!.allocated, want.stages[1]!.allocated);
+});
+
+test('optimizer_cpu_offload and optimizer_offload_fraction under their upstream names: Megatron-LM arguments, NeMo-RL, NeMo 2', () => {
+  const mlm = (extra: string) =>
+    training(
+      `MODEL_ARGS:
+  --num-layers: 32
+  --hidden-size: 4096
+  --num-attention-heads: 32
+  --seq-length: 4096
+  --max-position-embeddings: 4096
+  --micro-batch-size: 1
+  --global-batch-size: 64
+  --vocab-size: 32000
+  --bf16: true
+  --use-distributed-optimizer: true
+${extra}`,
+      { worldSize: 8 },
+    );
+  // arguments.py: --optimizer-cpu-offload with --use-precision-aware-optimizer (it asserts the pair).
+  const on = mlm('  --optimizer-cpu-offload: true\n  --optimizer-offload-fraction: 0.25\n  --use-precision-aware-optimizer: true\n');
+  assert.equal(on.config.optimizerCpuOffload, 0.25);
+  assert.equal(mlm('').config.optimizerCpuOffload, undefined);
+  // The offload switch without a fraction keeps OptimizerConfig's default 0.0: everything still steps on the GPU.
+  assert.equal(mlm('  --optimizer-cpu-offload: true\n  --use-precision-aware-optimizer: true\n').config.optimizerCpuOffload, 0);
+  const line = on.estimate.breakdown.find((b) => b.category === 'optimizer')!;
+  assert.match(line.label, /25% of it stepped on the host/);
+  assert.match(line.formula, /HybridDeviceOptimizer GPU share \(1 − f\)·\(4 \+ 8\) B\/param/);
+  // 8 GPUs of DP 8: (1 − 0.25)·12 / 8 B per parameter.
+  assert.equal(line.bytes, (on.estimate.model.paramsPerGpu * 0.75 * 12) / 8);
+
+  // NeMo-RL (examples/configs/recipes/vlm/…-tp2ep8.v1.yaml states optimizer_cpu_offload: true, fraction 1.0).
+  const rl = training(`grpo:
+  num_prompts_per_step: 8
+  num_generations_per_prompt: 8
+policy:
+  model_name: Qwen/Qwen3-8B
+  train_global_batch_size: 64
+  train_micro_batch_size: 1
+  max_total_sequence_length: 4096
+  precision: bfloat16
+  dtensor_cfg:
+    enabled: false
+  megatron_cfg:
+    enabled: true
+    tensor_model_parallel_size: 2
+    optimizer:
+      use_distributed_optimizer: true
+      use_precision_aware_optimizer: false
+      optimizer_cpu_offload: true
+      optimizer_offload_fraction: 1.0
+cluster:
+  gpus_per_node: 8
+  num_nodes: 1
+`);
+  assert.equal(rl.config.optimizerCpuOffload, 1);
+  assert.equal(rl.config.optimizerDtypes, undefined);
+  assert.ok(!rl.estimate.assumptions.some((a) => /optimizer_cpu_offload/.test(a.what)));
+
+  // A fraction outside 0–1 is read as 0 (all on the GPU: the upper bound) and says so.
+  const bad = training(
+    bridgeRun(
+      'qwen3-8b',
+      'model:\n  seq_length: 4096\ntrain:\n  micro_batch_size: 1\n  global_batch_size: 8\nddp:\n  use_distributed_optimizer: true\noptimizer:\n  optimizer_cpu_offload: true\n  optimizer_offload_fraction: 2\n',
+    ),
+    {
+      worldSize: 8,
+    },
+  );
+  assert.equal(bad.config.optimizerCpuOffload, 0);
+
+  // NeMo 2: the optimizer module's megatron-core OptimizerConfig node.
+  const nemo2 = training(
+    `${NEMO2}optim:
+  _target_: nemo.lightning.pytorch.optim.megatron.MegatronOptimizerModule
+  config:
+    _target_: megatron.core.optimizer.optimizer_config.OptimizerConfig
+    use_distributed_optimizer: true
+    optimizer_cpu_offload: true
+    optimizer_offload_fraction: 0.5
+`,
+  );
+  assert.equal(nemo2.config.optimizerCpuOffload, 0.5);
+  assert.ok(bad.estimate.assumptions.some((a) => /optimizer_offload_fraction counted as 0/.test(a.what)));
 });

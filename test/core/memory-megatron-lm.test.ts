@@ -64,6 +64,24 @@ test('Megatron-LM functional tests: mean |error| ≤ 5%, worst ≤ 12% on the al
       );
     }
     lines.push('', `${results.length} cases: mean |error| ${(mean(errs) * 100).toFixed(2)}%, worst ${(worst(errs) * 100).toFixed(2)}%`);
+    // The subsets of docs/memory-model.md's summary table.
+    const subsets: [string, (a: (typeof results)[number]['c']['megatron']) => boolean][] = [
+      ['all', () => true],
+      ['dense GPT', (a) => !a.num_experts],
+      ['MoE', (a) => !!a.num_experts],
+      ['PP > 1', (a) => a.pipeline_model_parallel_size > 1],
+      ['interleaved (VPP)', (a) => (a.virtual_pipeline_model_parallel_size ?? 1) > 1],
+      ['CP 2', (a) => a.context_parallel_size === 2],
+      ['recompute', (a) => !!a.recompute_granularity],
+      ['distributed optimizer / FSDP', (a) => a.use_distributed_optimizer || a.use_megatron_fsdp],
+      ['FP8', (a) => !!a.fp8],
+      ['unfused attention or local layers', (a) => a.attention_backend === 'unfused' || a.transformer_impl === 'local'],
+    ];
+    lines.push('', '| subset | cases | mean / worst |', '|---|---:|---:|');
+    for (const [name, has] of subsets) {
+      const e = results.filter((r) => has(r.c.megatron)).map((r) => r.error);
+      lines.push(`| ${name} | ${e.length} | ${(mean(e) * 100).toFixed(1)}% / ${(worst(e) * 100).toFixed(1)}% |`);
+    }
     console.log(lines.join('\n'));
   }
   assert.ok(mean(errs) <= 0.05, `mean |error| ${(mean(errs) * 100).toFixed(2)}%`);

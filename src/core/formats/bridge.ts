@@ -129,6 +129,8 @@ export const BRIDGE: TrainingTable = {
     mainParamsDtype: ['optimizer.main_params_dtype'],
     expAvgDtype: ['optimizer.exp_avg_dtype'],
     expAvgSqDtype: ['optimizer.exp_avg_sq_dtype'],
+    optimizerCpuOffload: ['optimizer.optimizer_cpu_offload'],
+    optimizerOffloadFraction: ['optimizer.optimizer_offload_fraction'],
     megatronFsdp: ['ddp.use_megatron_fsdp', 'dist.use_megatron_fsdp'],
     fsdpSharding: ['ddp.data_parallel_sharding_strategy'],
     torchFsdp2: ['dist.use_torch_fsdp2'],

@@ -145,6 +145,9 @@ export const TRAINING_FIELDS = {
   mainParamsDtype: 'any',
   expAvgDtype: 'any',
   expAvgSqDtype: 'any',
+  /** optimizer_cpu_offload and optimizer_offload_fraction: megatron-core's HybridDeviceOptimizer keeps that share of the optimizer on the host. */
+  optimizerCpuOffload: 'bool',
+  optimizerOffloadFraction: 'num',
   gradFp32: 'bool',
   gradAccFusion: 'bool',
   /** NeMo 1.x model.fsdp: PyTorch FSDP over data parallel. */

@@ -115,6 +115,8 @@ export const NEMO2: TrainingTable = {
     mainParamsDtype: 'main_params_dtype',
     expAvgDtype: 'exp_avg_dtype',
     expAvgSqDtype: 'exp_avg_sq_dtype',
+    optimizerCpuOffload: 'optimizer_cpu_offload',
+    optimizerOffloadFraction: 'optimizer_offload_fraction',
     fsdpSharding: 'data_parallel_sharding_strategy',
     gradAccFusion: 'gradient_accumulation_fusion',
     attnBackend: 'attention_backend',

@@ -70,9 +70,15 @@ export interface TrainingConfig {
   peft?: LoraSettings | null;
   /**
    * use_precision_aware_optimizer with main_params_dtype / exp_avg_dtype / exp_avg_sq_dtype (Megatron OptimizerConfig);
-   * default fp32 for all three (12 B per parameter, sharded with the distributed optimizer).
+   * default fp32 for all three (12 B per parameter, sharded with the distributed optimizer). Present exactly when
+   * use_precision_aware_optimizer is on.
    */
   optimizerDtypes?: { mainParams?: StateDtype; expAvg?: StateDtype; expAvgSq?: StateDtype };
+  /**
+   * optimizer_cpu_offload with optimizer_offload_fraction (0–1): megatron-core's HybridDeviceOptimizer steps that share of
+   * the optimizer's parameters on the host. Default absent: no HybridDeviceOptimizer.
+   */
+  optimizerCpuOffload?: number;
   /** gradient_accumulation_fusion (Megatron-LM and Bridge default on; --no-gradient-accumulation-fusion): TE keeps dummy weight gradients. */
   gradAccumFusion?: boolean;
   /** transformer_impl: 'transformer_engine' (Megatron-Core default) or 'local' (Megatron's own layers, no TE workspace). */

@@ -144,12 +144,6 @@ function trainingConfig(
       source: 'an upper bound',
       provenance: 'default',
     });
-  if (x.optimizerCpuOffload === true)
-    assumptions.push({
-      what: `optimizer state counted on GPU although optimizer_cpu_offload keeps ${num(x.optimizerOffloadFraction) ?? 'part'} of it on CPU`,
-      source: 'an upper bound (megatron-core HybridDeviceOptimizer is not modelled)',
-      provenance: 'default',
-    });
   if (dtensor)
     assumptions.push({
       what: 'DTensor layers counted as Hugging Face layers (hf profile), FSDP2 over data parallel × context parallel',

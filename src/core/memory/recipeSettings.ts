@@ -24,6 +24,7 @@ type Optional = Partial<
     | 'fsdp'
     | 'peft'
     | 'optimizerDtypes'
+    | 'optimizerCpuOffload'
     | 'gradAccumFusion'
     | 'transformerImpl'
     | 'tpCommOverlap'
@@ -255,6 +256,20 @@ export function optionalSettings(
       ...(expAvg ? { expAvg } : {}),
       ...(expAvgSq ? { expAvgSq } : {}),
     };
+  }
+  // optimizer_cpu_offload / optimizer_offload_fraction (megatron-core OptimizerConfig; fraction default 0.0, range 0–1).
+  if (v.optimizerCpuOffload === true) {
+    const f = v.optimizerOffloadFraction;
+    if (typeof f === 'number' && f >= 0 && f <= 1) out.optimizerCpuOffload = f;
+    else {
+      out.optimizerCpuOffload = 0;
+      if (f !== undefined)
+        assumptions.push({
+          what: 'optimizer_offload_fraction counted as 0 (all of the optimizer on the GPU)',
+          source: `${JSON.stringify(f)} is not a fraction between 0 and 1: an upper bound`,
+          provenance: 'default',
+        });
+    }
   }
   const lora = loraOf(v);
   if (lora !== undefined) out.peft = lora;

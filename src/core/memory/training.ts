@@ -19,7 +19,7 @@ import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads 
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
-import { dummyWgradParams, modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
+import { dummyWgradParams, hybridDeviceOptimizer, modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
 import { gib } from '../units.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
@@ -555,6 +555,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     };
     if (!detail) return { stage, lines: [] as BreakdownLine[], transients: [] as Part[] };
     const bpp = st.bytesPerParam;
+    const offload = c.optimizerCpuOffload;
     const fsdpDiv = c.fsdp ? ` / ${denseShard} (FSDP)` : '';
     const lines: BreakdownLine[] = [
       {
@@ -588,18 +589,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         level: 'allocated',
       },
       {
-        label: c.fsdp
-          ? `optimizer (sharded over DP×CP = ${denseShard})`
-          : c.distributedOptimizer
-            ? `optimizer (sharded over DP×CP = ${denseShard})`
-            : 'optimizer',
+        label: `${c.fsdp || c.distributedOptimizer ? `optimizer (sharded over DP×CP = ${denseShard})` : 'optimizer'}${
+          offload === undefined ? '' : ` — ${+(offload * 100).toFixed(1)}% of it stepped on the host`
+        }`,
         category: 'optimizer',
         bytes: st.optimizer,
-        formula:
+        formula: `${
           c.distributedOptimizer || c.fsdp
             ? `${+(bpp.optimizer * denseShard).toFixed(2)}/${denseShard} B/param`
-            : `${bpp.optimizer} B/param`,
-        source: 'Megatron dist_optimizer docs; Megatron-Bridge theoretical_memory_utils.py (DP×CP)',
+            : `${bpp.optimizer} B/param`
+        }${offload === undefined ? '' : `; HybridDeviceOptimizer GPU share ${hybridDeviceOptimizer(c, offload).formula}, f = ${offload}`}`,
+        source:
+          offload === undefined
+            ? 'Megatron dist_optimizer docs; Megatron-Bridge theoretical_memory_utils.py (DP×CP)'
+            : 'megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py; distrib_optimizer.py',
         level: 'allocated',
       },
       ...act,

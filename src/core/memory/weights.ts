@@ -199,9 +199,28 @@ export function perParamBytes(c: TrainingConfig, shard: number): { weights: numb
   const o = c.optimizerDtypes;
   const moments = STATE_BYTES[o?.expAvg ?? 'fp32'] + STATE_BYTES[o?.expAvgSq ?? 'fp32'];
   const main = STATE_BYTES[o?.mainParams ?? 'fp32'];
-  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: moments / d }; // Adam m, v
-  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (main + 4 + moments) / d }; // fp32 main param + main grad + m + v
-  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: (main + moments) / d }; // fp32 main param + m + v
+  // optimizer_cpu_offload: HybridDeviceOptimizer's GPU share replaces the main copy and moments.
+  const f = c.optimizerCpuOffload;
+  const state = (onGpu: number) => (f === undefined ? onGpu : hybridDeviceOptimizer(c, f).bytes);
+  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(moments) / d }; // Adam m, v
+  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + moments)) / d }; // fp32 main grad + main param + m + v
+  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: state(main + moments) / d }; // fp32 main param + m + v
+}
+
+/**
+ * GPU bytes per (unsharded) parameter of megatron-core's HybridDeviceOptimizer (optimizer/cpu_offloading/hybrid_optimizer.py),
+ * which steps the first `f` of its parameters' elements on the host (pinned CPU copies, torch AdamW) and the rest with the
+ * GPU Adam, updating in fp32 (param_update_in_fp32). Its states are fp32 whatever exp_avg_dtype says. With
+ * use_precision_aware_optimizer the distributed optimizer hands it the bf16 shards (distrib_optimizer.py
+ * _build_model_and_main_param_groups), so the fp32 master copy exists only for the GPU share: (1 − f)·(4 + 8). Without it
+ * the distributed optimizer's fp32 main shard stays on the GPU and only the moments move: 4 + (1 − f)·8.
+ */
+export function hybridDeviceOptimizer(c: TrainingConfig, f: number): { bytes: number; formula: string } {
+  const moments = 8; // fp32 exp_avg + exp_avg_sq of the GPU Adam
+  if (c.params === 'fp32') return { bytes: (1 - f) * moments, formula: '(1 − f)·8 B/param (fp32 moments)' };
+  return c.optimizerDtypes
+    ? { bytes: (1 - f) * (4 + moments), formula: '(1 − f)·(4 + 8) B/param (fp32 master copy of the bf16 shard + fp32 moments)' }
+    : { bytes: 4 + (1 - f) * moments, formula: '4 + (1 − f)·8 B/param (the fp32 main shard stays; fp32 moments)' };
 }
 
 /** Fraction of linear layers an FP8/FP4 recipe runs quantized (first_last_layers_bf16; NVFP4 paper's ~15% BF16 when not given). */

@@ -198,7 +198,7 @@ export function nemoRlRules(r: TrainingRecipe, rl: NemoRlRead): NemoRlHit[] {
         );
 
   // RL-N16 — models/megatron/setup.py _validate_optimizer_config.
-  if (rl.backend === 'megatron' && x.optimizerCpuOffload === true && v.distOpt === false)
+  if (rl.backend === 'megatron' && v.optimizerCpuOffload === true && v.distOpt === false)
     hit(
       'RL-N16',
       versioned(OPTIMIZER_OFFLOAD),

@@ -4,7 +4,7 @@
 // same arguments as a model_config.yaml and checks that reading the file gives the same estimate.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrainingConfig } from '../src/core/memory/config.js';
+import type { OffloadModule, TrainingConfig } from '../src/core/memory/config.js';
 import type { ModelShape } from '../src/core/memory/types.js';
 import { REPO } from './helpers.js';
 
@@ -91,6 +91,9 @@ export interface Megatron {
   tp_comm_overlap: boolean;
   expandable_segments: boolean;
   cublas_workspace_config?: string;
+  fine_grained_activation_offloading?: boolean;
+  offload_modules?: string[];
+  activation_offload_fraction?: number;
 }
 
 export interface Case {
@@ -217,6 +220,9 @@ export function configOf(a: Megatron): TrainingConfig {
             ...(a.cuda_graph_warmup_steps !== undefined ? { warmupSteps: a.cuda_graph_warmup_steps } : {}),
           }
         : null,
+    ...(a.fine_grained_activation_offloading
+      ? { activationOffload: { modules: (a.offload_modules ?? []) as OffloadModule[], fraction: a.activation_offload_fraction ?? 1 } }
+      : {}),
     moe: a.num_experts
       ? {
           dispatcher: a.moe_token_dispatcher_type,

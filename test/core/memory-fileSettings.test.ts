@@ -582,3 +582,16 @@ cluster:
   assert.equal(nemo2.config.optimizerCpuOffload, 0.5);
   assert.ok(bad.estimate.assumptions.some((a) => /optimizer_offload_fraction counted as 0/.test(a.what)));
 });
+
+test('fine_grained_activation_offloading with offload_modules and activation_offload_fraction (Megatron-Bridge)', () => {
+  const e = training(
+    bridgeRun(
+      'qwen3-30b-a3b',
+      'model:\n  seq_length: 4096\n  expert_model_parallel_size: 8\n  fine_grained_activation_offloading: true\n  offload_modules: [core_attn, attn_proj, expert_fc1, fused_group_mlp]\n  activation_offload_fraction: 0.5\ntrain:\n  micro_batch_size: 1\n  global_batch_size: 64\n',
+    ),
+    { worldSize: 8 },
+  );
+  assert.deepEqual(e.config.activationOffload, { modules: ['core_attn', 'attn_proj', 'expert_fc1'], fraction: 0.5 });
+  assert.ok(e.estimate.assumptions.some((a) => a.what === 'offload_modules fused_group_mlp counted on the GPU'));
+  assert.ok(e.estimate.assumptions.some((a) => /^fine-grained activation offloading \(core_attn, attn_proj, expert_fc1\)/.test(a.what)));
+});

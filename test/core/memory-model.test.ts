@@ -397,3 +397,32 @@ test('hf profile: L·layer + every non-layer term of hf-activations.md, on sever
           assert.equal(e.stages[0]!.activations, L * layer + nonLayer, `${m.name} ${attention} b=${b} ${granularity}`);
         }
 });
+
+test('fine-grained activation offloading: what each offload_modules group saves leaves the GPU, two layers of it stay', () => {
+  // Llama 3 8B (h 4096, 32 heads, 8 KV groups, d 128), s 4096, TP 1, flash attention, bf16.
+  const cfg = (modules: TrainingConfig['activationOffload']) =>
+    trainingConfig({ seq: 4096, globalBatch: 8, worldSize: 8, activationOffload: modules });
+  const s = 4096;
+  const plain = megatronKind(llama8b, cfg(undefined), 1, s, 'dense');
+  assert.equal(plain.offloaded, 0);
+  // core_attn saves V (contiguous), Q and K after RoPE; attn_proj the attention output. The fp32 log-sum-exp (32·4096
+  // elements) is under min_offloaded_tensor_size (1M elements) and stays.
+  const attn = megatronKind(llama8b, cfg({ modules: ['core_attn', 'attn_proj'], fraction: 1 }), 1, s, 'dense');
+  assert.equal(attn.offloaded, 2 * s * (1024 + (4096 + 1024) + 4096));
+  assert.equal(attn.stored, plain.stored);
+  // TE fuses the input norm into linear_qkv: the residual and the normed input are saved in the qkv_linear group, and
+  // attn_norm (an IdentityOp there) offloads nothing; the dense MLP has no offload group.
+  const qkv = megatronKind(llama8b, cfg({ modules: ['qkv_linear', 'attn_norm', 'mlp_norm'], fraction: 1 }), 1, s, 'dense');
+  assert.equal(qkv.offloaded, 2 * 2 * s * 4096);
+  // activation_offload_fraction takes that share.
+  assert.equal(
+    megatronKind(llama8b, cfg({ modules: ['core_attn', 'attn_proj'], fraction: 0.5 }), 1, s, 'dense').offloaded,
+    attn.offloaded / 2,
+  );
+  // The estimate: every layer in flight keeps stored − offloaded; the offload margin (one layer) joins every phase (here
+  // the loss peak), the reloaded group the backward one.
+  const a = estimateTraining(llama8b, cfg(undefined), H100).stages[0]!;
+  const b = estimateTraining(llama8b, cfg({ modules: ['core_attn', 'attn_proj'], fraction: 1 }), H100).stages[0]!;
+  assert.equal(a.activations - b.activations, 32 * attn.offloaded);
+  assert.equal(b.transient - a.transient, attn.offloaded);
+});

@@ -94,6 +94,9 @@ export function modelConfigYaml(a: Megatron): string {
   put('recompute-method', a.recompute_method);
   put('recompute-num-layers', a.recompute_num_layers);
   if (a.recompute_modules) put('recompute-modules', `[${a.recompute_modules.join(' ')}]`);
+  if (a.fine_grained_activation_offloading) on('fine-grained-activation-offloading', true);
+  if (a.offload_modules) put('offload-modules', `[${a.offload_modules.join(' ')}]`);
+  put('activation-offload-fraction', a.activation_offload_fraction);
   put('fp8-format', a.fp8);
   put('fp8-recipe', a.fp8_recipe);
   on('fp8-param-gather', a.fp8_param_gather);

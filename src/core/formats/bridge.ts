@@ -81,6 +81,8 @@ export const BRIDGE: TrainingTable = {
     offloadLayers: ['model.cpu_offloading_num_layers'],
     offloadActivations: ['model.cpu_offloading_activations'],
     fgOffload: ['model.fine_grained_activation_offloading'],
+    offloadModules: ['model.offload_modules'],
+    offloadFraction: ['model.activation_offload_fraction'],
     mixedPrecision: ['mixed_precision'],
     fp16: ['model.fp16', 'mixed_precision.fp16'],
     bf16: ['model.bf16', 'mixed_precision.bf16'],

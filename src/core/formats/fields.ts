@@ -119,6 +119,10 @@ export const TRAINING_FIELDS = {
   offloadLayers: 'int',
   offloadActivations: 'bool',
   fgOffload: 'bool',
+  /** offload_modules: the modules whose saved tensors fine-grained activation offloading moves to the host. */
+  offloadModules: 'list',
+  /** activation_offload_fraction: the first share of the eligible offload groups, in forward order. */
+  offloadFraction: 'num',
   // Precision (formats.md §1.5, §4).
   precision: 'any',
   mixedPrecision: 'any',

@@ -115,6 +115,8 @@ function derive(doc: RecipeDoc): TrainingValues {
   // List arguments written as one string ("[moe_act mlp]"); a YAML list is read through the path.
   const modules = argValue(doc, 'recompute-modules');
   if (typeof modules === 'string') out.recomputeModules = argList(modules);
+  const offloaded = argValue(doc, 'offload-modules');
+  if (typeof offloaded === 'string') out.offloadModules = argList(offloaded);
   // Integer lists (nargs '+', type=int): "--hierarchical-context-parallel-sizes: 2 2" (arguments.py).
   const hcp = argValue(doc, 'hierarchical-context-parallel-sizes');
   if (typeof hcp === 'string') {
@@ -204,6 +206,9 @@ export const MEGATRON_LM: TrainingTable = {
     recomputeMethod: arg('recompute-method'),
     recomputeLayers: arg('recompute-num-layers'),
     recomputeModules: arg('recompute-modules'),
+    fgOffload: arg('fine-grained-activation-offloading'),
+    offloadModules: arg('offload-modules'),
+    offloadFraction: arg('activation-offload-fraction'),
     fp16: arg('fp16'),
     bf16: arg('bf16'),
     fp8: arg('fp8-format'),
@@ -259,6 +264,7 @@ export const MEGATRON_LM: TrainingTable = {
     expAvgDtype: 'fp32',
     expAvgSqDtype: 'fp32',
     optimizerCpuOffload: false,
+    fgOffload: false,
     optimizerOffloadFraction: 0,
     megatronFsdp: false,
     fsdpSharding: 'optim_grads_params',

@@ -73,6 +73,8 @@ export const NEMO2: TrainingTable = {
     cpuOffloading: 'cpu_offloading',
     offloadLayers: 'cpu_offloading_num_layers',
     fgOffload: 'fine_grained_activation_offloading',
+    offloadModules: 'offload_modules',
+    offloadFraction: 'activation_offload_fraction',
     fp16: 'fp16',
     bf16: 'bf16',
     fp8: 'fp8',

@@ -388,6 +388,8 @@ export const NEMO_RL_MEGATRON: TrainingTable = {
     lastStageLayers: ['policy.megatron_cfg.num_layers_in_last_pipeline_stage'],
     recomputeModules: ['policy.megatron_cfg.recompute_modules'],
     fgOffload: ['policy.megatron_cfg.fine_grained_activation_offloading'],
+    offloadModules: ['policy.megatron_cfg.offload_modules'],
+    offloadFraction: ['policy.megatron_cfg.activation_offload_fraction'],
     distOpt: ['policy.megatron_cfg.optimizer.use_distributed_optimizer'],
     gradFp32: ['policy.megatron_cfg.distributed_data_parallel_config.grad_reduce_in_fp32'],
     gradAccFusion: ['policy.megatron_cfg.gradient_accumulation_fusion'],

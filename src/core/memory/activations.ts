@@ -4,7 +4,7 @@
 // Megatron profile: what Megatron-Core with Transformer Engine saves (NVIDIA/Megatron-LM@d98e8a64: transformer_layer.py,
 // attention.py, multi_latent_attention.py, moe/{router,token_dispatcher,experts,moe_utils,shared_experts}.py,
 // ssm/mamba_mixer.py; memory.md §2.4 re-derivation of Korthikanti Table 2). HF profile: hf-activations.md (measured).
-import { LORA_DEFAULT_TARGETS, type TrainingConfig } from './config.js';
+import { LORA_DEFAULT_TARGETS, type OffloadModule, type TrainingConfig } from './config.js';
 import { lastLayerKind, mambaInner, type LayerKind } from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
 import type { ModelShape } from './types.js';
@@ -30,6 +30,8 @@ export interface KindActivations {
   terms: ActivationTerm[];
   /** Saved bytes by the module that saves them (Megatron profile; empty for hf). */
   byModule: Partial<Record<LayerModule, number>>;
+  /** Of `stored`, what fine-grained activation offloading moves to the host (0 without it). */
+  offloaded: number;
 }
 
 export interface LayerActivations {
@@ -73,10 +75,12 @@ interface Ctx {
   e: number;
   lin: number;
   mods: Set<string>;
-  add: (label: string, bytes: number, formula: string) => number;
+  /** A saved tensor; `off`: the offload_modules group whose context saves it (fine-grained activation offloading). */
+  add: (label: string, bytes: number, formula: string, off?: OffloadModule) => number;
   /** The module the following add() calls belong to. */
   at: (module: LayerModule) => void;
   byModule: Partial<Record<LayerModule, number>>;
+  byOffload: Partial<Record<OffloadModule, number>>;
 }
 
 const fmt = (x: number) => String(+x.toFixed(4));
@@ -90,8 +94,8 @@ function scores(x: Ctx): number {
   const { m, c, s, b, t, e, mods, add } = x;
   if (mods.has('core_attn')) return 0;
   const s2 = (m.heads * s * s * b) / t;
-  let a = add('softmax output', e * s2, `${e}·a·s²·b/t`);
-  if (c.attentionDropout > 0) a += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t');
+  let a = add('softmax output', e * s2, `${e}·a·s²·b/t`, 'core_attn');
+  if (c.attentionDropout > 0) a += add('attention dropout mask + output', 3 * s2, '(1+2)·a·s²·b/t', 'core_attn');
   return a;
 }
 
@@ -115,19 +119,28 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
   x.at('attn');
   let a = 0;
-  a += add('LN1 input (residual)', e * sbh * rep, `${e}·sbh${sp} — norm backward`);
+  // The input norm is its own module under MLA and Megatron's local layers; TE fuses it into linear_qkv (LayerNormLinear),
+  // so the residual is saved inside the qkv_linear group and attn_norm has nothing to offload (an IdentityOp).
+  const separateNorm = !!m.mla || c.transformerImpl === 'local';
+  a += add('LN1 input (residual)', e * sbh * rep, `${e}·sbh${sp} — norm backward`, separateNorm ? 'attn_norm' : 'qkv_linear');
   if (m.mla) {
     const q = m.mla;
     const heads = m.heads;
     // MLA: the input norm is a separate TENorm (no fused LN-linear), so `layernorm` recompute discards its output.
-    if (!mods.has('layernorm')) a += add('LN1 output (q/kv down-projection input)', lin * sbh * rep, `${fmt(lin)}·sbh${sp}`);
+    if (!mods.has('layernorm')) a += add('LN1 output (q/kv down-projection input)', lin * sbh * rep, `${fmt(lin)}·sbh${sp}`, 'qkv_linear');
     const sbRep = s * b * rep;
     if (q.qLoraRank)
-      a += add('q latent (norm input + q up-projection input)', (e + lin) * sbRep * q.qLoraRank, `(${e}+${fmt(lin)})·s·b·q_lora_rank${sp}`);
+      a += add(
+        'q latent (norm input + q up-projection input)',
+        (e + lin) * sbRep * q.qLoraRank,
+        `(${e}+${fmt(lin)})·s·b·q_lora_rank${sp}`,
+        'qkv_linear',
+      );
     a += add(
       'kv latent (down-projection output + normed kv up-projection input)',
       e * sbRep * (q.kvLoraRank + q.qkRopeHeadDim) + lin * sbRep * q.kvLoraRank,
       `${e}·s·b·(kv_lora_rank + qk_rope_head_dim)${sp} + ${fmt(lin)}·s·b·kv_lora_rank${sp}`,
+      'qkv_linear',
     );
     const qk = q.qkNopeHeadDim + q.qkRopeHeadDim;
     if (!mods.has('mla_up_proj'))
@@ -136,28 +149,35 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
         'Q, K, V after up-projection and RoPE',
         (e * s * b * heads * (2 * qk + q.vHeadDim)) / t,
         `${e}·s·b·a·(2·${qk} + ${q.vHeadDim})/t`,
+        'core_attn',
       );
-    a += add('attention output (proj input)', (e * s * b * heads * q.vHeadDim) / t, `${e}·s·b·a·v_head_dim/t`);
-    if (lin !== e) a += add('proj input, quantized copy', (lin * s * b * heads * q.vHeadDim) / t, `${fmt(lin)}·s·b·a·v_head_dim/t`);
+    a += add('attention output (proj input)', (e * s * b * heads * q.vHeadDim) / t, `${e}·s·b·a·v_head_dim/t`, 'attn_proj');
+    if (lin !== e)
+      a += add('proj input, quantized copy', (lin * s * b * heads * q.vHeadDim) / t, `${fmt(lin)}·s·b·a·v_head_dim/t`, 'attn_proj');
     const unfused = c.attention === 'eager' && c.profile === 'megatron';
     if (unfused) a += scores(x);
     else if (!mods.has('core_attn'))
-      a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
+      a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats', 'core_attn');
     const bwd = unfused ? (2 * e * heads * s * s * b) / t : (e * s * b * heads * (2 * qk + q.vHeadDim)) / t;
     return { stored: a, fwd: 0, bwd };
   }
   const qd = (m.heads * m.headDim) / h;
   const kv = (m.kvHeads * m.headDim) / h;
-  a += add('QKV GEMM input (LN1 output)', lin * sbh * rep, `${fmt(lin)}·sbh${sp} — saved for the weight gradient (TE LayerNormLinear)`);
+  a += add(
+    'QKV GEMM input (LN1 output)',
+    lin * sbh * rep,
+    `${fmt(lin)}·sbh${sp} — saved for the weight gradient (TE LayerNormLinear)`,
+    'qkv_linear',
+  );
   if (c.attention === 'flash' || c.profile !== 'megatron') {
     // TE makes V contiguous (its view into the fused QKV output matches no supported layout), so the fused output is freed.
-    a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`);
-    a += add('Q, K after RoPE', (e * sbh * (qd + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`);
-    a += add('attention output O (flash saves it; proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`);
-    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`);
+    a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`, 'core_attn');
+    a += add('Q, K after RoPE', (e * sbh * (qd + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`, 'core_attn');
+    a += add('attention output O (flash saves it; proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`, 'attn_proj');
+    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`, 'attn_proj');
     // core_attn recompute under flash attention drops only the statistics (Bridge activation-recompute study: −0.01%).
     if (!mods.has('core_attn'))
-      a += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats');
+      a += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats', 'core_attn');
   } else {
     // TE UnfusedDotProductAttention (attention/dot_product_attention/backends.py): with GQA, K and V are first repeated to
     // every head (repeat_interleave); baddbmm saves Q and K, bmm(probs, V) saves V; the permuted context is the projection input.
@@ -165,10 +185,15 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     const repeated = m.kvHeads < m.heads && !mods.has('core_attn');
     const kvSaved = repeated ? qd : kv;
     const w = repeated ? 'a' : 'g';
-    a += add(repeated ? 'Q, K repeated to all heads (GQA)' : 'Q, K', (e * sbh * (qd + kvSaved)) / t, `${e}·sbh·(a + ${w})·d/(h·t)`);
-    a += add(repeated ? 'V repeated to all heads (GQA)' : 'V', (e * sbh * kvSaved) / t, `${e}·sbh·${w}·d/(h·t)`);
-    a += add('context (proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`);
-    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`);
+    a += add(
+      repeated ? 'Q, K repeated to all heads (GQA)' : 'Q, K',
+      (e * sbh * (qd + kvSaved)) / t,
+      `${e}·sbh·(a + ${w})·d/(h·t)`,
+      'core_attn',
+    );
+    a += add(repeated ? 'V repeated to all heads (GQA)' : 'V', (e * sbh * kvSaved) / t, `${e}·sbh·${w}·d/(h·t)`, 'core_attn');
+    a += add('context (proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`, 'attn_proj');
+    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`, 'attn_proj');
     a += scores(x);
   }
   if (c.hiddenDropout > 0) a += add('dropout masks (2 per layer)', 2 * sbh * rep, '2·1 byte·sbh — hidden_dropout > 0');
@@ -188,7 +213,9 @@ function mlpBlock(x: Ctx, ffn: number, label: string, withNorm: boolean, recompu
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
   x.at('mlp');
   let d = 0;
-  if (withNorm) d += add(`${label}: LN2 input (residual)`, e * sbh * rep, `${e}·sbh${sp}`);
+  // TE fuses the pre-MLP norm into linear_fc1 (pre_mlp_layernorm an IdentityOp: nothing for mlp_norm to offload).
+  if (withNorm)
+    d += add(`${label}: LN2 input (residual)`, e * sbh * rep, `${e}·sbh${sp}`, c.transformerImpl === 'local' ? 'mlp_norm' : undefined);
   const g = m.gatedMlp ? 2 : 1;
   // Backward working set of the block: gradients of FC1 output and FC1 input (one layer at a time).
   const bwd = e * s * b * ((g * ffn) / t + h);
@@ -212,7 +239,7 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   const ffnE = m.moeFfn / c.etp;
   const g = m.gatedMlp ? 2 : 1;
   x.at('moe_router');
-  let d = add('MoE: pre-MLP norm input (residual)', e * T * h, `${e}·s·b·h${sp}`);
+  let d = add('MoE: pre-MLP norm input (residual)', e * T * h, `${e}·s·b·h${sp}`, 'mlp_norm');
   const normRecompute = preMlpNormRecomputed(c, mods);
   if (mods.has('moe')) {
     // Whole-MoE recompute keeps the checkpoint input (the norm output) and rebuilds the layer in backward; `layernorm`
@@ -236,9 +263,9 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
       `${idx}·(s·b·k${sp} + tokens after dispatch) — moe_utils permute`,
     );
     x.at('moe_experts');
-    d += add('experts: FC1 input (dispatched tokens)', lin * Te * h, `${fmt(lin)}·k·ETP·s·b·h${sp}`);
-    d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`);
-    d += add('experts: routing probabilities (fp32)', 4 * Te, `4·k·ETP·s·b${sp}`);
+    d += add('experts: FC1 input (dispatched tokens)', lin * Te * h, `${fmt(lin)}·k·ETP·s·b·h${sp}`, 'expert_fc1');
+    d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`, 'moe_act');
+    d += add('experts: routing probabilities (fp32)', 4 * Te, `4·k·ETP·s·b${sp}`, 'moe_act');
     if (!mods.has('moe_act')) {
       d += add(
         'experts: FC2 input (activation output)',
@@ -321,7 +348,9 @@ function loraBlock(x: Ctx, kind: LayerKind): number {
 function context(m: ModelShape, c: TrainingConfig, b: number, s: number, terms: ActivationTerm[] | null): Ctx {
   const hf = c.profile === 'hf';
   const byModule: Partial<Record<LayerModule, number>> = {};
+  const byOffload: Partial<Record<OffloadModule, number>> = {};
   let module: LayerModule = 'other';
+  const e = actBytes(c);
   return {
     m,
     c,
@@ -330,11 +359,13 @@ function context(m: ModelShape, c: TrainingConfig, b: number, s: number, terms: 
     t: hf ? 1 : c.tp,
     h: m.hidden,
     rep: c.sp && !hf ? 1 / c.tp : 1,
-    e: actBytes(c),
+    e,
     lin: savedInputBytes(c),
     mods: c.recompute.granularity === 'selective' ? new Set(c.recompute.modules) : new Set<string>(),
-    add: (label, bytes, formula) => {
+    add: (label, bytes, formula, off) => {
       if (bytes > 0) byModule[module] = (byModule[module] ?? 0) + bytes;
+      // min_offloaded_tensor_size: tensors under 1M elements stay on the GPU (transformer_config.py default).
+      if (off && bytes / e >= MIN_OFFLOADED_ELEMENTS) byOffload[off] = (byOffload[off] ?? 0) + bytes;
       if (bytes > 0 && terms) terms.push({ label, bytes, formula });
       return bytes;
     },
@@ -342,7 +373,22 @@ function context(m: ModelShape, c: TrainingConfig, b: number, s: number, terms: 
       module = next;
     },
     byModule,
+    byOffload,
   };
+}
+
+/** megatron-core TransformerConfig.min_offloaded_tensor_size default (elements). */
+const MIN_OFFLOADED_ELEMENTS = 1024 * 1024;
+
+/**
+ * What fine-grained activation offloading moves to the host of one layer: the bytes the configured offload_modules save
+ * (pipeline_parallel/fine_grained_activation_offload.py: a saved-tensor hook inside each module's context), times
+ * activation_offload_fraction (the first share of the eligible groups in forward order, taken as that share of the bytes).
+ */
+function offloadedBytes(c: TrainingConfig, byOffload: Partial<Record<OffloadModule, number>>): number {
+  const o = c.activationOffload;
+  if (!o || c.profile !== 'megatron') return 0;
+  return o.fraction * o.modules.reduce((a, mod) => a + (byOffload[mod] ?? 0), 0);
 }
 
 /** One decoder layer of a kind, Megatron-Core + TE, one micro-batch. */
@@ -372,7 +418,7 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
   }
   if (kind === 'mamba') stored += mambaBlock(x);
   stored += loraBlock(x, kind);
-  return { stored, fwd, bwd, terms, byModule: x.byModule };
+  return { stored, fwd, bwd, terms, byModule: x.byModule, offloaded: offloadedBytes(c, x.byOffload) };
 }
 
 // cuda_graph_modules → the layer modules each captures (Megatron transformer_config.py; "full" and [] capture the whole layer).

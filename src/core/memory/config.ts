@@ -79,6 +79,11 @@ export interface TrainingConfig {
    * the optimizer's parameters on the host. Default absent: no HybridDeviceOptimizer.
    */
   optimizerCpuOffload?: number;
+  /**
+   * fine_grained_activation_offloading with offload_modules (attn_norm, qkv_linear, core_attn, attn_proj, mlp_norm,
+   * expert_fc1, moe_act) and activation_offload_fraction: what those modules save moves to the host. Default absent.
+   */
+  activationOffload?: { modules: OffloadModule[]; fraction: number };
   /** gradient_accumulation_fusion (Megatron-LM and Bridge default on; --no-gradient-accumulation-fusion): TE keeps dummy weight gradients. */
   gradAccumFusion?: boolean;
   /** transformer_impl: 'transformer_engine' (Megatron-Core default) or 'local' (Megatron's own layers, no TE workspace). */
@@ -132,6 +137,10 @@ export const RECOMPUTE_MODULES = ['core_attn', 'mlp', 'moe_act', 'layernorm', 'm
 
 /** Bridge's LoRA default targets (peft/lora.py). */
 export const LORA_DEFAULT_TARGETS = ['linear_qkv', 'linear_proj', 'linear_fc1', 'linear_fc2'];
+
+/** The offload_modules of fine-grained activation offloading the memory model places (megatron-core transformer_config.py). */
+export const OFFLOAD_MODULES = ['attn_norm', 'qkv_linear', 'core_attn', 'attn_proj', 'mlp_norm', 'expert_fc1', 'moe_act'] as const;
+export type OffloadModule = (typeof OFFLOAD_MODULES)[number];
 
 /** Derived sizes: data-parallel size and micro-batches per step. */
 export function derived(c: TrainingConfig): { dp: number | undefined; microbatches: number | undefined } {

@@ -4,7 +4,15 @@
 // field (src/core/formats); the upstream name and default of each is in the table that reads it.
 import type { TrainingValues } from '../formats/fields.js';
 import type { TrainingFamily } from '../formats/training.js';
-import { LORA_DEFAULT_TARGETS, type LoraSettings, type MoeSettings, type StateDtype, type TrainingConfig } from './config.js';
+import {
+  LORA_DEFAULT_TARGETS,
+  OFFLOAD_MODULES,
+  type LoraSettings,
+  type MoeSettings,
+  type OffloadModule,
+  type StateDtype,
+  type TrainingConfig,
+} from './config.js';
 import type { Assumption, ModelShape } from './types.js';
 
 type Optional = Partial<
@@ -25,6 +33,7 @@ type Optional = Partial<
     | 'peft'
     | 'optimizerDtypes'
     | 'optimizerCpuOffload'
+    | 'activationOffload'
     | 'gradAccumFusion'
     | 'transformerImpl'
     | 'tpCommOverlap'
@@ -270,6 +279,21 @@ export function optionalSettings(
           provenance: 'default',
         });
     }
+  }
+  // fine_grained_activation_offloading (megatron-core TransformerConfig; offload_modules default [], fraction default 1.0).
+  if (v.fgOffload === true) {
+    const listed = Array.isArray(v.offloadModules) ? v.offloadModules.filter((x): x is string => typeof x === 'string') : [];
+    const modules = listed.filter((x): x is OffloadModule => (OFFLOAD_MODULES as readonly string[]).includes(x));
+    const f = v.offloadFraction;
+    const fraction = typeof f === 'number' && f >= 0 && f <= 1 ? f : 1;
+    if (modules.length) out.activationOffload = { modules, fraction };
+    const unknown = listed.filter((x) => !modules.includes(x as OffloadModule));
+    if (unknown.length)
+      assumptions.push({
+        what: `offload_modules ${unknown.join(', ')} counted on the GPU`,
+        source: 'the memory model knows attn_norm, qkv_linear, core_attn, attn_proj, mlp_norm, expert_fc1 and moe_act: an upper bound',
+        provenance: 'default',
+      });
   }
   const lora = loraOf(v);
   if (lora !== undefined) out.peft = lora;

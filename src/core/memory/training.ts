@@ -171,6 +171,15 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   }
   if (!hf && !c.crossEntropyFusion)
     assume('unfused vocab-parallel cross entropy (6·s·b·V/t bytes at the peak)', 'Megatron-Core default cross_entropy_loss_fusion = False');
+  if (!hf && c.activationOffload)
+    assume(
+      `fine-grained activation offloading (${c.activationOffload.modules.join(', ')}): every layer in flight keeps the rest; one layer of offloaded tensors stays on the GPU (the offload margin), and one more is reloaded for the layer in backward${
+        c.activationOffload.fraction < 1
+          ? `; activation_offload_fraction ${c.activationOffload.fraction} taken as that share of the bytes`
+          : ''
+      }`,
+      'megatron/core/pipeline_parallel/fine_grained_activation_offload.py; tensors under 1M elements stay (min_offloaded_tensor_size)',
+    );
 
   // Per-kind layer inventories (one micro-batch).
   const kindCache = new Map<LayerKind, KindActivations>();
@@ -179,7 +188,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (!v) {
       if (hf) {
         const l = hfLayer(m, c, b, s);
-        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {} };
+        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0 };
       } else v = megatronKind(m, c, b, s, k);
       kindCache.set(k, v);
     }
@@ -245,11 +254,17 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     } else {
       // CPU offload keeps (L − n) layers on the GPU (TransformerEngine CPU offloading docs); PP 1 only (Megatron refuses PP > 1).
       const off = c.pp === 1 ? Math.min(c.offloadLayers, ch.count) : 0;
-      layers = sumKinds(countKinds(m, ch.first + off, ch.count - off), (x) => x.stored);
+      // Fine-grained activation offloading: what the offload_modules save leaves the GPU for every layer in flight.
+      layers = sumKinds(countKinds(m, ch.first + off, ch.count - off), (x) => x.stored - x.offloaded);
       if (off) note = `${off} layers offloaded to CPU`;
+      else if (c.activationOffload && sumKinds(kinds, (x) => x.offloaded) > 0)
+        note = `offload_modules: ${c.activationOffload.modules.join(', ')} on the host`;
     }
     const fwdLayer = maxKinds(kinds, (x) => x.fwd);
-    const bwdLayer = maxKinds(kinds, (x) => x.bwd);
+    // Fine-grained offloading (fine_grained_activation_offload.py): the group of the layer in backward is reloaded
+    // (bulk_reload_group, one group ahead); the offload margin is added to every phase below.
+    const offloadedLayer = full ? 0 : maxKinds(kinds, (x) => x.offloaded);
+    const bwdLayer = maxKinds(kinds, (x) => x.bwd) + offloadedLayer;
     if (fwdLayer)
       fwdParts.push({
         bytes: fwdLayer,
@@ -262,11 +277,14 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (bwdLayer)
       bwdParts.push({
         bytes: bwdLayer,
-        label: 'backward working buffers (one layer)',
-        formula:
+        label: offloadedLayer
+          ? 'backward working buffers (one layer) and its reloaded offloaded tensors'
+          : 'backward working buffers (one layer)',
+        formula: `${
           kinds.moe || kinds['moe-mlp']
             ? 'gradients of the expert FC1 output and input, and the dispatch buffers'
-            : 'gradients of the FC1 output and input: 2·s·b·(g·ffn/t + h)',
+            : 'gradients of the FC1 output and input: 2·s·b·(g·ffn/t + h)'
+        }${offloadedLayer ? '; bulk_reload_group reloads the layer’s offloaded group' : ''}`,
       });
     let stored = layers;
     const embedding = ch.embedding ? emb.stored : 0;
@@ -294,6 +312,21 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         label: 'MTP layer transients (backward)',
         formula: 'loss logits and dispatch buffers of an MTP layer',
       });
+    }
+    if (offloadedLayer) {
+      // The offload margin: the last group of each offload module is never offloaded (post_warmup_callback), one layer's
+      // offloaded tensors on the GPU at every phase.
+      const margin = 'one layer of offloaded tensors kept (the offload margin)';
+      for (const p of [...fwdParts, ...bwdParts]) {
+        p.bytes += offloadedLayer;
+        p.label += ` + ${margin}`;
+      }
+      if (!fwdParts.length)
+        fwdParts.push({
+          bytes: offloadedLayer,
+          label: margin,
+          formula: 'post_warmup_callback: the last group of each offload module stays',
+        });
     }
     candidates.push(...fwdParts, ...bwdParts);
     const graph = graphs ? chunkGraphs(kinds, graphs.scope) : { captured: 0, buffers: 0 };

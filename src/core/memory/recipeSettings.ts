@@ -48,6 +48,8 @@ const int = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) ? x : 
 const pos = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) && x >= 1 ? x : undefined);
 const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 const bool = (x: unknown) => (typeof x === 'boolean' ? x : undefined);
+/** A share between 0 and 1 (offload fractions). */
+const share = (x: unknown) => (typeof x === 'number' && x >= 0 && x <= 1 ? x : undefined);
 
 /** A dtype as a file writes it: Megatron names (fp32, bf16), torch names (torch.bfloat16, as a Bridge dump writes them). */
 export function stateDtype(x: unknown): StateDtype | undefined {
@@ -269,7 +271,8 @@ export function optionalSettings(
   // optimizer_cpu_offload / optimizer_offload_fraction (megatron-core OptimizerConfig; fraction default 0.0, range 0–1).
   if (v.optimizerCpuOffload === true) {
     const f = v.optimizerOffloadFraction;
-    if (typeof f === 'number' && f >= 0 && f <= 1) out.optimizerCpuOffload = f;
+    const fraction = share(f);
+    if (fraction !== undefined) out.optimizerCpuOffload = fraction;
     else {
       out.optimizerCpuOffload = 0;
       if (f !== undefined)
@@ -284,8 +287,7 @@ export function optionalSettings(
   if (v.fgOffload === true) {
     const listed = Array.isArray(v.offloadModules) ? v.offloadModules.filter((x): x is string => typeof x === 'string') : [];
     const modules = listed.filter((x): x is OffloadModule => (OFFLOAD_MODULES as readonly string[]).includes(x));
-    const f = v.offloadFraction;
-    const fraction = typeof f === 'number' && f >= 0 && f <= 1 ? f : 1;
+    const fraction = share(v.offloadFraction) ?? 1;
     if (modules.length) out.activationOffload = { modules, fraction };
     const unknown = listed.filter((x) => !modules.includes(x as OffloadModule));
     if (unknown.length)

@@ -47,6 +47,12 @@ export interface Megatron {
   accumulate_allreduce_grads_in_fp32: boolean;
   use_distributed_optimizer: boolean;
   num_distributed_optimizer_instances: number;
+  /** --optimizer when not adam (arguments.py turns dist_muon into muon with the layer-wise distributed optimizer). */
+  optimizer?: 'muon' | 'lion' | 'sgd';
+  /** Emerging optimizers: --use-distributed-optimizer becomes the layer-wise one (arguments.py validate_args). */
+  use_layer_wise_distributed_optimizer?: boolean;
+  /** False: the legacy ping-pong assignment (before #4771, or --no-use-layer-wise-param-layout). */
+  use_layer_wise_param_layout?: boolean;
   use_megatron_fsdp: boolean;
   gradient_accumulation_fusion: boolean;
   recompute_granularity?: 'full' | 'selective';
@@ -188,7 +194,13 @@ export function configOf(a: Megatron): TrainingConfig {
     fp8: a.fp8 ? (a.fp8_recipe ?? 'delayed') : null,
     fp4: null,
     quantizedParams: a.fp8_param_gather,
-    distributedOptimizer: a.use_distributed_optimizer,
+    distributedOptimizer: a.use_distributed_optimizer || a.use_layer_wise_distributed_optimizer === true,
+    ...(a.optimizer === 'sgd'
+      ? { optimizer: { rule: 'sgd', momentum: true } }
+      : a.optimizer
+        ? { optimizer: { rule: a.optimizer, scalar: 'adam' } }
+        : {}),
+    layerWisePingPong: a.use_layer_wise_distributed_optimizer === true && a.use_layer_wise_param_layout === false,
     distOptInstances: a.num_distributed_optimizer_instances,
     gradReduceInFp32: a.accumulate_allreduce_grads_in_fp32,
     hiddenDropout: a.hidden_dropout,

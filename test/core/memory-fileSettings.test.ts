@@ -499,10 +499,10 @@ test('measured row megatron_gpt70b_tp4pp8_fullrecompute_after1iter as a Megatron
   assert.equal(e.estimate.stages[1]!.allocated, want.stages[1]!.allocated);
 });
 
-test('optimizer_cpu_offload and optimizer_offload_fraction under their upstream names: Megatron-LM arguments, NeMo-RL, NeMo 2', () => {
-  const mlm = (extra: string) =>
-    training(
-      `MODEL_ARGS:
+/** A Megatron-LM model_config.yaml of a 32-layer GPT (h 4096, vocab 32000, Megatron-LM defaults otherwise) on 8 GPUs. */
+const mlmGpt = (extra: string) =>
+  training(
+    `MODEL_ARGS:
   --num-layers: 32
   --hidden-size: 4096
   --num-attention-heads: 32
@@ -512,10 +512,12 @@ test('optimizer_cpu_offload and optimizer_offload_fraction under their upstream 
   --global-batch-size: 64
   --vocab-size: 32000
   --bf16: true
-  --use-distributed-optimizer: true
 ${extra}`,
-      { worldSize: 8 },
-    );
+    { worldSize: 8 },
+  );
+
+test('optimizer_cpu_offload and optimizer_offload_fraction under their upstream names: Megatron-LM arguments, NeMo-RL, NeMo 2', () => {
+  const mlm = (extra: string) => mlmGpt(`  --use-distributed-optimizer: true\n${extra}`);
   // arguments.py: --optimizer-cpu-offload with --use-precision-aware-optimizer (it asserts the pair).
   const on = mlm('  --optimizer-cpu-offload: true\n  --optimizer-offload-fraction: 0.25\n  --use-precision-aware-optimizer: true\n');
   assert.equal(on.config.optimizerCpuOffload, 0.25);
@@ -581,6 +583,83 @@ cluster:
   );
   assert.equal(nemo2.config.optimizerCpuOffload, 0.5);
   assert.ok(bad.estimate.assumptions.some((a) => /optimizer_offload_fraction counted as 0/.test(a.what)));
+});
+
+test('Muon, Lion and SGD optimizer states from --optimizer / optimizer.optimizer, sharded as Megatron-LM and Bridge shard them', () => {
+  const mlm = mlmGpt;
+  const optimizerLine = (e: ReturnType<typeof training>) => e.estimate.breakdown.find((b) => b.category === 'optimizer')!;
+  // GELU 4h MLP, biases and LayerNorm (Megatron-LM defaults), learned positions, tied embeddings, TP 1, PP 1, DP 8.
+  // 2-D weights Muon steps: 32 × (qkv 4096·12288 + proj 4096² + fc1, fc2 4096·16384).
+  const matrix = 32 * (4096 * 12288 + 4096 * 4096 + 2 * 4096 * 16384);
+  // The rest, Adam's: word embeddings 32000·4096, positions 4096², per layer biases (12288 + 4096 + 16384 + 4096) and
+  // two LayerNorms (2 · 2·4096), the final LayerNorm.
+  const vocab = 32000 * 4096;
+  const other = vocab + 4096 * 4096 + 32 * (36864 + 16384) + 8192;
+  assert.equal(mlm('').estimate.model.paramsPerGpu, matrix + other);
+
+  // --optimizer muon alone: Float16OptimizerWithFloat16Params over every parameter, unsharded; fp32 main copy +
+  // momentum_buffer for the matrices, Adam's 12 B for the rest.
+  const plain = mlm('  --optimizer: muon\n');
+  assert.deepEqual(plain.config.optimizer, { rule: 'muon', scalar: 'adam' });
+  assert.equal(plain.config.distributedOptimizer, false);
+  assert.equal(optimizerLine(plain).bytes, matrix * 8 + other * 12);
+  assert.match(optimizerLine(plain).label, /— Muon, Adam for the other parameters/);
+  assert.match(optimizerLine(plain).formula, /^Muon 8 B per 2-D weight \(fp32 main copy \+ momentum\), Adam 12 B per other parameter/);
+
+  // --use-distributed-optimizer with an emerging optimizer is the layer-wise one (arguments.py); Megatron-LM's parameter
+  // layout shards it evenly over DP 8, and the estimate says which layout it assumed.
+  const layered = mlm('  --optimizer: muon\n  --use-distributed-optimizer: true\n');
+  assert.equal(layered.config.distributedOptimizer, true);
+  assert.equal(layered.config.layerWisePingPong, false);
+  assert.equal(optimizerLine(layered).bytes, (matrix * 8 + other * 12) / 8);
+  assert.ok(layered.estimate.assumptions.some((a) => /sharded evenly over DP×CP \(the layer-wise parameter layout\)/.test(a.what)));
+
+  // dist_muon with the legacy ping-pong assignment: the word embeddings (the largest tensor) are stepped whole by one rank.
+  const pingPong = mlm('  --optimizer: dist_muon\n  --no-use-layer-wise-param-layout: true\n');
+  assert.equal(pingPong.config.layerWisePingPong, true);
+  assert.equal(optimizerLine(pingPong).bytes, (matrix * 8 + other * 12) / 8 + (vocab * 12 * 7) / 8);
+  assert.match(optimizerLine(pingPong).formula, /on the DP rank that steps the vocabulary tensor whole \(layer-wise ping-pong\)/);
+
+  // Lion: fp32 main copy + exp_avg on the matrices, Adam on the rest; muon_scalar_optimizer lion puts Lion there too.
+  assert.equal(optimizerLine(mlm('  --optimizer: lion\n')).bytes, matrix * 8 + other * 12);
+  assert.equal(optimizerLine(mlm('  --optimizer: muon\n  --muon-scalar-optimizer: lion\n')).bytes, (matrix + other) * 8);
+  // SGD: the main copy and the momentum buffer (sgd_momentum default 0.9), or the main copy alone without momentum.
+  assert.equal(optimizerLine(mlm('  --optimizer: sgd\n')).bytes, (matrix + other) * 8);
+  assert.equal(optimizerLine(mlm('  --optimizer: sgd\n  --sgd-momentum: 0\n')).bytes, (matrix + other) * 4);
+  // An optimizer the model does not know keeps Adam's layout and says so.
+  const soap = mlm('  --optimizer: soap\n');
+  assert.equal(soap.config.optimizer, undefined);
+  assert.ok(soap.estimate.assumptions.some((a) => a.what === 'optimizer soap counted as Adam (fp32 main copy + two fp32 moments)'));
+
+  // Megatron-Bridge: only the dist_ prefix (or use_layer_wise_distributed_optimizer) shards an emerging optimizer, and
+  // Bridge builds no parameter layout, so the layer-wise one deals whole parameters ping-pong (optim.py, layer_wise_optimizer.py).
+  const bridge = (optimizer: string) =>
+    training(
+      bridgeRun(
+        'qwen3-8b',
+        `model:\n  seq_length: 4096\ntrain:\n  micro_batch_size: 1\n  global_batch_size: 8\nddp:\n  use_distributed_optimizer: true\noptimizer:\n  optimizer: ${optimizer}\n`,
+      ),
+      { worldSize: 8 },
+    );
+  const muon = bridge('muon');
+  assert.deepEqual(pick(muon.config, ['optimizer', 'distributedOptimizer', 'layerWisePingPong']), {
+    optimizer: { rule: 'muon', scalar: 'adam' },
+    distributedOptimizer: false,
+    layerWisePingPong: undefined,
+  });
+  assert.ok(muon.estimate.assumptions.some((a) => a.what === 'muon optimizer state counted unsharded'));
+  const dist = bridge('dist_muon');
+  assert.deepEqual(pick(dist.config, ['distributedOptimizer', 'layerWisePingPong']), {
+    distributedOptimizer: true,
+    layerWisePingPong: true,
+  });
+  // NeMo 1.x optim.name: sgd is SGD; other names keep Adam's layout.
+  assert.deepEqual(
+    training(
+      `trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  encoder_seq_length: 4096\n  num_layers: 32\n  hidden_size: 4096\n  ffn_hidden_size: 16384\n  num_attention_heads: 32\n  micro_batch_size: 1\n  global_batch_size: 64\n  optim:\n    name: sgd\n`,
+    ).config.optimizer,
+    { rule: 'sgd', momentum: true },
+  );
 });
 
 test('fine_grained_activation_offloading with offload_modules and activation_offload_fraction (Megatron-Bridge)', () => {

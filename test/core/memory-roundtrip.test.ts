@@ -85,7 +85,10 @@ export function modelConfigYaml(a: Megatron): string {
   on('fp16', a.params_dtype === 'fp16');
   if (a.params_dtype === 'bf16' && !a.accumulate_allreduce_grads_in_fp32) on('grad-reduce-in-bf16', true);
   else on('accumulate-allreduce-grads-in-fp32', a.accumulate_allreduce_grads_in_fp32);
-  on('use-distributed-optimizer', a.use_distributed_optimizer);
+  // arguments.py turns --use-distributed-optimizer into the layer-wise optimizer for Muon; the file states the former.
+  on('use-distributed-optimizer', a.use_distributed_optimizer || a.use_layer_wise_distributed_optimizer === true);
+  put('optimizer', a.optimizer);
+  if (a.use_layer_wise_param_layout === false) on('no-use-layer-wise-param-layout', true);
   if (a.num_distributed_optimizer_instances !== 1) put('num-distributed-optimizer-instances', a.num_distributed_optimizer_instances);
   on('use-megatron-fsdp', a.use_megatron_fsdp);
   put('data-parallel-sharding-strategy', (a as unknown as { data_parallel_sharding_strategy?: string }).data_parallel_sharding_strategy);

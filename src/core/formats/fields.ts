@@ -140,7 +140,14 @@ export const TRAINING_FIELDS = {
   bf16LayersStart: 'int',
   bf16LayersEnd: 'int',
   // Optimizer and data-parallel settings.
+  /** The optimizer: Megatron OptimizerConfig.optimizer (adam, sgd, muon, dist_muon, lion, …) or NeMo 1.x optim.name. */
   optimName: 'str',
+  /** muon_scalar_optimizer (adam, lion), use_layer_wise_distributed_optimizer, sgd_momentum (Megatron OptimizerConfig). */
+  muonScalarOptim: 'str',
+  layerWiseOptim: 'bool',
+  /** Megatron-LM's precomputed layer-wise parameter layout (--no-use-layer-wise-param-layout turns it off). */
+  layerWiseLayout: 'bool',
+  sgdMomentum: 'num',
   distOpt: 'bool',
   /** num_distributed_optimizer_instances: optimizer replicas over the data-parallel domain. */
   distOptInstances: 'int',

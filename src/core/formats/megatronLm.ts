@@ -85,7 +85,7 @@ function derivedVpp(doc: RecipeDoc): TrainingValues {
  * --disable-bias-linear turns add_bias_linear off, and add_bias_linear implies add_qkv_bias. bias_activation_fusion is
  * --no-bias-swiglu-fusion's or --no-bias-gelu-fusion's opposite, the latter off without biases
  * (argument_utils.py core_transformer_config_from_args). --no-gradient-accumulation-fusion, --recompute-activations
- * (selective recompute), the VPP of the layout flags, and the MTP depths after "/" in a hybrid layer pattern.
+ * (selective recompute), --no-use-layer-wise-param-layout, the VPP of the layout flags, and the MTP depths after "/" in a hybrid layer pattern.
  */
 function derive(doc: RecipeDoc): TrainingValues {
   const untie = switchOn(doc, 'untie-embeddings-and-output-weights');
@@ -110,6 +110,7 @@ function derive(doc: RecipeDoc): TrainingValues {
     ...(linearBias ? { qkvBias: true } : {}),
     biasActFusion,
     gradAccFusion: switchOn(doc, 'no-gradient-accumulation-fusion') !== true,
+    layerWiseLayout: switchOn(doc, 'no-use-layer-wise-param-layout') !== true,
     ...derivedVpp(doc),
   };
   // List arguments written as one string ("[moe_act mlp]"); a YAML list is read through the path.
@@ -221,6 +222,8 @@ export const MEGATRON_LM: TrainingTable = {
     bf16LayersStart: arg('num-layers-at-start-in-bf16'),
     bf16LayersEnd: arg('num-layers-at-end-in-bf16'),
     optimName: arg('optimizer'),
+    muonScalarOptim: arg('muon-scalar-optimizer'),
+    sgdMomentum: arg('sgd-momentum'),
     distOpt: arg('use-distributed-optimizer'),
     distOptInstances: arg('num-distributed-optimizer-instances'),
     precisionAwareOptim: arg('use-precision-aware-optimizer'),
@@ -266,6 +269,9 @@ export const MEGATRON_LM: TrainingTable = {
     optimizerCpuOffload: false,
     fgOffload: false,
     optimizerOffloadFraction: 0,
+    optimName: 'adam',
+    muonScalarOptim: 'adam',
+    sgdMomentum: 0.9,
     megatronFsdp: false,
     fsdpSharding: 'optim_grads_params',
     torchFsdp2: false,

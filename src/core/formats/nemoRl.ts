@@ -410,6 +410,10 @@ export const NEMO_RL_MEGATRON: TrainingTable = {
     expAvgDtype: ['policy.megatron_cfg.optimizer.exp_avg_dtype'],
     expAvgSqDtype: ['policy.megatron_cfg.optimizer.exp_avg_sq_dtype'],
     optimizerCpuOffload: ['policy.megatron_cfg.optimizer.optimizer_cpu_offload'],
+    optimName: ['policy.megatron_cfg.optimizer.optimizer'],
+    muonScalarOptim: ['policy.megatron_cfg.optimizer.muon_scalar_optimizer'],
+    layerWiseOptim: ['policy.megatron_cfg.optimizer.use_layer_wise_distributed_optimizer'],
+    sgdMomentum: ['policy.megatron_cfg.optimizer.sgd_momentum'],
     optimizerOffloadFraction: ['policy.megatron_cfg.optimizer.optimizer_offload_fraction'],
     // use_custom_fsdp: Megatron FSDP under its earlier DDP-config name.
     megatronFsdp: ['policy.megatron_cfg.distributed_data_parallel_config.use_custom_fsdp'],

@@ -80,6 +80,19 @@ export interface TrainingConfig {
    */
   optimizerCpuOffload?: number;
   /**
+   * The update rule (Megatron OptimizerConfig.optimizer) when it is not Adam: Muon (with muon_scalar_optimizer, Adam or
+   * Lion, for the rest) or Lion (Adam for the rest) on the 2-D weights, or SGD (a momentum buffer when sgd_momentum > 0).
+   * Sharded over the data-parallel group when `distributedOptimizer` is on (Muon, Lion: the layer-wise distributed
+   * optimizer). Default absent: Adam.
+   */
+  optimizer?: OptimizerRule;
+  /**
+   * The layer-wise distributed optimizer (Muon, Lion) assigns whole parameters to data-parallel ranks, ping-pong by size
+   * (layer_wise_optimizer.py _shard_params_ping_pong): Megatron-Bridge, Megatron-LM with --no-use-layer-wise-param-layout
+   * or before its parameter layout (May 2026). Default false: Megatron-LM's layout, sharded evenly.
+   */
+  layerWisePingPong?: boolean;
+  /**
    * fine_grained_activation_offloading with offload_modules (attn_norm, qkv_linear, core_attn, attn_proj, mlp_norm,
    * expert_fc1, moe_act) and activation_offload_fraction: what those modules save moves to the host. Default absent.
    */
@@ -102,6 +115,8 @@ export interface TrainingConfig {
 export const CUDA_GRAPH_WARMUP_STEPS = 3;
 
 export type StateDtype = 'fp32' | 'bf16' | 'fp16' | 'fp8';
+/** Muon or Lion for the 2-D weights and `scalar` for the rest (emerging_optimizers.py default_param_overrides), or SGD. */
+export type OptimizerRule = { rule: 'muon' | 'lion'; scalar: 'adam' | 'lion' } | { rule: 'sgd'; momentum: boolean };
 export const STATE_BYTES: Record<StateDtype, number> = { fp32: 4, bf16: 2, fp16: 2, fp8: 1 };
 
 /** MoE runtime settings (Megatron TransformerConfig moe_*). */

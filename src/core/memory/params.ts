@@ -23,6 +23,12 @@ export interface ParamGroup {
   /** A GEMM weight: what an FP8/FP4 recipe quantizes and what LoRA can target. */
   gemm: boolean;
   category: ParamCategory;
+  /**
+   * A 2-D weight Muon orthogonalizes: every GEMM weight and the router, except the Mamba in_proj (use_muon = False);
+   * embeddings, the output layer and 1-D parameters go to Muon's scalar optimizer (Megatron layer_wise_optimizer.py
+   * is_managed_by_layer_wise_optimizer, emerging_optimizers.py _is_muon_excluded).
+   */
+  matrix: boolean;
 }
 
 /**
@@ -95,12 +101,13 @@ export function lastLayerKind(m: ModelShape): LayerKind {
   return LAYER_KINDS.find((x) => k[x] > 0) ?? 'dense';
 }
 
-const g = (name: string, n: number, shard: Shard, gemm: boolean, category: ParamCategory): ParamGroup => ({
+const g = (name: string, n: number, shard: Shard, gemm: boolean, category: ParamCategory, matrix = gemm): ParamGroup => ({
   name,
   n,
   shard,
   gemm,
   category,
+  matrix,
 });
 
 /** Self-attention: GQA (q, k, v, o) or MLA projections, biases, sinks, q/k norms; the pre-attention norm. */
@@ -156,7 +163,8 @@ export function moeGroups(m: ModelShape): ParamGroup[] {
   const mats = mlpMatrices(m);
   const out: ParamGroup[] = [g('pre-MLP norm', normParams(m, h), 'rep', false, 'norm')];
   // Router h·E, replicated (Megatron theoretical_memory_usage.py); bias = gpt-oss router bias / DeepSeek-V3 e_score_correction_bias.
-  out.push(g('router', h * E + (m.routerBias ? E : 0), 'rep', false, 'router'));
+  out.push(g('router', h * E, 'rep', false, 'router', true));
+  if (m.routerBias) out.push(g('router bias', E, 'rep', false, 'router'));
   // Latent MoE (HF Nemotron 3 Super `moe_latent_size`): experts work in a latent space entered and left through two projections.
   const w = m.moeLatentSize ?? h;
   if (m.moeLatentSize) out.push(g('latent projections', 2 * h * m.moeLatentSize, 'tp', true, 'mlp'));
@@ -175,7 +183,7 @@ export function mambaGroups(m: ModelShape): ParamGroup[] {
   const bc = 2 * x.groups * x.stateDim;
   return [
     g('input norm', normParams(m, h), 'rep', false, 'norm'),
-    g('in_proj (z, x, B, C, dt)', h * (2 * inner + bc + x.numHeads), 'tp', true, 'mamba'),
+    g('in_proj (z, x, B, C, dt)', h * (2 * inner + bc + x.numHeads), 'tp', true, 'mamba', false), // use_muon = False (mamba_mixer.py)
     g('conv1d (weight + bias)', (inner + bc) * (x.convKernel + 1), 'tp', false, 'mamba'),
     g('A_log, D, dt_bias', 3 * x.numHeads, 'tp', false, 'mamba'),
     g('gated norm', inner, 'tp', false, 'mamba'),
@@ -303,9 +311,12 @@ export interface RankParams {
   experts: number;
   /** Of `experts`, GEMM weights. */
   expertGemm: number;
+  /** Of `dense` and `experts`, the 2-D weights Muon orthogonalizes (ParamGroup.matrix). */
+  denseMatrix: number;
+  expertMatrix: number;
 }
 
-export const noRankParams = (): RankParams => ({ dense: 0, denseGemm: 0, experts: 0, expertGemm: 0 });
+export const noRankParams = (): RankParams => ({ dense: 0, denseGemm: 0, experts: 0, expertGemm: 0, denseMatrix: 0, expertMatrix: 0 });
 
 /** Per-rank share of parameter groups, `times` copies of them. */
 export function rankShare(gs: readonly ParamGroup[], tp: number, ep: number, etp: number, times = 1): RankParams {
@@ -316,10 +327,12 @@ export function rankShare(gs: readonly ParamGroup[], tp: number, ep: number, etp
       const n = (times * x.n) / (ep * etp);
       out.experts += n;
       if (x.gemm) out.expertGemm += n;
+      if (x.matrix) out.expertMatrix += n;
     } else {
       const n = (times * x.n) / (x.shard === 'tp' ? tp : 1);
       out.dense += n;
       if (x.gemm) out.denseGemm += n;
+      if (x.matrix) out.denseMatrix += n;
     }
   }
   return out;
@@ -331,5 +344,7 @@ export function addRankParams(a: RankParams, b: RankParams): RankParams {
     denseGemm: a.denseGemm + b.denseGemm,
     experts: a.experts + b.experts,
     expertGemm: a.expertGemm + b.expertGemm,
+    denseMatrix: a.denseMatrix + b.denseMatrix,
+    expertMatrix: a.expertMatrix + b.expertMatrix,
   };
 }

@@ -10,6 +10,7 @@ import {
   type LoraSettings,
   type MoeSettings,
   type OffloadModule,
+  type OptimizerRule,
   type StateDtype,
   type TrainingConfig,
 } from './config.js';
@@ -33,6 +34,9 @@ type Optional = Partial<
     | 'peft'
     | 'optimizerDtypes'
     | 'optimizerCpuOffload'
+    | 'optimizer'
+    | 'distributedOptimizer'
+    | 'layerWisePingPong'
     | 'activationOffload'
     | 'gradAccumFusion'
     | 'transformerImpl'
@@ -203,6 +207,67 @@ function loraOf(v: TrainingValues): LoraSettings | null | undefined {
 }
 
 /**
+ * The update rule and how it shards. Megatron-Core builds every optimizer but Adam and SGD through
+ * _get_megatron_emerging_optimizer (optimizer/__init__.py): Muon for the 2-D weights and muon_scalar_optimizer for the
+ * rest, Lion alone; the layer-wise distributed optimizer shards them over DP×CP when the name has the legacy dist_
+ * prefix or use_layer_wise_distributed_optimizer is on. Megatron-LM turns --use-distributed-optimizer into the
+ * layer-wise one for them (arguments.py); elsewhere use_distributed_optimizer does not shard them. NeMo 1.x names
+ * (optim.name: fused_adam, distributed_fused_adam, adamw, sgd, …) keep Adam's layout except SGD.
+ */
+function optimizerOf(
+  v: TrainingValues,
+  family: TrainingFamily,
+  assumptions: Assumption[],
+): Pick<Optional, 'optimizer' | 'distributedOptimizer' | 'layerWisePingPong'> {
+  const name = str(v.optimName)?.trim().toLowerCase();
+  if (name === undefined) return {};
+  const momentum = typeof v.sgdMomentum === 'number' ? v.sgdMomentum > 0 : true; // sgd_momentum default 0.9
+  if (family === 'nemo1') {
+    if (name === 'sgd') return { optimizer: { rule: 'sgd', momentum } };
+    if (!/adam/.test(name))
+      assumptions.push({
+        what: `optim.name ${name} counted as Adam (fp32 main copy + two fp32 moments)`,
+        source: 'the memory model knows Adam, Muon, Lion and SGD states',
+        provenance: 'default',
+      });
+    return {};
+  }
+  const bare = name.replace(/^dist_/, '');
+  if (bare === 'adam') return {};
+  if (bare === 'sgd') return { optimizer: { rule: 'sgd', momentum } };
+  const scalar = str(v.muonScalarOptim)?.trim().toLowerCase() === 'lion' ? 'lion' : 'adam';
+  const rule: OptimizerRule | undefined =
+    bare === 'muon' ? { rule: 'muon', scalar } : bare === 'lion' ? { rule: 'lion', scalar: 'adam' } : undefined;
+  if (!rule) {
+    assumptions.push({
+      what: `optimizer ${name} counted as Adam (fp32 main copy + two fp32 moments)`,
+      source: 'the memory model knows Adam, Muon, Lion and SGD states (SOAP and adaptive Muon keep more)',
+      provenance: 'default',
+    });
+    return {};
+  }
+  const layerWise = name.startsWith('dist_') || v.layerWiseOptim === true || (family === 'megatron-lm' && v.distOpt === true);
+  if (!layerWise && v.distOpt === true)
+    assumptions.push({
+      what: `${name} optimizer state counted unsharded`,
+      source:
+        'use_distributed_optimizer does not shard an emerging optimizer: the layer-wise one needs the dist_ prefix or use_layer_wise_distributed_optimizer (megatron/core/optimizer/__init__.py)',
+      provenance: 'file',
+    });
+  if (!layerWise) return { optimizer: rule, distributedOptimizer: false };
+  // Megatron-LM builds the parameter layout (since May 2026) unless told not to; Bridge and NeMo never build one.
+  const pingPong = family === 'megatron-lm' ? v.layerWiseLayout === false : true;
+  if (family === 'megatron-lm' && !pingPong)
+    assumptions.push({
+      what: `${name} state sharded evenly over DP×CP (the layer-wise parameter layout)`,
+      source:
+        'Megatron-LM builds the layout since May 2026 (#4771); before it, or with --no-use-layer-wise-param-layout, whole parameters are dealt ping-pong by size',
+      provenance: 'default',
+    });
+  return { optimizer: rule, distributedOptimizer: true, layerWisePingPong: pingPong };
+}
+
+/**
  * The optional TrainingConfig fields the recipe states (absent: the memory model's documented default). `fp8` / `fp4`
  * decide whether first_last_layers_bf16 matters; `assumptions` receives what is read approximately.
  */
@@ -283,6 +348,7 @@ export function optionalSettings(
         });
     }
   }
+  Object.assign(out, optimizerOf(v, family, assumptions));
   // fine_grained_activation_offloading (megatron-core TransformerConfig; offload_modules default [], fraction default 1.0).
   if (v.fgOffload === true) {
     const listed = Array.isArray(v.offloadModules) ? v.offloadModules.filter((x): x is string => typeof x === 'string') : [];

@@ -19,7 +19,7 @@ import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads 
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
-import { dummyWgradParams, hybridDeviceOptimizer, modelVocab, shardGroups, stageParams, stateBytes } from './weights.js';
+import { dummyWgradParams, hybridDeviceOptimizer, modelVocab, shardGroups, stageParams, stateBytes, type StateBytes } from './weights.js';
 import { gib } from '../units.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
@@ -622,20 +622,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         level: 'allocated',
       },
       {
-        label: `${c.fsdp || c.distributedOptimizer ? `optimizer (sharded over DP×CP = ${denseShard})` : 'optimizer'}${
+        label: `${c.fsdp || c.distributedOptimizer ? `optimizer (sharded over DP×CP = ${denseShard})` : 'optimizer'}${ruleLabel(c)}${
           offload === undefined ? '' : ` — ${+(offload * 100).toFixed(1)}% of it stepped on the host`
         }`,
         category: 'optimizer',
         bytes: st.optimizer,
-        formula: `${
-          c.distributedOptimizer || c.fsdp
-            ? `${+(bpp.optimizer * denseShard).toFixed(2)}/${denseShard} B/param`
-            : `${bpp.optimizer} B/param`
+        formula: `${optimizerFormula(c, bpp, c.distributedOptimizer || c.fsdp ? denseShard : 1)}${
+          st.wholeVocab ? `; + ${gib(st.wholeVocab)} on the DP rank that steps the vocabulary tensor whole (layer-wise ping-pong)` : ''
         }${offload === undefined ? '' : `; HybridDeviceOptimizer GPU share ${hybridDeviceOptimizer(c, offload).formula}, f = ${offload}`}`,
         source:
-          offload === undefined
-            ? 'Megatron dist_optimizer docs; Megatron-Bridge theoretical_memory_utils.py (DP×CP)'
-            : 'megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py; distrib_optimizer.py',
+          offload !== undefined
+            ? 'megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py; distrib_optimizer.py'
+            : c.optimizer
+              ? 'megatron/core/optimizer/__init__.py (_get_megatron_emerging_optimizer), emerging_optimizers.py, layer_wise_optimizer.py'
+              : 'Megatron dist_optimizer docs; Megatron-Bridge theoretical_memory_utils.py (DP×CP)',
         level: 'allocated',
       },
       ...act,
@@ -721,4 +721,23 @@ function fmtCount(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
   return String(Math.round(n));
+}
+
+const RULE_NAMES = { adam: 'Adam', muon: 'Muon', lion: 'Lion', sgd: 'SGD' } as const;
+
+/** The update rule in the optimizer line's label when it is not Adam. */
+function ruleLabel(c: TrainingConfig): string {
+  const o = c.optimizer;
+  if (!o) return '';
+  return o.rule === 'sgd' ? ' — SGD' : ` — ${RULE_NAMES[o.rule]}, ${RULE_NAMES[o.scalar]} for the other parameters`;
+}
+
+/** Bytes per parameter of the optimizer line, per update rule, over the shard group `d`. */
+function optimizerFormula(c: TrainingConfig, bpp: StateBytes['bytesPerParam'], d: number): string {
+  const per = (x: number) => (d > 1 ? `${+(x * d).toFixed(2)}/${d}` : `${+x.toFixed(2)}`);
+  const o = c.optimizer;
+  if (o && o.rule !== 'sgd')
+    return `${RULE_NAMES[o.rule]} ${per(bpp.matrixOptimizer)} B per 2-D weight (fp32 main copy + ${o.rule === 'muon' ? 'momentum' : 'exp_avg'}), ${RULE_NAMES[o.scalar]} ${per(bpp.optimizer)} B per other parameter (embeddings, output layer, norms, biases${o.rule === 'muon' ? ', Mamba in_proj' : ''})`;
+  if (o?.rule === 'sgd') return `${per(bpp.optimizer)} B/param (fp32 main copy${o.momentum ? ' + momentum buffer' : ''})`;
+  return `${per(bpp.optimizer)} B/param`;
 }

@@ -46,12 +46,16 @@ export interface StageParams {
   expertLinear: number;
   /** Trainable parameters (all of them, or the LoRA adapters of a frozen base). */
   trainable: { dense: number; experts: number };
+  /** Of `trainable`, the 2-D weights Muon orthogonalizes (ParamGroup.matrix; LoRA adapters are all matrices). */
+  trainableMatrix: { dense: number; experts: number };
   /** Layer kinds on the rank. */
   kinds: Record<LayerKind, number>;
   /** GEMM parameters of layers an FP8/FP4 recipe keeps in BF16 (first_last_layers_bf16). */
   bf16Linear: number;
   /** Parameters of the largest FSDP unit on the rank: one decoder or MTP layer, the embedding, or the output layer. */
   largestUnit: number;
+  /** Parameters of one vocabulary tensor (V/TP · h: the word embedding or the output layer) when the rank holds one; else 0. */
+  vocabTensor: number;
 }
 
 /** Layers per pipeline stage; uneven splits give the remainder to the first stages (the most-loaded case). */
@@ -117,6 +121,7 @@ export function stageParams(
     let layers = 0;
     let bf16Linear = 0;
     let largestUnit = 0;
+    let vocabTensor = 0;
     /** Records an FSDP unit's size and returns it. */
     const unit = <T extends RankParams | number>(x: T): T => {
       largestUnit = Math.max(largestUnit, typeof x === 'number' ? x : x.dense + x.experts);
@@ -146,22 +151,32 @@ export function stageParams(
       }
       // Vocab-parallel embedding (V/TP · h) on the embedding chunk; learned absolute positions are replicated (Megatron LanguageModelEmbedding).
       const positions = m.positionEmbedding === 'learned_absolute' ? (m.maxPositionEmbeddings ?? 0) * h : 0;
-      if (ch.embedding) p = addRankParams(p, { dense: unit((V * h) / c.tp + positions), denseGemm: 0, experts: 0, expertGemm: 0 });
+      if (ch.embedding || ch.loss || ch.mtp) vocabTensor = (V * h) / c.tp;
+      if (ch.embedding)
+        p = addRankParams(p, {
+          dense: unit((V * h) / c.tp + positions),
+          denseGemm: 0,
+          experts: 0,
+          expertGemm: 0,
+          denseMatrix: 0,
+          expertMatrix: 0,
+        });
       if (ch.loss) {
-        p = addRankParams(p, { dense: normParams(m, h), denseGemm: 0, experts: 0, expertGemm: 0 }); // final norm
+        p = addRankParams(p, { dense: normParams(m, h), denseGemm: 0, experts: 0, expertGemm: 0, denseMatrix: 0, expertMatrix: 0 }); // final norm
         // Output layer: untied, or the tied copy a last stage keeps when PP > 1 (Megatron shared_embedding_or_output_weight).
         if (!m.tiedEmbeddings || layout.pp > 1)
-          p = addRankParams(p, { dense: unit((V * h) / c.tp), denseGemm: 0, experts: 0, expertGemm: 0 });
+          p = addRankParams(p, { dense: unit((V * h) / c.tp), denseGemm: 0, experts: 0, expertGemm: 0, denseMatrix: 0, expertMatrix: 0 });
       }
       if (ch.mtp) {
         unit(rankShare(mtpGroups(m), c.tp, c.ep, c.etp));
         p = addRankParams(p, rankShare(mtpGroups(m), c.tp, c.ep, c.etp, ch.mtp));
         // An MTP stage that is not the first keeps its own embedding copy (Megatron GPTModel: pre_process or mtp_process).
         if (!chunks.some((x) => x.embedding) && r !== 0)
-          p = addRankParams(p, { dense: (V * h) / c.tp, denseGemm: 0, experts: 0, expertGemm: 0 });
+          p = addRankParams(p, { dense: (V * h) / c.tp, denseGemm: 0, experts: 0, expertGemm: 0, denseMatrix: 0, expertMatrix: 0 });
       }
     }
     const trainable = lora ? adapters : { dense: p.dense, experts: p.experts };
+    const trainableMatrix = lora ? adapters : { dense: p.denseMatrix, experts: p.expertMatrix };
     out.push({
       stage: r,
       layers,
@@ -171,9 +186,11 @@ export function stageParams(
       experts: p.experts + (lora ? adapters.experts : 0),
       expertLinear: p.expertGemm,
       trainable,
+      trainableMatrix,
       kinds,
       bf16Linear,
       largestUnit,
+      vocabTensor,
     });
   }
   return out;
@@ -185,26 +202,61 @@ export interface StateBytes {
   optimizer: number;
   /** Extra low-precision weight copies (part of `weights`). */
   quantizedCopies: number;
-  bytesPerParam: { weights: number; gradients: number; optimizer: number };
+  /** Per parameter; `matrixOptimizer` is the optimizer's bytes for the 2-D weights (differs from `optimizer` under Muon). */
+  bytesPerParam: { weights: number; gradients: number; optimizer: number; matrixOptimizer: number };
+  /** Of `optimizer`, what the legacy layer-wise optimizer's rank holding the vocabulary tensor keeps beyond an even share. */
+  wholeVocab: number;
   /** FSDP: bytes of one all-gathered unit (a decoder layer) held while it computes, with the prefetched next one. */
   fsdpUnits: number;
 }
 
-/** Bytes per parameter by precision layout (Megatron-LM docs/user-guide/features/dist_optimizer.md): 18, or 6 + 12/d. */
-export function perParamBytes(c: TrainingConfig, shard: number): { weights: number; gradients: number; optimizer: number } {
+/**
+ * Bytes per parameter by precision layout (Megatron-LM docs/user-guide/features/dist_optimizer.md): 18, or 6 + 12/d with
+ * Adam. `part` picks the optimizer of the 2-D weights Muon orthogonalizes ('matrix') or of the other parameters; with any
+ * other rule both are the same.
+ */
+export function perParamBytes(
+  c: TrainingConfig,
+  shard: number,
+  part: 'matrix' | 'other' = 'other',
+): { weights: number; gradients: number; optimizer: number } {
   const d = c.distributedOptimizer || c.fsdp ? shard : 1;
   // PyTorch FSDP2 with MixedPrecisionPolicy(bf16 compute, fp32 reduce): the sharded parameter is the fp32 master, no separate copy.
   if (c.fsdp === 'fsdp2' && c.params !== 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d };
-  // Adam moments and the fp32 main copy; use_precision_aware_optimizer can store them narrower (Megatron OptimizerConfig).
-  const o = c.optimizerDtypes;
-  const moments = STATE_BYTES[o?.expAvg ?? 'fp32'] + STATE_BYTES[o?.expAvgSq ?? 'fp32'];
-  const main = STATE_BYTES[o?.mainParams ?? 'fp32'];
-  // optimizer_cpu_offload: HybridDeviceOptimizer's GPU share replaces the main copy and moments.
-  const f = c.optimizerCpuOffload;
+  const rule = updateRule(c, part);
+  const main = rule === 'adam' ? STATE_BYTES[c.optimizerDtypes?.mainParams ?? 'fp32'] : 4;
+  const states = ruleStateBytes(c, rule);
+  // optimizer_cpu_offload: HybridDeviceOptimizer (Adam only) keeps a GPU share that replaces the main copy and moments.
+  const f = rule === 'adam' ? c.optimizerCpuOffload : undefined;
   const state = (onGpu: number) => (f === undefined ? onGpu : hybridDeviceOptimizer(c, f).bytes);
-  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(moments) / d }; // Adam m, v
-  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + moments)) / d }; // fp32 main grad + main param + m + v
-  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: state(main + moments) / d }; // fp32 main param + m + v
+  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(states) / d }; // the rule's states only
+  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + states)) / d }; // fp32 main grad + main param + states
+  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: state(main + states) / d }; // fp32 main param + states
+}
+
+/** The update rule a parameter gets: Muon for the 2-D weights and its scalar optimizer for the rest (emerging_optimizers.py). */
+export function updateRule(c: TrainingConfig, part: 'matrix' | 'other'): 'adam' | 'muon' | 'lion' | 'sgd' {
+  const o = c.optimizer;
+  if (!o) return 'adam';
+  if (o.rule === 'sgd') return 'sgd';
+  // Lion's registry entry routes embeddings and non-2-D parameters to Adam like Muon's (it ignores use_muon: a Mamba
+  // in_proj counted with Adam here is stepped by Lion, 4 B/param less).
+  return part === 'matrix' ? o.rule : o.scalar;
+}
+
+/**
+ * Bytes per parameter of a rule's states beside the fp32 main copy: Adam's exp_avg and exp_avg_sq (fp32 unless the
+ * precision-aware optimizer narrows them, Megatron OptimizerConfig), Muon's momentum_buffer (emerging_optimizers
+ * OrthogonalizedOptimizer), Lion's exp_avg (Megatron optimizer/__init__.py init_state_fn), SGD's momentum_buffer (torch
+ * SGD, none without momentum); each fp32 like the main parameter it updates.
+ */
+function ruleStateBytes(c: TrainingConfig, rule: 'adam' | 'muon' | 'lion' | 'sgd'): number {
+  if (rule === 'adam') {
+    const o = c.optimizerDtypes;
+    return STATE_BYTES[o?.expAvg ?? 'fp32'] + STATE_BYTES[o?.expAvgSq ?? 'fp32'];
+  }
+  if (rule === 'sgd') return c.optimizer?.rule === 'sgd' && !c.optimizer.momentum ? 0 : 4;
+  return 4;
 }
 
 /**
@@ -254,6 +306,8 @@ function quantizedBytesPerLinearParam(c: TrainingConfig, cc: number): { copy: nu
 export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number, expertShard: number, cc = 9.0): StateBytes {
   const bd = perParamBytes(c, denseShard);
   const be = perParamBytes(c, expertShard);
+  const bdm = perParamBytes(c, denseShard, 'matrix');
+  const bem = perParamBytes(c, expertShard, 'matrix');
   const q = quantizedBytesPerLinearParam(c, cc);
   const share = q.copy ? quantizedShare(c, p) : 0;
   const linear = (p.denseLinear + p.expertLinear) * share;
@@ -263,7 +317,17 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   const replaced = q.replacesBf16 ? (bd.weights * linear) / (c.fsdp ? denseShard : 1) : 0;
   const weights = (p.dense * bd.weights) / fsdpDense + (p.experts * be.weights) / fsdpExperts + quantizedCopies - replaced;
   const gradients = (p.trainable.dense * bd.gradients) / fsdpDense + (p.trainable.experts * be.gradients) / fsdpExperts;
-  const optimizer = p.trainable.dense * bd.optimizer + p.trainable.experts * be.optimizer;
+  const tm = p.trainableMatrix;
+  // The legacy layer-wise optimizer steps whole parameters, dealt ping-pong by size (layer_wise_optimizer.py
+  // _shard_params_ping_pong): the largest, the vocabulary tensor, lands whole on one DP rank, the most loaded one.
+  const whole = c.layerWisePingPong && c.distributedOptimizer && c.optimizer && !c.peft && !c.fsdp ? p.vocabTensor : 0;
+  const wholeVocab = whole * bd.optimizer * (denseShard - 1);
+  const optimizer =
+    (p.trainable.dense - tm.dense) * bd.optimizer +
+    tm.dense * bdm.optimizer +
+    (p.trainable.experts - tm.experts) * be.optimizer +
+    tm.experts * bem.optimizer +
+    wholeVocab;
   let fsdpUnits = 0;
   if (c.fsdp && p.largestUnit > 0) {
     // One decoder layer all-gathered in the compute dtype plus the prefetched next one, and the unsharded gradient of the
@@ -274,7 +338,15 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
     const grad = c.params === 'fp32' || c.gradReduceInFp32 || c.fsdp === 'fsdp2' ? 4 : 2;
     fsdpUnits = perLayer * (2 * compute + grad);
   }
-  return { weights, gradients, optimizer, quantizedCopies, bytesPerParam: bd, fsdpUnits };
+  return {
+    weights,
+    gradients,
+    optimizer,
+    quantizedCopies,
+    bytesPerParam: { ...bd, matrixOptimizer: bdm.optimizer },
+    wholeVocab,
+    fsdpUnits,
+  };
 }
 
 /**

@@ -673,4 +673,18 @@ test('fine_grained_activation_offloading with offload_modules and activation_off
   assert.deepEqual(e.config.activationOffload, { modules: ['core_attn', 'attn_proj', 'expert_fc1'], fraction: 0.5 });
   assert.ok(e.estimate.assumptions.some((a) => a.what === 'offload_modules fused_group_mlp counted on the GPU'));
   assert.ok(e.estimate.assumptions.some((a) => /^fine-grained activation offloading \(core_attn, attn_proj, expert_fc1\)/.test(a.what)));
+  // A share outside 0–1 is counted as 0 (nothing leaves the GPU: the upper bound) and says so; the estimate then equals
+  // the run without offloading.
+  const run = (offload: string) =>
+    training(
+      bridgeRun(
+        'qwen3-30b-a3b',
+        `model:\n  seq_length: 4096\n  expert_model_parallel_size: 8\n${offload}train:\n  micro_batch_size: 1\n  global_batch_size: 64\n`,
+      ),
+      { worldSize: 8 },
+    );
+  const bad = run('  fine_grained_activation_offloading: true\n  offload_modules: [core_attn]\n  activation_offload_fraction: 1.5\n');
+  assert.deepEqual(bad.config.activationOffload, { modules: ['core_attn'], fraction: 0 });
+  assert.ok(bad.estimate.assumptions.some((a) => a.what === 'activation_offload_fraction counted as 0 (every activation on the GPU)'));
+  assert.equal(bad.estimate.perGpu.allocated, run('').estimate.perGpu.allocated);
 });

@@ -353,7 +353,16 @@ export function optionalSettings(
   if (v.fgOffload === true) {
     const listed = Array.isArray(v.offloadModules) ? v.offloadModules.filter((x): x is string => typeof x === 'string') : [];
     const modules = listed.filter((x): x is OffloadModule => (OFFLOAD_MODULES as readonly string[]).includes(x));
-    const fraction = share(v.offloadFraction) ?? 1;
+    // Megatron's default share is 1.0; one outside 0–1 is counted as 0 (nothing leaves the GPU: the upper bound), as
+    // optimizer_offload_fraction is.
+    const f = v.offloadFraction;
+    const fraction = f === undefined ? 1 : (share(f) ?? 0);
+    if (f !== undefined && share(f) === undefined)
+      assumptions.push({
+        what: 'activation_offload_fraction counted as 0 (every activation on the GPU)',
+        source: `${JSON.stringify(f)} is not a fraction between 0 and 1: an upper bound`,
+        provenance: 'default',
+      });
     if (modules.length) out.activationOffload = { modules, fraction };
     const unknown = listed.filter((x) => !modules.includes(x as OffloadModule));
     if (unknown.length)

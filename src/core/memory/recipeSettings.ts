@@ -55,6 +55,22 @@ const bool = (x: unknown) => (typeof x === 'boolean' ? x : undefined);
 /** A share between 0 and 1 (offload fractions). */
 const share = (x: unknown) => (typeof x === 'number' && x >= 0 && x <= 1 ? x : undefined);
 
+/**
+ * An offload fraction: `absent` (Megatron's default) when the file leaves it out, the file's share when it lies in 0–1,
+ * else 0 — nothing leaves the GPU, the upper bound — with the assumption listed.
+ */
+function offloadShare(x: unknown, absent: number, field: string, onGpu: string, assumptions: Assumption[]): number {
+  if (x === undefined) return absent;
+  const f = share(x);
+  if (f !== undefined) return f;
+  assumptions.push({
+    what: `${field} counted as 0 (${onGpu})`,
+    source: `${JSON.stringify(x)} is not a fraction between 0 and 1: an upper bound`,
+    provenance: 'default',
+  });
+  return 0;
+}
+
 /** A dtype as a file writes it: Megatron names (fp32, bf16), torch names (torch.bfloat16, as a Bridge dump writes them). */
 export function stateDtype(x: unknown): StateDtype | undefined {
   const s = str(x)
@@ -334,35 +350,20 @@ export function optionalSettings(
     };
   }
   // optimizer_cpu_offload / optimizer_offload_fraction (megatron-core OptimizerConfig; fraction default 0.0, range 0–1).
-  if (v.optimizerCpuOffload === true) {
-    const f = v.optimizerOffloadFraction;
-    const fraction = share(f);
-    if (fraction !== undefined) out.optimizerCpuOffload = fraction;
-    else {
-      out.optimizerCpuOffload = 0;
-      if (f !== undefined)
-        assumptions.push({
-          what: 'optimizer_offload_fraction counted as 0 (all of the optimizer on the GPU)',
-          source: `${JSON.stringify(f)} is not a fraction between 0 and 1: an upper bound`,
-          provenance: 'default',
-        });
-    }
-  }
+  if (v.optimizerCpuOffload === true)
+    out.optimizerCpuOffload = offloadShare(
+      v.optimizerOffloadFraction,
+      0,
+      'optimizer_offload_fraction',
+      'all of the optimizer on the GPU',
+      assumptions,
+    );
   Object.assign(out, optimizerOf(v, family, assumptions));
   // fine_grained_activation_offloading (megatron-core TransformerConfig; offload_modules default [], fraction default 1.0).
   if (v.fgOffload === true) {
     const listed = Array.isArray(v.offloadModules) ? v.offloadModules.filter((x): x is string => typeof x === 'string') : [];
     const modules = listed.filter((x): x is OffloadModule => (OFFLOAD_MODULES as readonly string[]).includes(x));
-    // Megatron's default share is 1.0; one outside 0–1 is counted as 0 (nothing leaves the GPU: the upper bound), as
-    // optimizer_offload_fraction is.
-    const f = v.offloadFraction;
-    const fraction = f === undefined ? 1 : (share(f) ?? 0);
-    if (f !== undefined && share(f) === undefined)
-      assumptions.push({
-        what: 'activation_offload_fraction counted as 0 (every activation on the GPU)',
-        source: `${JSON.stringify(f)} is not a fraction between 0 and 1: an upper bound`,
-        provenance: 'default',
-      });
+    const fraction = offloadShare(v.offloadFraction, 1, 'activation_offload_fraction', 'every activation on the GPU', assumptions);
     if (modules.length) out.activationOffload = { modules, fraction };
     const unknown = listed.filter((x) => !modules.includes(x as OffloadModule));
     if (unknown.length)

@@ -78,6 +78,9 @@ export interface Megatron {
   moe_permute_fusion?: boolean;
   moe_router_enable_expert_bias?: boolean;
   overlap_moe_expert_parallel_comm: boolean;
+  /** --defer-embedding-wgrad-compute with --wgrad-deferral-limit (0: every micro-batch). */
+  defer_embedding_wgrad_compute?: boolean;
+  wgrad_deferral_limit?: number;
   mtp_num_layers?: number;
   multi_latent_attention: boolean;
   q_lora_rank?: number;
@@ -217,6 +220,7 @@ export function configOf(a: Megatron): TrainingConfig {
     pipelineLayout: a.pipeline_model_parallel_layout,
     microbatchGroupSize: a.microbatch_group_size_per_vp_stage,
     overlapMoeComm: a.overlap_moe_expert_parallel_comm,
+    ...(a.defer_embedding_wgrad_compute ? { deferEmbeddingWgrad: a.wgrad_deferral_limit ?? 0 } : {}),
     crossEntropyFusion: a.cross_entropy_loss_fusion ? a.cross_entropy_fusion_impl : 'none',
     expandableSegments: a.expandable_segments,
     cublasWorkspaceConfig: a.cublas_workspace_config,

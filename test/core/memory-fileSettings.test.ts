@@ -13,7 +13,7 @@ import { moeLayerFreqOf, parseLayerList } from '../../src/core/memory/recipeSett
 import { estimateTraining } from '../../src/core/memory/training.js';
 import { layoutStages } from '../../src/core/formats/megatronLm.js';
 import { GPUS } from '../../src/core/memory/gpus.js';
-import { modelShape, trainingConfig, WILD } from '../helpers.js';
+import { CORPUS, modelShape, trainingConfig, WILD } from '../helpers.js';
 import { GPT70B_TUTORIAL_CONFIG, GPT70B_TUTORIAL_SHAPE } from '../gpt70bTutorial.js';
 
 function training(text: string, settings: Parameters<typeof analyze>[1] = {}) {
@@ -687,4 +687,43 @@ test('fine_grained_activation_offloading with offload_modules and activation_off
   assert.deepEqual(bad.config.activationOffload, { modules: ['core_attn'], fraction: 0 });
   assert.ok(bad.estimate.assumptions.some((a) => a.what === 'activation_offload_fraction counted as 0 (every activation on the GPU)'));
   assert.equal(bad.estimate.perGpu.allocated, run('').estimate.perGpu.allocated);
+});
+
+test('defer_embedding_wgrad_compute and wgrad_deferral_limit: the last stage keeps that many output-layer inputs and logits gradients', () => {
+  const run = (overlap: string, pp = 2) =>
+    training(
+      bridgeRun(
+        'llama3-8b',
+        `model:\n  seq_length: 4096\n  pipeline_model_parallel_size: ${pp}\ntrain:\n  micro_batch_size: 1\n  global_batch_size: 16\n${overlap}`,
+      ),
+      { worldSize: pp },
+    );
+  const deferred = run('comm_overlap:\n  tp_comm_overlap: false\n  defer_embedding_wgrad_compute: true\n  wgrad_deferral_limit: 12\n');
+  const plain = run('');
+  assert.equal(deferred.config.deferEmbeddingWgrad, 12);
+  // One entry at TP 1: the output layer's bf16 input 2·s·b·h and its bf16 logits gradient 2·s·b·V (vocab 128256).
+  const entry = 2 * 4096 * 4096 + 2 * 4096 * 128256;
+  assert.equal(deferred.estimate.stages[1]!.allocated - plain.estimate.stages[1]!.allocated, 12 * entry);
+  assert.equal(deferred.estimate.stages[0]!.allocated, plain.estimate.stages[0]!.allocated);
+  assert.equal(deferred.estimate.stage, 1);
+  const line = deferred.estimate.breakdown.find((l) => l.label.startsWith('deferred output-layer weight gradients'));
+  assert.deepEqual(line && { label: line.label, bytes: line.bytes, formula: line.formula }, {
+    label: 'deferred output-layer weight gradients (12 inputs and logits gradients held for the drain, wgrad_deferral_limit 12)',
+    bytes: 12 * entry,
+    formula: '12 × (2·sbh input + 2·s·b·V/t logits gradient)',
+  });
+  // Megatron refuses it without pipeline parallelism (model_parallel_config.py): not counted, and said so.
+  const single = run('comm_overlap:\n  defer_embedding_wgrad_compute: true\n', 1);
+  assert.equal(single.config.deferEmbeddingWgrad, 0);
+  assert.ok(single.estimate.assumptions.some((a) => a.what === 'defer_embedding_wgrad_compute not counted'));
+  assert.equal(single.estimate.perGpu.allocated, run('', 1).estimate.perGpu.allocated);
+  // A negative limit is refused too.
+  const negative = run('comm_overlap:\n  defer_embedding_wgrad_compute: true\n  wgrad_deferral_limit: -1\n');
+  assert.equal(negative.config.deferEmbeddingWgrad, undefined);
+  assert.equal(negative.estimate.perGpu.allocated, plain.estimate.perGpu.allocated);
+  // NeMo 1.x and the Launcher read ModelParallelConfig fields from the model section (megatron_base_model.py).
+  const launcher = analyze(readFileSync(join(CORPUS, 'NeMo-Framework-Launcher/llama3_1_70b.yaml'), 'utf8'), { gpu: 'h100' });
+  const le = launcher.main?.estimate;
+  assert.ok(le && le.kind === 'training');
+  assert.equal(le.config.deferEmbeddingWgrad, 22);
 });

@@ -47,7 +47,7 @@ interface Row {
 // GBS 32, GPTModelProvider's fused native cross entropy, distributed optimizer. The performance script that runs the preset
 // (scripts/performance/configs/llama/llama3_llm_finetune.py llama3_70b_sft_config_h100 at f83545d9) sets
 // grad_reduce_in_fp32 = False (bf16 gradient buffer) and tp_comm_overlap = TP > 1; it also defers the output layer's weight
-// gradients (defer_embedding_wgrad_compute, limit 22) on the last stage, which the model does not express.
+// gradients to the drain (defer_embedding_wgrad_compute, wgrad_deferral_limit 22) on the last stage.
 const llama70 = (p: Partial<TrainingConfig>): TrainingConfig => ({
   ...BASE,
   globalBatch: 32,
@@ -64,6 +64,7 @@ const llama70 = (p: Partial<TrainingConfig>): TrainingConfig => ({
   cudaGraph: { impl: 'transformer_engine', scope: ['mlp'] },
   gradReduceInFp32: false,
   tpCommOverlap: true,
+  deferEmbeddingWgrad: 22,
   ...p,
 });
 const LLAMA70_WHY =

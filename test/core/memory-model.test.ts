@@ -78,6 +78,34 @@ test('interleaved: the chunks in flight at rank 0’s peak follow get_schedule_t
   assert.deepEqual(sched(4, 2, 0, 1_000_000_000).perChunk, [7, 4]);
 });
 
+test('defer_embedding_wgrad_compute: each backward of the output-layer chunk leaves its entries until the drain, up to the limit', () => {
+  const walk = (vpp: number, m: number, limit: number, perPass = 1) =>
+    schedulePeak(
+      { pp: 2, vpp, rank: 1, microbatches: m, groupSize: 2, overlapMoeComm: false },
+      Array<number>(vpp).fill(10),
+      Array<number>(vpp).fill(0),
+      Array<number>(vpp).fill(3),
+      { chunk: vpp - 1, perPass, bytes: 100, limit },
+    );
+  // 1F1B on the last rank: F0 B0 F1 B1 …; the backward of micro-batch i runs beside the i entries left before it.
+  // Limit 2 of M 4: the peak is B2's (10 stored + 3 transient + 200 kept).
+  assert.deepEqual((({ bytes, held, retained, transient, at }) => ({ bytes, held, retained, transient, at }))(walk(1, 4, 2)), {
+    bytes: 213,
+    held: 210,
+    retained: 200,
+    transient: 3,
+    at: { phase: 'backward', chunk: 0 },
+  });
+  // Limit 0 keeps every micro-batch: the last backward meets 3 entries.
+  assert.equal(walk(1, 4, 0).bytes, 313);
+  // Each MTP layer runs the output layer once more: 2 entries per micro-batch (2, 4, then capped at the limit 5).
+  assert.equal(walk(1, 4, 5, 2).retained, 500);
+  // Interleaved, many micro-batches: the whole step is walked (no steady-state folding); the cool-down ends with chunk 0's
+  // backwards, after the output-layer chunk's last one, so they run beside all 64 entries.
+  assert.equal(walk(2, 64, 0).retained, 6400);
+  assert.equal(walk(2, 64, 22).retained, 2200);
+});
+
 test('rank 0 holds less with a finer VPP, the last rank more (no VPP order between ranks)', () => {
   const layerPasses = (vpp: number, rank: number) => (sched(4, vpp, rank, 64).passes * 32) / (4 * vpp);
   // (PP + (PP − 2r − 1)/VPP)·L/PP: rank 0 → 8·(4 + 3/VPP), rank 3 → 8·(4 − 3/VPP).

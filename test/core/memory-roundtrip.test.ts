@@ -124,6 +124,8 @@ export function modelConfigYaml(a: Megatron): string {
     on('moe-router-enable-expert-bias', a.moe_router_enable_expert_bias === true);
   }
   on('overlap-moe-expert-parallel-comm', a.overlap_moe_expert_parallel_comm);
+  on('defer-embedding-wgrad-compute', a.defer_embedding_wgrad_compute === true);
+  put('wgrad-deferral-limit', a.wgrad_deferral_limit);
   put('mtp-num-layers', a.mtp_num_layers);
   if (a.multi_latent_attention) {
     on('multi-latent-attention', true);

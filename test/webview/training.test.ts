@@ -93,7 +93,7 @@ test('header and memory: file name, format · model · GPU, verdict, breakdown r
     assert.deepEqual(texts(mem, 'table.levels thead th'), ['stage', 'layers', 'in flight at the peak', 'allocated', 'reserved', 'device']);
     assert.deepEqual(rows(mem, 'table.levels tbody tr'), [
       ['0 (most loaded)', '16 layers', '2 forward passes: 2 micro-batches of activations', '24.57 GiB', '27.03 GiB', '28.53 GiB'],
-      ['1', '16 layers', '1 forward pass: 1 micro-batch of activations', '20.68 GiB', '22.75 GiB', '24.25 GiB'],
+      ['1', '16 layers', '1 forward pass: 1 micro-batch of activations', '21.05 GiB', '23.16 GiB', '24.66 GiB'],
     ]);
     assert.deepEqual(
       all(mem, 'table.levels tbody tr').map((tr) => tr.getAttribute('class')),

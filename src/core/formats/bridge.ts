@@ -105,6 +105,8 @@ export const BRIDGE: TrainingTable = {
     // OptimizerConfig, dist.* DistributedInitConfig (training/config.py), peft.* LoRA (peft/lora.py).
     mbGroupSize: ['model.microbatch_group_size_per_vp_stage'],
     overlapMoeComm: ['comm_overlap.overlap_moe_expert_parallel_comm', 'model.overlap_moe_expert_parallel_comm'],
+    deferEmbeddingWgrad: ['comm_overlap.defer_embedding_wgrad_compute', 'model.defer_embedding_wgrad_compute'],
+    wgradDeferralLimit: ['comm_overlap.wgrad_deferral_limit', 'model.wgrad_deferral_limit'],
     linearBias: ['model.add_bias_linear'],
     qkvBias: ['model.add_qkv_bias'],
     positionEmbedding: ['model.position_embedding_type'],

@@ -39,6 +39,9 @@ export const TRAINING_FIELDS = {
   mbGroupSize: 'int',
   /** overlap_moe_expert_parallel_comm: EP all-to-all overlapped with another micro-batch's compute. */
   overlapMoeComm: 'bool',
+  /** defer_embedding_wgrad_compute and wgrad_deferral_limit: the last stage defers the output layer's weight gradients to the drain. */
+  deferEmbeddingWgrad: 'bool',
+  wgradDeferralLimit: 'int',
   /** Megatron-LM --num-virtual-stages-per-pipeline-rank and --num-layers-per-virtual-pipeline-stage (VPP in other words). */
   vStagesPerRank: 'int',
   layersPerVStage: 'int',

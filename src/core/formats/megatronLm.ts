@@ -163,6 +163,8 @@ export const MEGATRON_LM: TrainingTable = {
     lossInSplit: arg('account-for-loss-in-pipeline-split'),
     mbGroupSize: arg('microbatch-group-size-per-vp-stage'),
     overlapMoeComm: arg('overlap-moe-expert-parallel-comm'),
+    deferEmbeddingWgrad: arg('defer-embedding-wgrad-compute'),
+    wgradDeferralLimit: arg('wgrad-deferral-limit'),
     seq: arg('seq-length'),
     mbs: arg('micro-batch-size'),
     gbs: arg('global-batch-size'),
@@ -260,6 +262,8 @@ export const MEGATRON_LM: TrainingTable = {
   defaults: {
     ...MCORE_PARALLEL_DEFAULTS,
     overlapMoeComm: false,
+    deferEmbeddingWgrad: false,
+    wgradDeferralLimit: 0,
     distOpt: false,
     distOptInstances: 1,
     precisionAwareOptim: false,

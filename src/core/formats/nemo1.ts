@@ -80,6 +80,9 @@ export const NEMO1_PATHS: TrainingTable['paths'] = {
   gradAccFusion: ['model.gradient_accumulation_fusion'],
   fsdp: ['model.fsdp'],
   tpCommOverlap: ['model.ub_tp_comm_overlap'],
+  // megatron_base_model.py build_model_parallel_config copies every ModelParallelConfig field the model section holds.
+  deferEmbeddingWgrad: ['model.defer_embedding_wgrad_compute'],
+  wgradDeferralLimit: ['model.wgrad_deferral_limit'],
   // megatron_base_model.py config_mapping: add_bias_linear ← model.bias.
   linearBias: ['model.bias'],
   positionEmbedding: ['model.position_embedding_type'],

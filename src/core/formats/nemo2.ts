@@ -91,6 +91,8 @@ export const NEMO2: TrainingTable = {
     vocabDivisible: 'make_vocab_size_divisible_by',
     mbGroupSize: 'microbatch_group_size_per_vp_stage',
     overlapMoeComm: 'overlap_moe_expert_parallel_comm',
+    deferEmbeddingWgrad: 'defer_embedding_wgrad_compute',
+    wgradDeferralLimit: 'wgrad_deferral_limit',
     linearBias: 'add_bias_linear',
     qkvBias: 'add_qkv_bias',
     positionEmbedding: 'position_embedding_type',

@@ -602,6 +602,20 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
   return { stored, fwd: transient, bwd: transient, terms };
 }
 
+/**
+ * One entry of defer_embedding_wgrad_compute's buffers: the output layer's input (the local sequence shard under SP) and
+ * its logits gradient cast to the input dtype, both kept for the drain's weight-gradient GEMM (tensor_parallel/layers.py
+ * ColumnParallelLinear.forward, LinearWithGradAccumulationAndAsyncCommunication.backward).
+ */
+export function deferredWgradEntry(m: ModelShape, c: TrainingConfig, b: number, s: number, V: number) {
+  const e = actBytes(c);
+  const rep = c.sp ? 1 / c.tp : 1;
+  return {
+    bytes: e * s * b * m.hidden * rep + (e * s * b * V) / c.tp,
+    formula: `${e}·sbh${c.sp ? '/t' : ''} input + ${e}·s·b·V/t logits gradient`,
+  };
+}
+
 /** One multi-token-prediction layer: its norms and eh_proj input, a decoder layer, its final norm, output-layer input and loss. */
 export function mtpActivations(m: ModelShape, c: TrainingConfig, b: number, s: number, V: number): EdgeActivations {
   const layer = megatronKind(m, c, b, s, lastLayerKind(m), false);

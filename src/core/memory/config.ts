@@ -97,6 +97,11 @@ export interface TrainingConfig {
    * expert_fc1, moe_act) and activation_offload_fraction: what those modules save moves to the host. Default absent.
    */
   activationOffload?: { modules: OffloadModule[]; fraction: number };
+  /**
+   * defer_embedding_wgrad_compute with wgrad_deferral_limit (0: every micro-batch of the step): the last stage keeps that
+   * many output-layer inputs and logits gradients until the drain. Default absent (off).
+   */
+  deferEmbeddingWgrad?: number;
   /** gradient_accumulation_fusion (Megatron-LM and Bridge default on; --no-gradient-accumulation-fusion): TE keeps dummy weight gradients. */
   gradAccumFusion?: boolean;
   /** transformer_impl: 'transformer_engine' (Megatron-Core default) or 'local' (Megatron's own layers, no TE workspace). */

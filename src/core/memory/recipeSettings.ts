@@ -26,6 +26,7 @@ type Optional = Partial<
     | 'lossInPipelineSplit'
     | 'pipelineLayout'
     | 'overlapMoeComm'
+    | 'deferEmbeddingWgrad'
     | 'crossEntropyFusion'
     | 'expandableSegments'
     | 'cublasWorkspaceConfig'
@@ -305,6 +306,18 @@ export function optionalSettings(
   set('lossInPipelineSplit', bool(v.lossInSplit));
   set('pipelineLayout', layoutString(v.ppLayout));
   set('overlapMoeComm', bool(v.overlapMoeComm));
+  if (v.deferEmbeddingWgrad === true) {
+    // wgrad_deferral_limit: Megatron's default 0 defers every micro-batch (the upper bound); a negative limit is refused
+    // by model_parallel_config.py, so the run never starts and the output layer is counted as usual.
+    const limit = int(v.wgradDeferralLimit) ?? 0;
+    if (limit >= 0) out.deferEmbeddingWgrad = limit;
+    else
+      assumptions.push({
+        what: `defer_embedding_wgrad_compute not counted: wgrad_deferral_limit ${limit} is negative`,
+        source: 'Megatron-Core model_parallel_config.py refuses a negative limit',
+        provenance: 'file',
+      });
+  }
   if (v.ceFusion === true) out.crossEntropyFusion = v.ceFusionImpl === 'te' ? 'te' : 'native';
   else if (v.ceFusion === false) out.crossEntropyFusion = 'none';
   Object.assign(out, environment(v.envVars));

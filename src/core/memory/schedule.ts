@@ -221,11 +221,29 @@ function forwardChunk(i: number, m: number, vpp: number, group: number): number 
   return Math.floor((i - beforeLast) / size);
 }
 
+/**
+ * Bytes a backward pass leaves behind until the end of the step: defer_embedding_wgrad_compute keeps each micro-batch's
+ * output-layer input and logits gradient for the drain (tensor_parallel/layers.py appends to embedding_activation_buffer
+ * and grad_output_buffer while fewer than wgrad_deferral_limit are held; utils.py drain_embedding_wgrad_compute).
+ */
+export interface Retained {
+  /** The virtual stage whose backward appends (the one holding the output layer). */
+  chunk: number;
+  /** Entries one backward appends (the output layer runs once, plus once per MTP layer). */
+  perPass: number;
+  /** Bytes of one entry. */
+  bytes: number;
+  /** Most entries held (wgrad_deferral_limit; 0 = no limit). */
+  limit: number;
+}
+
 export interface SchedulePeak {
   /** Bytes at the peak: activations of the passes in flight plus the transient of the running pass. */
   bytes: number;
-  /** Of `bytes`, the activations held by the passes in flight. */
+  /** Of `bytes`, the activations held by the passes in flight (with `retained`). */
   held: number;
+  /** Of `held`, what finished backward passes left behind (Retained). */
+  retained: number;
   /** Of `bytes`, the transient of the running pass. */
   transient: number;
   /** Forward passes (chunk × micro-batch) in flight at the peak. */
@@ -242,11 +260,12 @@ export interface SchedulePeak {
  * The memory peak of one rank over its schedule. `stored[v]`: bytes one micro-batch's forward of chunk v keeps until its
  * backward; `fwd[v]` / `bwd[v]`: transient bytes while a forward / backward of chunk v runs. Walks the rank's sequence —
  * warm-up forwards, 1F1B steps (forward, then backward), cool-down backwards — in O(M·VPP), with M folded to an equivalent
- * smaller count when it is large (the steady state repeats every group·VPP passes).
+ * smaller count when it is large (the steady state repeats every group·VPP passes) unless backward passes leave `retained`
+ * bytes behind, which grow over the whole step.
  */
-export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], bwd: number[]): SchedulePeak {
+export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], bwd: number[], retained?: Retained): SchedulePeak {
   const vpp = Math.max(1, s.vpp);
-  if (vpp === 1) {
+  if (vpp === 1 && !retained) {
     // 1F1B: the last warm-up forward (or the first backward) meets min(PP − r, M) passes in flight.
     const { warmup, allWarmup } = warmupPasses({ ...s, vpp: 1 });
     const passes = s.pp <= 1 ? 1 : Math.max(1, Math.min(s.pp - s.rank, s.microbatches));
@@ -256,6 +275,7 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
     return {
       bytes: held + Math.max(f, b),
       held,
+      retained: 0,
       transient: Math.max(f, b),
       passes,
       perChunk: [passes],
@@ -268,7 +288,8 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
   let m = Math.max(1, s.microbatches);
   const w0 = warmupPasses({ ...s, microbatches: Number.MAX_SAFE_INTEGER / (vpp + 1), groupSize: group }).warmup;
   const minM = group * (Math.ceil((w0 + 1) / (group * vpp)) + 3);
-  if (m > minM + 2 * group) m -= group * Math.floor((m - minM) / group);
+  // What backward passes leave behind grows over the step: every micro-batch is walked then.
+  if (m > minM + 2 * group && !retained) m -= group * Math.floor((m - minM) / group);
   const { total, warmup, allWarmup } = warmupPasses({ ...s, vpp, microbatches: m, groupSize: group });
   const fChunk = (i: number) => forwardChunk(i, m, vpp, group);
   const bChunk = (j: number) => vpp - 1 - forwardChunk(j, m, vpp, group); // backward order: get_model_chunk_id(forward=False)
@@ -279,9 +300,20 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
     let held = 0;
     let passes = 0;
     let event = 0;
-    let best = { bytes: -1, held: 0, transient: 0, passes: 0, event: -1, phase: 'forward' as 'forward' | 'backward', chunk: 0 };
+    let entries = 0;
+    let kept = 0;
+    let best = {
+      bytes: -1,
+      held: 0,
+      kept: 0,
+      transient: 0,
+      passes: 0,
+      event: -1,
+      phase: 'forward' as 'forward' | 'backward',
+      chunk: 0,
+    };
     const consider = (transient: number, phase: 'forward' | 'backward', chunk: number) => {
-      if (held + transient > best.bytes) best = { bytes: held + transient, held, transient, passes, event, phase, chunk };
+      if (held + transient > best.bytes) best = { bytes: held + transient, held, kept, transient, passes, event, phase, chunk };
       return event++ === stopAt;
     };
     const forward = (i: number) => {
@@ -297,6 +329,12 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
       counts[v]!--;
       passes--;
       held -= stored[v] ?? 0;
+      if (retained && v === retained.chunk) {
+        const next = retained.limit > 0 ? Math.min(retained.limit, entries + retained.perPass) : entries + retained.perPass;
+        held += (next - entries) * retained.bytes;
+        kept += (next - entries) * retained.bytes;
+        entries = next;
+      }
       return false;
     };
     run: {
@@ -314,6 +352,7 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
   return {
     bytes: best.bytes,
     held: best.held,
+    retained: best.kept,
     transient: best.transient,
     passes: best.passes,
     perChunk: counts,

@@ -8,6 +8,7 @@ import {
   graphCapture,
   hfLayer,
   lossActivations,
+  deferredWgradEntry,
   megatronKind,
   megatronLayer,
   mtpActivations,
@@ -203,6 +204,17 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const emb = embeddingActivations(m, c, b, s);
   const loss = lossActivations(m, c, b, s, V);
   const mtp = (m.mtpLayers ?? 0) > 0 && !hf ? mtpActivations(m, c, b, s, V) : null;
+  // defer_embedding_wgrad_compute: ModelParallelConfig.__post_init__ refuses it with PP 1 or without
+  // gradient_accumulation_fusion, so such a run never starts; the estimate then counts the ordinary output layer.
+  let deferred: ReturnType<typeof deferredWgradEntry> | null = null;
+  if (c.deferEmbeddingWgrad !== undefined && !hf) {
+    if (layout.pp > 1 && c.gradAccumFusion !== false) deferred = deferredWgradEntry(m, c, b, s, V);
+    else
+      assume(
+        'defer_embedding_wgrad_compute not counted',
+        `Megatron-Core model_parallel_config.py refuses it ${layout.pp > 1 ? 'without gradient_accumulation_fusion' : 'when pipeline parallelism is not used'}`,
+      );
+  }
 
   // Per-layer CUDA graphs (TE make_graphed_callables or Megatron's CudaGraphManager; full_iteration has no per-layer buffers).
   const graphs = c.cudaGraph && c.cudaGraph.impl !== 'full_iteration' && !hf ? c.cudaGraph : null;
@@ -387,11 +399,19 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     const rank = p.stage;
     const st = stateBytes(p, c, denseShard, expertShard, computeCapability(gpu));
     const chunks = layout.chunks[rank]!.map(chunkOf);
+    const mtpOnRank = layout.chunks[rank]!.reduce((a, ch) => a + ch.mtp, 0);
+    const lossChunk = layout.chunks[rank]!.findIndex((ch) => ch.loss);
+    // The output layer appends once per run: for the main loss and for each MTP layer (gpt_model.py reuses it).
+    const retained =
+      deferred && lossChunk >= 0
+        ? { chunk: lossChunk, perPass: 1 + mtpOnRank, bytes: deferred.bytes, limit: c.deferEmbeddingWgrad ?? 0 }
+        : undefined;
     const peak = schedulePeak(
       { pp: layout.pp, vpp, rank, microbatches: M, groupSize: group, overlapMoeComm: c.overlapMoeComm === true },
       chunks.map((x) => x.stored),
       chunks.map((x) => x.fwd.bytes),
       chunks.map((x) => x.bwd.bytes),
+      retained,
     );
     const at = chunks[peak.at.chunk]!;
     const runningPart = peak.at.phase === 'forward' ? at.fwd : at.bwd;
@@ -451,6 +471,17 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         source: 'Megatron-Core multi_token_prediction.py',
         level: 'allocated',
       }));
+    if (peak.retained && deferred && retained) {
+      const entries = Math.round(peak.retained / retained.bytes);
+      line(act, () => ({
+        label: `deferred output-layer weight gradients (${entries} input${entries === 1 ? '' : 's'} and logits gradient${entries === 1 ? '' : 's'} held for the drain${retained.limit ? `, wgrad_deferral_limit ${retained.limit}` : ''})`,
+        category: 'activations',
+        bytes: peak.retained,
+        formula: `${entries} × (${deferred.formula})`,
+        source: 'Megatron-Core tensor_parallel/layers.py (defer_embedding_wgrad_compute), utils.py drain_embedding_wgrad_compute',
+        level: 'allocated',
+      }));
+    }
     // PP 1 with overlap_moe_expert_parallel_comm: the next micro-batch's forward runs beside this one's backward, layer by
     // layer (model_chunk_schedule_plan.py run: forward layer i with backward layer L−1−i). The previous micro-batch's loss
     // backward runs first (post_process.backward, before any forward layer), so its logits are freed when the extra layer
@@ -527,15 +558,14 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         'cuda_graph_warmup_steps (Megatron default 3); static buffers per graphed module and micro-batch in flight, pool reuse not modelled',
       );
     }
-    const mtpOnRank = layout.chunks[rank]!.reduce((a, ch) => a + ch.mtp, 0);
     const e = c.params === 'fp32' ? 4 : 2;
-    const dummy = dummyWgradParams(m, c, p.kinds, mtpOnRank) * e;
+    const dummy = dummyWgradParams(m, c, p.kinds, mtpOnRank, lossChunk >= 0) * e;
     const rankWs = [...wsLines];
     if (dummy)
       rankWs.push({
         label: 'TE dummy weight gradients (gradient_accumulation_fusion)',
         bytes: dummy,
-        formula: 'one weight-sized tensor per distinct GEMM weight shape on the rank',
+        formula: `one weight-sized tensor per distinct GEMM weight shape on the rank${lossChunk >= 0 ? ', the output layer’s included' : ''}`,
         source: 'TransformerEngine module/base.py get_dummy_wgrad',
       });
     // Megatron's local DotProductAttention takes the baddbmm input [b·a/t, s, s] from the global memory buffer, which
@@ -548,7 +578,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         formula: `${e}·a·s²·b/t`,
         source: 'Megatron-Core dot_product_attention.py, parallel_state GlobalMemoryBuffer',
       });
-    const rankWsBytes = wsBytes + dummy + scoreBuffer;
+    // Under SP the output layer all-gathers its input into the global memory buffer "mpu" (tensor_parallel/layers.py
+    // LinearWithGradAccumulationAndAsyncCommunication), and the deferred-wgrad drain into "mpu_0" / "mpu_1" (utils.py
+    // drain_embedding_wgrad_compute): GlobalMemoryBuffer keeps each between steps.
+    const gathered = !hf && c.sp && c.tp > 1 && lossChunk >= 0 ? e * s * b * m.hidden : 0;
+    const drainEntries = retained ? Math.min(retained.limit || Infinity, M * retained.perPass) : 0;
+    const gatherBuffers = gathered ? 1 + Math.min(2, drainEntries) : 0;
+    if (gatherBuffers)
+      rankWs.push({
+        label: `Megatron global memory buffer (output-layer input all-gather${gatherBuffers > 1 ? ', deferred-wgrad drain double buffer' : ''})`,
+        bytes: gatherBuffers * gathered,
+        formula: `${gatherBuffers} × ${e}·s·b·h`,
+        source: 'Megatron-Core tensor_parallel/layers.py, utils.py drain_embedding_wgrad_compute, parallel_state GlobalMemoryBuffer',
+      });
+    const rankWsBytes = wsBytes + dummy + scoreBuffer + gatherBuffers * gathered;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const allocated = st.weights + st.gradients + st.optimizer + activations + transient + rankWsBytes;
     const ov = trainingOverheads(c, allocated);

@@ -371,9 +371,10 @@ export function shardGroups(
  * the GEMM, and TE hands autograd a placeholder instead: one persistent tensor per distinct (weight shape, dtype)
  * (TransformerEngine module/base.py get_dummy_wgrad, called by Linear / LayerNormLinear / GroupedLinear backward when the
  * weight has grad_added_to_main_grad). Counted as the parameters of one layer's GEMM weights per kind on the rank (grouped
- * experts: one expert's), deduplicated by module; frozen (LoRA base) weights get no gradient.
+ * experts: one expert's), deduplicated by module; frozen (LoRA base) weights get no gradient. The output layer (Megatron's
+ * ColumnParallelLinear) takes its placeholder from the same cache (tensor_parallel/layers.py backward, get_dummy_wgrad).
  */
-export function dummyWgradParams(m: ModelShape, c: TrainingConfig, kinds: KindCounts, mtpLayers: number): number {
+export function dummyWgradParams(m: ModelShape, c: TrainingConfig, kinds: KindCounts, mtpLayers: number, outputLayer: boolean): number {
   if (c.gradAccumFusion === false || c.transformerImpl === 'local' || c.profile === 'hf' || c.peft) return 0;
   const shapes = new Map<string, number>();
   const add = (groups: readonly ParamGroup[]) => {
@@ -382,6 +383,7 @@ export function dummyWgradParams(m: ModelShape, c: TrainingConfig, kinds: KindCo
   };
   for (const kind of LAYER_KINDS) if (kinds[kind]) add(layerGroups(m, kind));
   if (mtpLayers) add(mtpGroups(m));
+  if (outputLayer) shapes.set('output_layer', (modelVocab(m, c) / c.tp) * m.hidden);
   return [...shapes.values()].reduce((a, n) => a + n, 0);
 }
 

@@ -604,7 +604,17 @@ test('Muon, Lion and SGD optimizer states from --optimizer / optimizer.optimizer
   assert.equal(plain.config.distributedOptimizer, false);
   assert.equal(optimizerLine(plain).bytes, matrix * 8 + other * 12);
   assert.match(optimizerLine(plain).label, /— Muon, Adam for the other parameters/);
-  assert.match(optimizerLine(plain).formula, /^Muon 8 B per 2-D weight \(fp32 main copy \+ momentum\), Adam 12 B per other parameter/);
+  assert.equal(
+    optimizerLine(plain).formula,
+    'Muon 8 B per 2-D weight (fp32 main copy + momentum), Adam 12 B per other parameter (embeddings, output layer, norms, biases)',
+  );
+  // A hybrid model's Mamba in_proj goes to the scalar optimizer too (use_muon = False), and the line names it.
+  const hybrid = readFileSync(join(WILD, 'Megatron-LM/hybrid_mr_mcore_te_tp2_pp1_cp4_dgx_a100_1N8G__model_config.yaml'), 'utf8');
+  // (--use-distributed-optimizer there: layer-wise, over DP×CP = 4.)
+  assert.equal(
+    optimizerLine(training(hybrid.replace('MODEL_ARGS:\n', 'MODEL_ARGS:\n  --optimizer: muon\n'), { worldSize: 8 })).formula,
+    'Muon 8/4 B per 2-D weight (fp32 main copy + momentum), Adam 12/4 B per other parameter (embeddings, output layer, norms, biases, Mamba in_proj)',
+  );
 
   // --use-distributed-optimizer with an emerging optimizer is the layer-wise one (arguments.py); Megatron-LM's parameter
   // layout shards it evenly over DP 8, and the estimate says which layout it assumed.

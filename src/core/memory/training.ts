@@ -670,7 +670,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         }`,
         category: 'optimizer',
         bytes: st.optimizer,
-        formula: `${optimizerFormula(c, bpp, c.distributedOptimizer || c.fsdp ? denseShard : 1)}${
+        formula: `${optimizerFormula(c, bpp, c.distributedOptimizer || c.fsdp ? denseShard : 1, p.kinds.mamba > 0)}${
           st.wholeVocab ? `; + ${gib(st.wholeVocab)} on the DP rank that steps the vocabulary tensor whole (layer-wise ping-pong)` : ''
         }${offload === undefined ? '' : `; HybridDeviceOptimizer GPU share ${hybridDeviceOptimizer(c, offload).formula}, f = ${offload}`}`,
         source:
@@ -775,12 +775,12 @@ function ruleLabel(c: TrainingConfig): string {
   return o.rule === 'sgd' ? ' — SGD' : ` — ${RULE_NAMES[o.rule]}, ${RULE_NAMES[o.scalar]} for the other parameters`;
 }
 
-/** Bytes per parameter of the optimizer line, per update rule, over the shard group `d`. */
-function optimizerFormula(c: TrainingConfig, bpp: StateBytes['bytesPerParam'], d: number): string {
+/** Bytes per parameter of the optimizer line, per update rule, over the shard group `d`; `mamba`: the rank holds Mamba layers. */
+function optimizerFormula(c: TrainingConfig, bpp: StateBytes['bytesPerParam'], d: number, mamba: boolean): string {
   const per = (x: number) => (d > 1 ? `${+(x * d).toFixed(2)}/${d}` : `${+x.toFixed(2)}`);
   const o = c.optimizer;
   if (o && o.rule !== 'sgd')
-    return `${RULE_NAMES[o.rule]} ${per(bpp.matrixOptimizer)} B per 2-D weight (fp32 main copy + ${o.rule === 'muon' ? 'momentum' : 'exp_avg'}), ${RULE_NAMES[o.scalar]} ${per(bpp.optimizer)} B per other parameter (embeddings, output layer, norms, biases${o.rule === 'muon' ? ', Mamba in_proj' : ''})`;
+    return `${RULE_NAMES[o.rule]} ${per(bpp.matrixOptimizer)} B per 2-D weight (fp32 main copy + ${o.rule === 'muon' ? 'momentum' : 'exp_avg'}), ${RULE_NAMES[o.scalar]} ${per(bpp.optimizer)} B per other parameter (embeddings, output layer, norms, biases${o.rule === 'muon' && mamba ? ', Mamba in_proj' : ''})`;
   if (o?.rule === 'sgd') return `${per(bpp.optimizer)} B/param (fp32 main copy${o.momentum ? ' + momentum buffer' : ''})`;
   return `${per(bpp.optimizer)} B/param`;
 }

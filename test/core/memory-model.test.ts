@@ -273,6 +273,37 @@ test('MoE: expert tokens are top-k × ETP × local tokens; a capacity factor cap
   );
 });
 
+test('Megatron global memory buffer: allgather MoE tokens or the output layer’s SP gather, whichever is larger', () => {
+  const mix = modelShape('mixtral-8x7b');
+  const line = (x: TrainingConfig) => {
+    const e = estimateTraining(mix, x, H100);
+    return e.breakdown.find((l) => l.label.startsWith('Megatron global memory buffer'));
+  };
+  const seq = { seq: 4096, microBatch: 1, globalBatch: 64, worldSize: 8 };
+  // TP 1, EP 8, allgather (Megatron's default): 4096 local tokens gathered from 8 ranks, bf16, h 4096.
+  const ag = line(cfg({ ...seq, ep: 8 }));
+  assert.deepEqual(ag && { label: ag.label, bytes: ag.bytes, formula: ag.formula }, {
+    label: 'Megatron global memory buffer (allgather MoE dispatch tokens)',
+    bytes: 2 * 4096 * 8 * 4096,
+    formula: '2·(s·b)·ETP·EP·h',
+  });
+  // The alltoall dispatcher has no gather, and TP 1 has no output-layer gather: no buffer.
+  assert.equal(line(cfg({ ...seq, ep: 8, moe: { dispatcher: 'alltoall' } })), undefined);
+  // TP 2 with SP and EP 4 (ETP 1): 2048 local tokens × 4 ranks = 8192 rows, more than the output layer's 4096: one
+  // buffer of the larger size.
+  const sp = line(cfg({ ...seq, tp: 2, sp: true, ep: 4, etp: 1 }));
+  assert.deepEqual(sp && [sp.label, sp.bytes], ['Megatron global memory buffer (allgather MoE dispatch tokens)', 2 * 8192 * 4096]);
+  // A dense model under SP: the output layer's gathered input alone.
+  const dense = estimateTraining(llama8b, cfg({ ...seq, tp: 2, sp: true }), H100).breakdown.find((l) =>
+    l.label.startsWith('Megatron global memory buffer'),
+  );
+  assert.deepEqual(dense && [dense.label, dense.bytes, dense.formula], [
+    'Megatron global memory buffer (output-layer input all-gather)',
+    2 * 4096 * 4096,
+    '2·s·b·h',
+  ]);
+});
+
 test('LoRA: adapters r·(in + out) per fused linear; the frozen base keeps weights only', () => {
   // Bridge's fused layout: linear_qkv (4096 → 6144), linear_proj, linear_fc1 (4096 → 2·14336), linear_fc2.
   const a = loraLayerParams(llama8b, 'dense', 32, ['linear_qkv', 'linear_proj', 'linear_fc1', 'linear_fc2']);

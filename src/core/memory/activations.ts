@@ -287,17 +287,27 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     }
   }
   // Dispatch buffers of the running layer (forward; their gradients in backward): alltoall keeps the permuted send buffer
-  // and the received tokens before they are sorted by local expert; allgather the tokens gathered over TP×EP; flex
-  // (DeepEP / HybridEP) writes the received tokens in place.
+  // and the received tokens before they are sorted by local expert; allgather permutes the tokens it gathered over
+  // ETP×EP into Megatron's global memory buffer, which outlives the layer (allgatherTokens; its gradient is allocated);
+  // flex (DeepEP / HybridEP) writes the received tokens in place.
   const dispatcher = c.moe?.dispatcher ?? 'allgather';
-  const buffers =
-    dispatcher === 'alltoall' ? 2 * e * Te * h : dispatcher === 'allgather' ? e * T * c.ep * c.etp * h + e * Te * h : e * Te * h;
-  const expertBwd = e * Te * (g * ffnE + h);
+  const gathered = dispatcher === 'allgather' ? allgatherTokens(c, T) * e * h : 0;
+  const buffers = dispatcher === 'alltoall' ? 2 * e * Te * h : e * Te * h;
+  const expertBwd = e * Te * (g * ffnE + h) + gathered;
   // Whole-MoE recompute rebuilds the block's saved tensors during its backward.
   const remat = mods.has('moe')
     ? moeBlock({ ...x, mods: new Set([...mods].filter((z) => z !== 'moe')), add: (_l, bytes) => bytes }).stored - d
     : 0;
   return { stored: d, fwd: buffers, bwd: buffers + expertBwd + Math.max(0, remat) };
+}
+
+/**
+ * Tokens the allgather dispatcher gathers over the ETP×EP group into the global memory buffer "mpu" (token_dispatcher.py
+ * MoEAllGatherTokenDispatcher.token_dispatch, use_global_buffer=True); `T`: the rank's tokens (s·b/t under SP). None when
+ * ETP and EP are 1 (no gather).
+ */
+export function allgatherTokens(c: TrainingConfig, T: number): number {
+  return c.ep > 1 || c.etp > 1 ? T * c.ep * c.etp : 0;
 }
 
 /** Mamba-2 mixer (Megatron mamba_mixer.py with mamba_ssm's chunked scan, ssd_combined.py save_for_backward). */

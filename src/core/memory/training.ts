@@ -9,6 +9,7 @@ import {
   hfLayer,
   lossActivations,
   deferredWgradEntry,
+  allgatherTokens,
   megatronKind,
   megatronLayer,
   mtpActivations,
@@ -578,20 +579,35 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         formula: `${e}·a·s²·b/t`,
         source: 'Megatron-Core dot_product_attention.py, parallel_state GlobalMemoryBuffer',
       });
-    // Under SP the output layer all-gathers its input into the global memory buffer "mpu" (tensor_parallel/layers.py
-    // LinearWithGradAccumulationAndAsyncCommunication), and the deferred-wgrad drain into "mpu_0" / "mpu_1" (utils.py
-    // drain_embedding_wgrad_compute): GlobalMemoryBuffer keeps each between steps.
-    const gathered = !hf && c.sp && c.tp > 1 && lossChunk >= 0 ? e * s * b * m.hidden : 0;
+    // Megatron's GlobalMemoryBuffer keeps each named buffer between steps, at the largest size asked of it. "mpu": the
+    // output layer's input all-gather under SP (tensor_parallel/layers.py LinearWithGradAccumulationAndAsyncCommunication)
+    // and the allgather MoE dispatcher's tokens (token_dispatcher.py); "mpu_0" / "mpu_1": the deferred-wgrad drain's
+    // double buffer (utils.py drain_embedding_wgrad_compute).
+    const outputGather = !hf && c.sp && c.tp > 1 && lossChunk >= 0 ? e * s * b * m.hidden : 0;
+    const moeLayers = p.kinds.moe + p.kinds['moe-mlp'];
+    const moeGather =
+      !hf && moeLayers > 0 && (c.moe?.dispatcher ?? 'allgather') === 'allgather'
+        ? e * allgatherTokens(c, s * b * (c.sp ? 1 / c.tp : 1)) * m.hidden
+        : 0;
+    const mpu = Math.max(outputGather, moeGather);
     const drainEntries = retained ? Math.min(retained.limit || Infinity, M * retained.perPass) : 0;
-    const gatherBuffers = gathered ? 1 + Math.min(2, drainEntries) : 0;
-    if (gatherBuffers)
+    const drainBuffers = outputGather ? Math.min(2, drainEntries) : 0;
+    const globalBuffers = mpu + drainBuffers * outputGather;
+    if (globalBuffers)
       rankWs.push({
-        label: `Megatron global memory buffer (output-layer input all-gather${gatherBuffers > 1 ? ', deferred-wgrad drain double buffer' : ''})`,
-        bytes: gatherBuffers * gathered,
-        formula: `${gatherBuffers} × ${e}·s·b·h`,
-        source: 'Megatron-Core tensor_parallel/layers.py, utils.py drain_embedding_wgrad_compute, parallel_state GlobalMemoryBuffer',
+        label: `Megatron global memory buffer (${[
+          ...(moeGather >= outputGather ? ['allgather MoE dispatch tokens'] : ['output-layer input all-gather']),
+          ...(drainBuffers ? ['deferred-wgrad drain double buffer'] : []),
+        ].join(', ')})`,
+        bytes: globalBuffers,
+        formula: [
+          moeGather >= outputGather ? `${e}·(s·b${c.sp ? '/t' : ''})·ETP·EP·h` : `${e}·s·b·h`,
+          ...(drainBuffers ? [`${drainBuffers} × ${e}·s·b·h`] : []),
+        ].join(' + '),
+        source:
+          'Megatron-Core tensor_parallel/layers.py, moe/token_dispatcher.py, utils.py drain_embedding_wgrad_compute, parallel_state GlobalMemoryBuffer',
       });
-    const rankWsBytes = wsBytes + dummy + scoreBuffer + gatherBuffers * gathered;
+    const rankWsBytes = wsBytes + dummy + scoreBuffer + globalBuffers;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const allocated = st.weights + st.gradients + st.optimizer + activations + transient + rankWsBytes;
     const ov = trainingOverheads(c, allocated);

@@ -32,6 +32,8 @@ export interface KindActivations {
   byModule: Partial<Record<LayerModule, number>>;
   /** Of `stored`, what fine-grained activation offloading moves to the host (0 without it). */
   offloaded: number;
+  /** Bytes the layer asks of Megatron's global memory buffer "mpu", which keeps its largest size between steps. */
+  globalBuffer: number;
 }
 
 export interface LayerActivations {
@@ -229,7 +231,7 @@ function mlpBlock(x: Ctx, ffn: number, label: string, withNorm: boolean, recompu
 }
 
 /** MoE block: pre-MLP norm, router, token dispatch, grouped experts, shared experts (Megatron moe/*). */
-function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
+function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered: number } {
   const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
   const T = s * b * rep; // tokens on this rank before dispatch
@@ -288,26 +290,18 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   }
   // Dispatch buffers of the running layer (forward; their gradients in backward): alltoall keeps the permuted send buffer
   // and the received tokens before they are sorted by local expert; allgather permutes the tokens it gathered over
-  // ETP×EP into Megatron's global memory buffer, which outlives the layer (allgatherTokens; its gradient is allocated);
-  // flex (DeepEP / HybridEP) writes the received tokens in place.
+  // ETP×EP into Megatron's global memory buffer "mpu", which outlives the layer (token_dispatcher.py
+  // MoEAllGatherTokenDispatcher.token_dispatch, use_global_buffer=True; no gather when ETP and EP are 1), while the
+  // gradient of the gathered tokens is allocated in backward; flex (DeepEP / HybridEP) writes the received tokens in place.
   const dispatcher = c.moe?.dispatcher ?? 'allgather';
-  const gathered = dispatcher === 'allgather' ? allgatherTokens(c, T) * e * h : 0;
+  const gathered = dispatcher === 'allgather' && (c.ep > 1 || c.etp > 1) ? e * T * c.ep * c.etp * h : 0;
   const buffers = dispatcher === 'alltoall' ? 2 * e * Te * h : e * Te * h;
   const expertBwd = e * Te * (g * ffnE + h) + gathered;
   // Whole-MoE recompute rebuilds the block's saved tensors during its backward.
   const remat = mods.has('moe')
     ? moeBlock({ ...x, mods: new Set([...mods].filter((z) => z !== 'moe')), add: (_l, bytes) => bytes }).stored - d
     : 0;
-  return { stored: d, fwd: buffers, bwd: buffers + expertBwd + Math.max(0, remat) };
-}
-
-/**
- * Tokens the allgather dispatcher gathers over the ETP×EP group into the global memory buffer "mpu" (token_dispatcher.py
- * MoEAllGatherTokenDispatcher.token_dispatch, use_global_buffer=True); `T`: the rank's tokens (s·b/t under SP). None when
- * ETP and EP are 1 (no gather).
- */
-export function allgatherTokens(c: TrainingConfig, T: number): number {
-  return c.ep > 1 || c.etp > 1 ? T * c.ep * c.etp : 0;
+  return { stored: d, fwd: buffers, bwd: buffers + expertBwd + Math.max(0, remat), gathered };
 }
 
 /** Mamba-2 mixer (Megatron mamba_mixer.py with mamba_ssm's chunked scan, ssd_combined.py save_for_backward). */
@@ -408,6 +402,7 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
   let stored = 0;
   let fwd = 0;
   let bwd = 0;
+  let globalBuffer = 0;
   const hasAttn = kind === 'dense' || kind === 'moe' || kind === 'attention';
   if (hasAttn) {
     const a = attentionBlock(x);
@@ -425,10 +420,11 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
     stored += d.stored;
     fwd = Math.max(fwd, d.fwd);
     bwd = Math.max(bwd, d.bwd);
+    globalBuffer = d.gathered;
   }
   if (kind === 'mamba') stored += mambaBlock(x);
   stored += loraBlock(x, kind);
-  return { stored, fwd, bwd, terms, byModule: x.byModule, offloaded: offloadedBytes(c, x.byOffload) };
+  return { stored, fwd, bwd, terms, byModule: x.byModule, offloaded: offloadedBytes(c, x.byOffload), globalBuffer };
 }
 
 // cuda_graph_modules → the layer modules each captures (Megatron transformer_config.py; "full" and [] capture the whole layer).

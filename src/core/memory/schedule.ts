@@ -242,8 +242,9 @@ export interface SchedulePeak {
   bytes: number;
   /** Of `bytes`, the activations held by the passes in flight (with `retained`). */
   held: number;
-  /** Of `held`, what finished backward passes left behind (Retained). */
+  /** Of `held`, what finished backward passes left behind (Retained): `retainedEntries` entries. */
   retained: number;
+  retainedEntries: number;
   /** Of `bytes`, the transient of the running pass. */
   transient: number;
   /** Forward passes (chunk × micro-batch) in flight at the peak. */
@@ -276,6 +277,7 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
       bytes: held + Math.max(f, b),
       held,
       retained: 0,
+      retainedEntries: 0,
       transient: Math.max(f, b),
       passes,
       perChunk: [passes],
@@ -301,11 +303,10 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
     let passes = 0;
     let event = 0;
     let entries = 0;
-    let kept = 0;
     let best = {
       bytes: -1,
       held: 0,
-      kept: 0,
+      entries: 0,
       transient: 0,
       passes: 0,
       event: -1,
@@ -313,7 +314,7 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
       chunk: 0,
     };
     const consider = (transient: number, phase: 'forward' | 'backward', chunk: number) => {
-      if (held + transient > best.bytes) best = { bytes: held + transient, held, kept, transient, passes, event, phase, chunk };
+      if (held + transient > best.bytes) best = { bytes: held + transient, held, entries, transient, passes, event, phase, chunk };
       return event++ === stopAt;
     };
     const forward = (i: number) => {
@@ -332,7 +333,6 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
       if (retained && v === retained.chunk) {
         const next = retained.limit > 0 ? Math.min(retained.limit, entries + retained.perPass) : entries + retained.perPass;
         held += (next - entries) * retained.bytes;
-        kept += (next - entries) * retained.bytes;
         entries = next;
       }
       return false;
@@ -352,7 +352,8 @@ export function schedulePeak(s: ScheduleInput, stored: number[], fwd: number[], 
   return {
     bytes: best.bytes,
     held: best.held,
-    retained: best.kept,
+    retained: best.entries * (retained?.bytes ?? 0),
+    retainedEntries: best.entries,
     transient: best.transient,
     passes: best.passes,
     perChunk: counts,

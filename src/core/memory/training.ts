@@ -9,7 +9,6 @@ import {
   hfLayer,
   lossActivations,
   deferredWgradEntry,
-  allgatherTokens,
   megatronKind,
   megatronLayer,
   mtpActivations,
@@ -190,7 +189,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (!v) {
       if (hf) {
         const l = hfLayer(m, c, b, s);
-        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0 };
+        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0, globalBuffer: 0 };
       } else v = megatronKind(m, c, b, s, k);
       kindCache.set(k, v);
     }
@@ -472,8 +471,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         source: 'Megatron-Core multi_token_prediction.py',
         level: 'allocated',
       }));
-    if (peak.retained && deferred && retained) {
-      const entries = Math.round(peak.retained / retained.bytes);
+    if (peak.retainedEntries && deferred && retained) {
+      const entries = peak.retainedEntries;
       line(act, () => ({
         label: `deferred output-layer weight gradients (${entries} input${entries === 1 ? '' : 's'} and logits gradient${entries === 1 ? '' : 's'} held for the drain${retained.limit ? `, wgrad_deferral_limit ${retained.limit}` : ''})`,
         category: 'activations',
@@ -584,11 +583,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     // and the allgather MoE dispatcher's tokens (token_dispatcher.py); "mpu_0" / "mpu_1": the deferred-wgrad drain's
     // double buffer (utils.py drain_embedding_wgrad_compute).
     const outputGather = !hf && c.sp && c.tp > 1 && lossChunk >= 0 ? e * s * b * m.hidden : 0;
-    const moeLayers = p.kinds.moe + p.kinds['moe-mlp'];
-    const moeGather =
-      !hf && moeLayers > 0 && (c.moe?.dispatcher ?? 'allgather') === 'allgather'
-        ? e * allgatherTokens(c, s * b * (c.sp ? 1 / c.tp : 1)) * m.hidden
-        : 0;
+    const moeGather = maxKinds(p.kinds, (x) => x.globalBuffer);
     const mpu = Math.max(outputGather, moeGather);
     const drainEntries = retained ? Math.min(retained.limit || Infinity, M * retained.perPass) : 0;
     const drainBuffers = outputGather ? Math.min(2, drainEntries) : 0;

@@ -118,6 +118,8 @@ export interface Case {
   steadyFrom: number;
   memMaxAllocatedBytes: number;
   memAllocatedBytes: number;
+  /** The same values at iteration 1 of the first (fresh) run. */
+  firstIteration: { memMaxAllocatedBytes: number; memAllocatedBytes: number };
   megatron: Megatron;
 }
 

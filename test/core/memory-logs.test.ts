@@ -140,6 +140,33 @@ test('comparison: ranks map to pipeline stages (PP slowest), each level against 
   assert.ok(Math.abs(c.suspects[0]!.gapShare - Math.abs(c.gap) / c.suspects[0]!.bytes) < 1e-12);
 });
 
+test('comparison: a rank logged only after iteration 1 is compared with the first iteration; a later report with the steady peak', () => {
+  const e = estimateTraining(modelShape('llama3-8b'), base, { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' });
+  const s0 = e.stages[0]!;
+  // The Adam moments (8 of the 12 B per parameter the fp32 distributed optimizer keeps) appear in the first step.
+  assert.ok(s0.firstIteration < s0.allocated);
+  assert.equal(s0.firstIteration, s0.allocated - (s0.optimizer * 8) / 12);
+  const line = (rank: number, it: number, mib: number) =>
+    `[Rank ${rank}] (after ${it} iterations) memory (MB) | allocated: 1 | max allocated: ${mib} | reserved: 1 | max reserved: 1`;
+  const c = compareMemory(
+    parseMemoryLog([line(0, 1, s0.firstIteration / MIB), line(1, 1, 1), line(1, 10, s0.allocated / MIB)].join('\n')).samples,
+    e,
+  );
+  assert.deepEqual(
+    c.ranks.map((r) => [r.rank, r.levels[0]!.level, r.levels[0]!.estimated, +r.levels[0]!.error.toFixed(9)]),
+    [
+      [0, 'allocated', s0.firstIteration, 0],
+      [1, 'allocated', s0.allocated, 0],
+    ],
+  );
+  assert.ok(
+    c.notes.includes(
+      'logged only after iteration 1 (rank 0): allocated is compared with the first iteration of a fresh run, whose forward/backward ran before the first optimizer step created the optimizer states (a run that loaded them from a checkpoint has them from the start)',
+    ),
+    c.notes.join('\n'),
+  );
+});
+
 test('recipe-lens compare LOG RECIPE: text and JSON, exit 1 without memory lines, 2 on usage errors', () => {
   const dir = mkdtempSync(join(tmpdir(), 'recipe-lens-compare-'));
   const log = join(dir, 'train.log');

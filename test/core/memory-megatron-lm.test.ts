@@ -88,6 +88,43 @@ test('Megatron-LM functional tests: mean |error| ≤ 5%, worst ≤ 12% on the al
   assert.ok(worst(errs) <= 0.12, `worst |error| ${(worst(errs) * 100).toFixed(2)}%`);
 });
 
+/**
+ * The cases whose first iteration the model does not describe, with the reason: the first iteration of fine-grained
+ * activation offloading is the offloader's warm-up (fine_grained_activation_offload.py `_is_warmup`, which records the
+ * offload groups instead of running the steady schedule): both cases record as iteration 1's peak exactly the allocated
+ * bytes after its step (4114 and 5039 MiB), below any forward/backward with activations.
+ */
+const firstIterationReason = (c: Case): string | null =>
+  c.megatron.fine_grained_activation_offloading
+    ? 'fine-grained activation offloading: the first iteration is the offloader’s warm-up'
+    : null;
+
+test('Megatron-LM first iteration: the forward/backward before the first optimizer step creates the Adam states, within 8% (mean ≤ 3%)', () => {
+  const checked = results.filter((r) => firstIterationReason(r.c) === null);
+  assert.equal(results.length - checked.length, 2);
+  const errs = checked.map((r) => r.stage.firstIteration / r.c.firstIteration.memMaxAllocatedBytes - 1);
+  if (process.env.MEGATRON_TABLE)
+    console.log(
+      `first iteration, ${checked.length} cases: mean |error| ${(mean(errs) * 100).toFixed(2)}%, worst ${(worst(errs) * 100).toFixed(2)}%`,
+    );
+  checked.forEach((r, i) =>
+    assert.ok(
+      Math.abs(errs[i]!) <= 0.08,
+      `${r.c.id}: ${(r.stage.firstIteration / MIB).toFixed(0)} vs ${(r.c.firstIteration.memMaxAllocatedBytes / MIB).toFixed(0)} MiB`,
+    ),
+  );
+  assert.ok(mean(errs) <= 0.03, `mean ${(mean(errs) * 100).toFixed(2)}%`);
+  // The steady peak taken for the first iteration would be 13% off on average: the lazy states are what differs.
+  const steady = checked.map((r) => r.stage.allocated / r.c.firstIteration.memMaxAllocatedBytes - 1);
+  assert.ok(mean(steady) > 0.1, `steady-as-first mean ${(mean(steady) * 100).toFixed(2)}%`);
+  // The states exist after iteration 1's step: allocated after it equals the steady value, except under fp16 (loss-scale
+  // overflows skip the first steps), Megatron FSDP, and CUDA graphs (captured after the warm-up iterations).
+  const settled = (a: Case['megatron']) => a.params_dtype !== 'fp16' && !a.use_megatron_fsdp && (a.cuda_graph_impl ?? 'none') === 'none';
+  assert.ok(checked.filter((r) => settled(r.c.megatron)).length >= 80);
+  for (const r of checked)
+    if (settled(r.c.megatron)) assert.ok(Math.abs(r.c.firstIteration.memAllocatedBytes - r.c.memAllocatedBytes) < 2 * MIB, r.c.id);
+});
+
 test('Megatron-LM dataset: every case paired at one commit, 8 GPUs on one node, the last rank measured, a steady iteration', () => {
   const sha = /^[0-9a-f]{40}$/;
   assert.ok(DATA.cases.length >= 30);

@@ -218,3 +218,29 @@ test('adapter training is read from each format: a NeMo-RL megatron_cfg.peft wit
     false,
   ]);
 });
+
+test('DTensor policy.optimizer: torch AdamW kwargs pick the Adam kernel; neither foreach nor fused is torch’s foreach, listed', () => {
+  const withOptimizer = (kwargs: string) =>
+    estimate(
+      grpo('    colocated:\n      enabled: true\n').replace(
+        '  precision: bfloat16\n',
+        `  precision: bfloat16\n  optimizer:\n    name: torch.optim.AdamW\n    kwargs:\n      lr: 5.0e-6\n${kwargs}`,
+      ),
+    );
+  const kernel = (kwargs: string) => {
+    const e = withOptimizer(kwargs);
+    return [e.config.adamKernel, e.estimate.assumptions.some((a) => a.what.startsWith('torch.optim.AdamW takes its foreach path'))];
+  };
+  assert.deepEqual(kernel('      foreach: False\n      fused: False\n'), ['for-loop', false]);
+  assert.deepEqual(kernel('      fused: true\n'), ['fused', false]);
+  assert.deepEqual(kernel('      foreach: true\n'), ['foreach', false]);
+  assert.deepEqual(kernel(''), ['foreach', true]);
+  // The foreach step holds 4 B per element of the rank's FSDP2 shard (one GPU: every parameter).
+  const st = withOptimizer('').estimate.stages[0]!;
+  assert.equal(
+    st.optimizerStep - (st.weights + st.gradients + st.optimizer),
+    4 * P + (st.allocated - st.activations - st.transient - st.weights - st.gradients - st.optimizer),
+  );
+  // The first iteration runs its forward/backward before AdamW creates its fp32 moments (8 B per parameter).
+  assert.equal(st.firstIteration, Math.max(st.allocated - 8 * P, st.optimizerStep));
+});

@@ -80,6 +80,15 @@ export interface TrainingConfig {
    */
   optimizerCpuOffload?: number;
   /**
+   * Which Adam kernel steps the parameters. 'fused' (default): TransformerEngine's or Apex's FusedAdam, which Megatron
+   * imports when either is installed (megatron/core/optimizer/__init__.py), or torch AdamW(fused=True): in place.
+   * 'foreach': torch.optim.AdamW's multi-tensor path (Megatron's fallback with neither installed; torch's default on
+   * CUDA), whose step allocates one fp32 temporary per stepped element (torch/optim/adam.py _multi_tensor_adam,
+   * `exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)`). 'for-loop': torch's per-parameter path
+   * (foreach=False, fused=False: NeMo-RL's DTensor configs), whose temporaries are one parameter's.
+   */
+  adamKernel?: 'fused' | 'foreach' | 'for-loop';
+  /**
    * The update rule (Megatron OptimizerConfig.optimizer) when it is not Adam: Muon (with muon_scalar_optimizer, Adam or
    * Lion, for the rest) or Lion (Adam for the rest) on the 2-D weights, or SGD (a momentum buffer when sgd_momentum > 0).
    * Sharded over the data-parallel group when `distributedOptimizer` is on (Muon, Lion: the layer-wise distributed

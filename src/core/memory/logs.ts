@@ -233,6 +233,14 @@ export function compareMemory(samples: readonly MemorySample[], e: TrainingEstim
   const notes: string[] = [];
   const ranks: RankComparison[] = [];
   const world = e.parallel.worldSize;
+  // The last iteration each rank was logged at: a rank seen only after iteration 1 (Megatron's one memory report with
+  // log_interval 1) is compared with the first iteration, before the first optimizer step's states took part.
+  const lastIteration = new Map<number | null, number | null>();
+  for (const s of samples) {
+    const prev = lastIteration.get(s.rank);
+    lastIteration.set(s.rank, prev === undefined || prev === null || s.iteration === null ? s.iteration : Math.max(prev, s.iteration));
+  }
+  const firstOnly: (number | null)[] = [];
   for (const [rank, peak] of [...peaksByRank(samples)].sort((a, b) => (a[0] ?? -1) - (b[0] ?? -1))) {
     let stage = rank === null ? null : stageOfRank(rank, e.parallel.pp, world);
     if (rank !== null && stage === null && e.parallel.pp > 1)
@@ -241,13 +249,22 @@ export function compareMemory(samples: readonly MemorySample[], e: TrainingEstim
     stage ??= e.stage;
     const st = e.stages[stage] ?? e.stages[e.stage]!;
     const levels: RankComparison['levels'] = [];
+    const first = lastIteration.get(rank) === 1;
+    if (first && peak.allocated !== undefined) firstOnly.push(rank);
     for (const level of ['allocated', 'reserved', 'device'] as const) {
       const measured = peak[level];
       if (measured === undefined || measured <= 0) continue;
-      const estimated = st[level];
+      const estimated = level === 'allocated' && first ? st.firstIteration : st[level];
       levels.push({ level, measured, estimated, error: estimated / measured - 1 });
     }
     if (levels.length) ranks.push({ rank, stage, levels });
+  }
+  if (firstOnly.length) {
+    const who =
+      firstOnly.length === ranks.length ? 'every rank' : firstOnly.map((r) => (r === null ? 'the unnamed rank' : `rank ${r}`)).join(', ');
+    notes.push(
+      `logged only after iteration 1 (${who}): allocated is compared with the first iteration of a fresh run, whose forward/backward ran before the first optimizer step created the optimizer states (a run that loaded them from a checkpoint has them from the start)`,
+    );
   }
   let worst: Comparison['worst'] = null;
   for (const r of ranks)

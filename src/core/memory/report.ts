@@ -23,6 +23,11 @@ export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string 
     `most-loaded rank${t.stages.length > 1 ? ` (PP stage ${t.stage})` : ''}: allocated ${gib(g.allocated)}, reserved ${gib(g.reserved)}, device ${gib(g.device)} — ${t.fit.verdict} (${(t.fit.fraction * 100).toFixed(1)}% of the GPU)`,
   );
   out.push('  (allocated = torch.cuda.max_memory_allocated; reserved = max_memory_reserved; device = reserved + CUDA context + NCCL)');
+  const first = t.stages[t.stage]?.firstIteration;
+  if (first !== undefined && first < g.allocated)
+    out.push(
+      `  first iteration of a fresh run: allocated ${gib(first)} (the first optimizer step creates the optimizer states after its forward/backward; a memory report "(after 1 iterations)" shows this)`,
+    );
   const w = Math.max(...t.breakdown.map((l) => l.label.length));
   for (const l of t.breakdown)
     out.push(

@@ -20,7 +20,16 @@ import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads 
 import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
-import { dummyWgradParams, hybridDeviceOptimizer, modelVocab, shardGroups, stageParams, stateBytes, type StateBytes } from './weights.js';
+import {
+  dummyWgradParams,
+  hybridDeviceOptimizer,
+  modelVocab,
+  shardGroups,
+  stageParams,
+  stateBytes,
+  updateRule,
+  type StateBytes,
+} from './weights.js';
 import { gib } from '../units.js';
 
 export type Category = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'transient' | 'overhead';
@@ -56,6 +65,16 @@ export interface StageEstimate {
   reserved: number;
   /** reserved plus CUDA context and NCCL buffers (nvidia-smi). */
   device: number;
+  /**
+   * Allocated while the optimizer steps: the states and the step's temporaries, the activations freed. The stage's peak
+   * when it exceeds the forward/backward one (then `activations` is 0 and `transient` the step's temporaries).
+   */
+  optimizerStep: number;
+  /**
+   * max_memory_allocated() over the first iteration of a fresh run (no optimizer state loaded): the states the first
+   * step creates are absent through its forward/backward. What "(after 1 iterations)" memory lines report.
+   */
+  firstIteration: number;
   /** Forward passes (chunk × micro-batch) in flight at the peak, and what was running. */
   inFlight: { passes: number; microbatches: number; perChunk: number[]; warmup: number; allWarmup: boolean; at: SchedulePeak['at'] };
 }
@@ -170,6 +189,11 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     );
     if (!c.moe?.dispatcher) assume('moe_token_dispatcher_type = allgather', 'Megatron-Core default');
   }
+  if (!hf && !c.adamKernel && updateRule(c, 'other') === 'adam')
+    assume(
+      'Adam steps in place (TransformerEngine or Apex FusedAdam)',
+      'megatron/core/optimizer/__init__.py imports them first; with neither installed it steps with torch AdamW, whose foreach path adds 4 B per stepped element while it steps',
+    );
   if (!hf && !c.crossEntropyFusion)
     assume('unfused vocab-parallel cross entropy (6·s·b·V/t bytes at the peak)', 'Megatron-Core default cross_entropy_loss_fusion = False');
   if (!hf && c.activationOffload)
@@ -604,7 +628,29 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       });
     const rankWsBytes = wsBytes + dummy + scoreBuffer + globalBuffers;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
-    const allocated = st.weights + st.gradients + st.optimizer + activations + transient + rankWsBytes;
+    const states = st.weights + st.gradients + st.optimizer + rankWsBytes;
+    const fwdBwd = states + activations + transient;
+    // The optimizer step runs after the last backward, the activations freed; its temporaries against the
+    // forward/backward peak (adamKernel 'foreach': torch/optim/adam.py _multi_tensor_adam).
+    const optimizerStep = states + st.stepTemporaries;
+    if (optimizerStep > fwdBwd) {
+      act.length = 0;
+      trans.length = 0;
+      const fb = fwdBwd;
+      line(trans, () => ({
+        label: `optimizer step: torch AdamW foreach temporaries (the peak; the forward/backward peak is ${gib(fb)})`,
+        category: 'transient',
+        bytes: st.stepTemporaries,
+        formula: '4 B per element the rank steps on the GPU (exp_avg_sq_sqrt, fp32)',
+        source: 'torch/optim/adam.py _multi_tensor_adam; megatron/core/optimizer/__init__.py (torch AdamW without TE or Apex)',
+        level: 'allocated',
+      }));
+      activations = 0;
+      transient = st.stepTemporaries;
+    }
+    const allocated = states + activations + transient;
+    // A fresh run's first forward/backward runs before the first step creates the lazy states (weights.ts lazyStateBytes).
+    const firstIteration = Math.max(fwdBwd - st.lazyOptimizer, optimizerStep);
     const ov = trainingOverheads(c, allocated);
     if (graphPool > 0)
       ov.push({
@@ -631,6 +677,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       allocated,
       reserved,
       device,
+      optimizerStep,
+      firstIteration,
       inFlight: {
         passes: peak.passes,
         microbatches: +mbEquivalent.toFixed(6),

@@ -200,6 +200,10 @@ export interface StateBytes {
   weights: number;
   gradients: number;
   optimizer: number;
+  /** Of `optimizer`, the states the first optimizer step creates (lazyStateBytes): absent through the first forward/backward. */
+  lazyOptimizer: number;
+  /** Temporaries of the optimizer step beside the states (torch AdamW foreach: 4 B per stepped element). */
+  stepTemporaries: number;
   /** Extra low-precision weight copies (part of `weights`). */
   quantizedCopies: number;
   /** Per parameter; `matrixOptimizer` is the optimizer's bytes for the 2-D weights (differs from `optimizer` under Muon). */
@@ -215,23 +219,53 @@ export interface StateBytes {
  * Adam. `part` picks the optimizer of the 2-D weights Muon orthogonalizes ('matrix') or of the other parameters; with any
  * other rule both are the same.
  */
-export function perParamBytes(
-  c: TrainingConfig,
-  shard: number,
-  part: 'matrix' | 'other' = 'other',
-): { weights: number; gradients: number; optimizer: number } {
+export function perParamBytes(c: TrainingConfig, shard: number, part: 'matrix' | 'other' = 'other'): PerParamBytes {
   const d = c.distributedOptimizer || c.fsdp ? shard : 1;
-  // PyTorch FSDP2 with MixedPrecisionPolicy(bf16 compute, fp32 reduce): the sharded parameter is the fp32 master, no separate copy.
-  if (c.fsdp === 'fsdp2' && c.params !== 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d };
   const rule = updateRule(c, part);
+  // torch AdamW's foreach step: one fp32 temporary per element it steps on the GPU (ConfigField adamKernel).
+  const gpuShare = rule === 'adam' ? 1 - (c.optimizerCpuOffload ?? 0) : 0;
+  const stepTemp = c.adamKernel === 'foreach' ? (4 * gpuShare) / d : 0;
+  // PyTorch FSDP2 with MixedPrecisionPolicy(bf16 compute, fp32 reduce): the sharded parameter is the fp32 master, no separate copy.
+  if (c.fsdp === 'fsdp2' && c.params !== 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d, lazy: 8 / d, stepTemp };
   const main = rule === 'adam' ? STATE_BYTES[c.optimizerDtypes?.mainParams ?? 'fp32'] : 4;
   const states = ruleStateBytes(c, rule);
   // optimizer_cpu_offload: HybridDeviceOptimizer (Adam only) keeps a GPU share that replaces the main copy and moments.
   const f = rule === 'adam' ? c.optimizerCpuOffload : undefined;
   const state = (onGpu: number) => (f === undefined ? onGpu : hybridDeviceOptimizer(c, f).bytes);
-  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(states) / d }; // the rule's states only
-  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + states)) / d }; // fp32 main grad + main param + states
-  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: state(main + states) / d }; // fp32 main param + states
+  const lazy = lazyStateBytes(c, rule, main, states) / d;
+  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(states) / d, lazy, stepTemp }; // the rule's states only
+  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + states)) / d, lazy, stepTemp }; // fp32 main grad + main param + states
+  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: state(main + states) / d, lazy, stepTemp }; // fp32 main param + states
+}
+
+export interface PerParamBytes {
+  weights: number;
+  gradients: number;
+  optimizer: number;
+  /** Of `optimizer`, what the first optimizer step creates (lazyStateBytes). */
+  lazy: number;
+  /** What the optimizer step allocates beside the states for the while it runs (adamKernel 'foreach'); 0 in place. */
+  stepTemp: number;
+}
+
+/**
+ * Bytes per parameter of the optimizer state that the first optimizer step creates: torch-style optimizers create their
+ * states when they first step a parameter (TE/Apex FusedAdam, torch AdamW, emerging_optimizers Muon); Megatron fills them
+ * beforehand only to load a checkpoint (megatron/core/optimizer/__init__.py init_state_fn, optimizer.py
+ * sharded_state_dict(is_loading)). The fp32 main copy is Megatron's own, made when the optimizer is built
+ * (distrib_optimizer.py _build_model_and_main_param_groups; optimizer.py Float16OptimizerWithFloat16Params;
+ * HybridDeviceOptimizer's fp32 copies), except under use_precision_aware_optimizer when TE keeps the master weights
+ * (use_precision_aware_optimizer_no_fp8_or_ds_fp8, optimizer_config.py: master weights not fp32, no FP8 or delayed
+ * scaling, or CPU offload): then the master copy is TE FusedAdam state too. Megatron FSDP: none (Megatron-LM's functional
+ * tests record their steady peak already at iteration 1 on two of three FSDP cases).
+ */
+function lazyStateBytes(c: TrainingConfig, rule: ReturnType<typeof updateRule>, main: number, states: number): number {
+  if (c.fsdp === 'megatron-fsdp') return 0;
+  const f = rule === 'adam' ? c.optimizerCpuOffload : undefined;
+  if (f !== undefined) return (1 - f) * 8; // the GPU Adam's fp32 moments
+  const o = c.optimizerDtypes;
+  const teMaster = rule === 'adam' && o !== undefined && ((o.mainParams ?? 'fp32') !== 'fp32' || !c.fp8 || c.fp8 === 'delayed');
+  return states + (teMaster ? main : 0);
 }
 
 /** The update rule a parameter gets: Muon for the 2-D weights and its scalar optimizer for the rest (emerging_optimizers.py). */
@@ -322,12 +356,11 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   // _shard_params_ping_pong): the largest, the vocabulary tensor, lands whole on one DP rank, the most loaded one.
   const whole = c.layerWisePingPong && c.distributedOptimizer && c.optimizer && !c.peft && !c.fsdp ? p.vocabTensor : 0;
   const wholeVocab = whole * bd.optimizer * (denseShard - 1);
-  const optimizer =
-    (p.trainable.dense - tm.dense) * bd.optimizer +
-    tm.dense * bdm.optimizer +
-    (p.trainable.experts - tm.experts) * be.optimizer +
-    tm.experts * bem.optimizer +
-    wholeVocab;
+  const sum = (k: 'optimizer' | 'lazy' | 'stepTemp') =>
+    (p.trainable.dense - tm.dense) * bd[k] + tm.dense * bdm[k] + (p.trainable.experts - tm.experts) * be[k] + tm.experts * bem[k];
+  const optimizer = sum('optimizer') + wholeVocab;
+  const lazyOptimizer = sum('lazy') + (bd.optimizer ? (wholeVocab * bd.lazy) / bd.optimizer : 0);
+  const stepTemporaries = sum('stepTemp') + whole * bd.stepTemp * (denseShard - 1);
   let fsdpUnits = 0;
   if (c.fsdp && p.largestUnit > 0) {
     // One decoder layer all-gathered in the compute dtype plus the prefetched next one, and the unsharded gradient of the
@@ -342,6 +375,8 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
     weights,
     gradients,
     optimizer,
+    lazyOptimizer,
+    stepTemporaries,
     quantizedCopies,
     bytesPerParam: { ...bd, matrixOptimizer: bdm.optimizer },
     wholeVocab,

@@ -8,9 +8,10 @@ import { hfLayer } from '../../src/core/memory/activations.js';
 import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { memoryHoverMarkdown } from '../../src/core/memory/hover.js';
 import { PRECISIONS } from '../../src/core/memory/precision.js';
-import { estimateTraining } from '../../src/core/memory/training.js';
+import { estimateTraining, type StageEstimate } from '../../src/core/memory/training.js';
 import { paddedVocab, perParamBytes } from '../../src/core/memory/weights.js';
 import { analyzeText, CORPUS, estimateOf, EXAMPLES, modelShape, trainingConfig } from '../helpers.js';
+import { gib } from '../../src/core/units.js';
 
 const llama8b = modelShape('llama3-8b');
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
@@ -282,7 +283,20 @@ test('the estimate JSON and text show allocated, reserved and device for every s
   assert.deepEqual(Object.keys(j.stages[0]!).slice(0, 5), ['stage', 'layers', 'allocated', 'reserved', 'device']);
   for (const s of j.stages) assert.ok(s.allocated! < s.reserved! && s.reserved! < s.device! && s.device === s.total);
   assert.equal(j.mostLoadedRank.device, Math.max(...j.stages.map((s) => s.device!)));
+  // The first iteration and the optimizer step per stage: Adam's fp32 moments (8 of the optimizer's 12 B) come with
+  // the first step; the fused Adam's step adds nothing to the static state.
+  for (const [i, s] of j.stages.entries()) {
+    const st: StageEstimate = e.estimate.stages[i]!;
+    assert.deepEqual([s.firstIteration, s.optimizerStep], [st.firstIteration, st.optimizerStep]);
+    assert.equal(s.firstIteration, s.allocated! - (s.optimizer! * 8) / 12);
+    assert.equal(s.optimizerStep, s.allocated! - s.activations! - s.transient!);
+  }
   const t = estimateText(e);
   assert.match(t, /most-loaded rank \(PP stage 0\): allocated \d+\.\d\d GiB, reserved \d+\.\d\d GiB, device \d+\.\d\d GiB/);
+  assert.ok(
+    t.includes(
+      `  first iteration of a fresh run: allocated ${gib(j.stages[0]!.firstIteration!)} (the first optimizer step creates the optimizer states after its forward/backward; a memory report "(after 1 iterations)" shows this)`,
+    ),
+  );
   assert.match(t, /^ +0 +16 +\d+\.\d\d GiB +\d+\.\d\d GiB +\d+\.\d\d GiB +2 micro-batches {2}← most loaded$/m);
 });

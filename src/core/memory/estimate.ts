@@ -319,6 +319,9 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
       allocated: s.allocated,
       reserved: s.reserved,
       device: s.device,
+      // Allocated of a fresh run's first iteration (before the first step creates the optimizer states) and at the step.
+      firstIteration: s.firstIteration,
+      optimizerStep: s.optimizerStep,
       weights: s.weights,
       gradients: s.gradients,
       optimizer: s.optimizer,

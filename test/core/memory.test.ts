@@ -300,3 +300,28 @@ test('the estimate JSON and text show allocated, reserved and device for every s
   );
   assert.match(t, /^ +0 +16 +\d+\.\d\d GiB +\d+\.\d\d GiB +\d+\.\d\d GiB +2 micro-batches {2}← most loaded$/m);
 });
+
+test('optimizer step with bf16 gradients: an fp32 copy of each gradient shard, unless TE’s precision-aware Adam reads them as they are', () => {
+  const full = { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] } as const;
+  const at = (p: Partial<TrainingConfig>) => {
+    const e = estimateTraining(
+      modelShape('llama3-8b'),
+      trainingConfig({ seq: 4096, tp: 8, etp: 8, worldSize: 16, recompute: { ...full, modules: [] as string[] }, ...p }),
+      H100,
+    );
+    const s = e.stages[0]!;
+    return { e, s, extra: s.optimizerStep - (s.allocated - s.activations - s.transient) };
+  };
+  // DP 2: the distributed optimizer's shard is half the rank's parameters; shard_model_grad.float() is 4 B per element.
+  const bf16 = at({ gradReduceInFp32: false });
+  assert.equal(bf16.extra, (4 * bf16.e.model.paramsPerGpu) / 2);
+  // fp32 gradients: .float() is the gradient itself; TE's precision-aware Adam (no FP8) takes decoupled_grad.
+  assert.equal(at({ gradReduceInFp32: true }).extra, 0);
+  assert.equal(at({ gradReduceInFp32: false, optimizerDtypes: {} }).extra, 0);
+  // With FP8 current scaling and fp32 master weights Megatron keeps the master copy and copies the gradients again.
+  assert.equal(at({ gradReduceInFp32: false, optimizerDtypes: {}, fp8: 'tensorwise' }).extra, (4 * bf16.e.model.paramsPerGpu) / 2);
+  // The first iteration: Adam's moments (8 B per shard element) and, under TE's precision-aware Adam, its fp32 master copy
+  // (4 B) are created by the first step.
+  const te = at({ gradReduceInFp32: false, optimizerDtypes: {} }).s;
+  assert.equal(te.firstIteration, Math.max(te.allocated - te.optimizer, te.optimizerStep));
+});

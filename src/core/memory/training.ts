@@ -637,12 +637,17 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       act.length = 0;
       trans.length = 0;
       const fb = fwdBwd;
+      const parts = [
+        ...(st.stepGradCopies ? ['4 B per stepped element: the fp32 copy of its bf16 gradient (distrib_optimizer.py .float())'] : []),
+        ...(st.stepTemporaries > st.stepGradCopies ? ['4 B per element Adam steps on the GPU: torch AdamW foreach exp_avg_sq_sqrt'] : []),
+      ];
       line(trans, () => ({
-        label: `optimizer step: torch AdamW foreach temporaries (the peak; the forward/backward peak is ${gib(fb)})`,
+        label: `optimizer step temporaries (the peak; the forward/backward peak is ${gib(fb)})`,
         category: 'transient',
         bytes: st.stepTemporaries,
-        formula: '4 B per element the rank steps on the GPU (exp_avg_sq_sqrt, fp32)',
-        source: 'torch/optim/adam.py _multi_tensor_adam; megatron/core/optimizer/__init__.py (torch AdamW without TE or Apex)',
+        formula: parts.join(' + '),
+        source:
+          'megatron/core/optimizer/distrib_optimizer.py _copy_model_grads_to_main_grads; torch/optim/adam.py _multi_tensor_adam; megatron/core/optimizer/__init__.py',
         level: 'allocated',
       }));
       activations = 0;

@@ -202,8 +202,10 @@ export interface StateBytes {
   optimizer: number;
   /** Of `optimizer`, the states the first optimizer step creates (lazyStateBytes): absent through the first forward/backward. */
   lazyOptimizer: number;
-  /** Temporaries of the optimizer step beside the states (torch AdamW foreach: 4 B per stepped element). */
+  /** Temporaries of the optimizer step beside the states: fp32 copies of bf16 gradients, torch AdamW's foreach temporary. */
   stepTemporaries: number;
+  /** Of `stepTemporaries`, the fp32 copies of bf16 gradient shards. */
+  stepGradCopies: number;
   /** Extra low-precision weight copies (part of `weights`). */
   quantizedCopies: number;
   /** Per parameter; `matrixOptimizer` is the optimizer's bytes for the 2-D weights (differs from `optimizer` under Muon). */
@@ -222,20 +224,43 @@ export interface StateBytes {
 export function perParamBytes(c: TrainingConfig, shard: number, part: 'matrix' | 'other' = 'other'): PerParamBytes {
   const d = c.distributedOptimizer || c.fsdp ? shard : 1;
   const rule = updateRule(c, part);
-  // torch AdamW's foreach step: one fp32 temporary per element it steps on the GPU (ConfigField adamKernel).
+  // torch AdamW's foreach step: one fp32 temporary per element it steps on the GPU (config adamKernel).
   const gpuShare = rule === 'adam' ? 1 - (c.optimizerCpuOffload ?? 0) : 0;
-  const stepTemp = c.adamKernel === 'foreach' ? (4 * gpuShare) / d : 0;
+  const foreachTemp = c.adamKernel === 'foreach' ? (4 * gpuShare) / d : 0;
   // PyTorch FSDP2 with MixedPrecisionPolicy(bf16 compute, fp32 reduce): the sharded parameter is the fp32 master, no separate copy.
-  if (c.fsdp === 'fsdp2' && c.params !== 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d, lazy: 8 / d, stepTemp };
+  if (c.fsdp === 'fsdp2' && c.params !== 'fp32')
+    return { weights: 4, gradients: 4, optimizer: 8 / d, lazy: 8 / d, stepTemp: foreachTemp, gradCopy: 0 };
   const main = rule === 'adam' ? STATE_BYTES[c.optimizerDtypes?.mainParams ?? 'fp32'] : 4;
   const states = ruleStateBytes(c, rule);
   // optimizer_cpu_offload: HybridDeviceOptimizer (Adam only) keeps a GPU share that replaces the main copy and moments.
   const f = rule === 'adam' ? c.optimizerCpuOffload : undefined;
   const state = (onGpu: number) => (f === undefined ? onGpu : hybridDeviceOptimizer(c, f).bytes);
   const lazy = lazyStateBytes(c, rule, main, states) / d;
-  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(states) / d, lazy, stepTemp }; // the rule's states only
-  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + states)) / d, lazy, stepTemp }; // fp32 main grad + main param + states
-  return { weights: 2, gradients: c.gradReduceInFp32 ? 4 : 2, optimizer: state(main + states) / d, lazy, stepTemp }; // fp32 main param + states
+  const stepTemp = foreachTemp;
+  if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(states) / d, lazy, stepTemp, gradCopy: 0 }; // the rule's states only
+  if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + states)) / d, lazy, stepTemp, gradCopy: 0 }; // fp32 main grad + main param + states
+  // bf16 gradients: the step gives the optimizer an fp32 copy of each gradient shard (distrib_optimizer.py
+  // _copy_model_grads_to_main_grads `shard_model_grad.float()`, optimizer.py Float16OptimizerWithFloat16Params), held
+  // until the next iteration's zero_grad, unless TE's precision-aware Adam reads them as they are (decoupled_grad).
+  const gradCopy = !c.gradReduceInFp32 && !teDecoupled(c) && c.fsdp !== 'megatron-fsdp' ? 4 / d : 0;
+  return {
+    weights: 2,
+    gradients: c.gradReduceInFp32 ? 4 : 2,
+    optimizer: state(main + states) / d, // fp32 main param + states
+    lazy,
+    stepTemp: stepTemp + gradCopy,
+    gradCopy,
+  };
+}
+
+/**
+ * Megatron hands TE's FusedAdam the model's gradients and lets it keep the master weights
+ * (use_precision_aware_optimizer_no_fp8_or_ds_fp8, optimizer_config.py): the precision-aware optimizer with master
+ * weights not in fp32, or without FP8, or with delayed scaling, or with optimizer CPU offload.
+ */
+function teDecoupled(c: TrainingConfig): boolean {
+  const o = c.optimizerDtypes;
+  return o !== undefined && ((o.mainParams ?? 'fp32') !== 'fp32' || !c.fp8 || c.fp8 === 'delayed' || c.optimizerCpuOffload !== undefined);
 }
 
 export interface PerParamBytes {
@@ -244,8 +269,10 @@ export interface PerParamBytes {
   optimizer: number;
   /** Of `optimizer`, what the first optimizer step creates (lazyStateBytes). */
   lazy: number;
-  /** What the optimizer step allocates beside the states for the while it runs (adamKernel 'foreach'); 0 in place. */
+  /** What the optimizer step allocates beside the states: fp32 copies of bf16 gradients, torch AdamW's foreach temporary. */
   stepTemp: number;
+  /** Of `stepTemp`, the fp32 copies of bf16 gradient shards. */
+  gradCopy: number;
 }
 
 /**
@@ -263,9 +290,7 @@ function lazyStateBytes(c: TrainingConfig, rule: ReturnType<typeof updateRule>, 
   if (c.fsdp === 'megatron-fsdp') return 0;
   const f = rule === 'adam' ? c.optimizerCpuOffload : undefined;
   if (f !== undefined) return (1 - f) * 8; // the GPU Adam's fp32 moments
-  const o = c.optimizerDtypes;
-  const teMaster = rule === 'adam' && o !== undefined && ((o.mainParams ?? 'fp32') !== 'fp32' || !c.fp8 || c.fp8 === 'delayed');
-  return states + (teMaster ? main : 0);
+  return states + (rule === 'adam' && teDecoupled(c) ? main : 0);
 }
 
 /** The update rule a parameter gets: Muon for the 2-D weights and its scalar optimizer for the rest (emerging_optimizers.py). */
@@ -356,11 +381,12 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   // _shard_params_ping_pong): the largest, the vocabulary tensor, lands whole on one DP rank, the most loaded one.
   const whole = c.layerWisePingPong && c.distributedOptimizer && c.optimizer && !c.peft && !c.fsdp ? p.vocabTensor : 0;
   const wholeVocab = whole * bd.optimizer * (denseShard - 1);
-  const sum = (k: 'optimizer' | 'lazy' | 'stepTemp') =>
+  const sum = (k: 'optimizer' | 'lazy' | 'stepTemp' | 'gradCopy') =>
     (p.trainable.dense - tm.dense) * bd[k] + tm.dense * bdm[k] + (p.trainable.experts - tm.experts) * be[k] + tm.experts * bem[k];
   const optimizer = sum('optimizer') + wholeVocab;
   const lazyOptimizer = sum('lazy') + (bd.optimizer ? (wholeVocab * bd.lazy) / bd.optimizer : 0);
   const stepTemporaries = sum('stepTemp') + whole * bd.stepTemp * (denseShard - 1);
+  const stepGradCopies = sum('gradCopy') + whole * bd.gradCopy * (denseShard - 1);
   let fsdpUnits = 0;
   if (c.fsdp && p.largestUnit > 0) {
     // One decoder layer all-gathered in the compute dtype plus the prefetched next one, and the unsharded gradient of the
@@ -377,6 +403,7 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
     optimizer,
     lazyOptimizer,
     stepTemporaries,
+    stepGradCopies,
     quantizedCopies,
     bytesPerParam: { ...bd, matrixOptimizer: bdm.optimizer },
     wholeVocab,

@@ -13,8 +13,9 @@ import { moeLayerFreqOf, parseLayerList } from '../../src/core/memory/recipeSett
 import { estimateTraining } from '../../src/core/memory/training.js';
 import { layoutStages } from '../../src/core/formats/megatronLm.js';
 import { GPUS } from '../../src/core/memory/gpus.js';
-import { CORPUS, modelShape, trainingConfig, WILD } from '../helpers.js';
+import { CORPUS, modelShape, WILD } from '../helpers.js';
 import { GPT70B_TUTORIAL_CONFIG, GPT70B_TUTORIAL_SHAPE } from '../gpt70bTutorial.js';
+import { moonlight, qwen3, qwen3Offload } from '../measuredConfigs.js';
 
 function training(text: string, settings: Parameters<typeof analyze>[1] = {}) {
   const e = analyze(text, { gpu: 'h100', ...settings }).main?.estimate;
@@ -374,6 +375,8 @@ train:
   global_batch_size: 1024
 ddp:
   use_distributed_optimizer: true
+optimizer:
+  use_precision_aware_optimizer: true
 mixed_precision:
   bf16: true
   grad_reduce_in_fp32: false
@@ -417,52 +420,16 @@ const MEASURED: [string, string, number, string, TrainingConfig][] = [
     MOONLIGHT([m]),
     8,
     'moonlight-16b-a3b',
-    trainingConfig({
-      globalBatch: 4,
-      tp: 2,
-      ep: 8,
-      sp: true,
-      worldSize: 8,
-      gradReduceInFp32: false,
-      recompute: { granularity: 'selective', method: null, numLayers: null, modules: [m] },
-      crossEntropyFusion: 'te',
-      moe: { dispatcher: 'alltoall', permuteFusion: true, routerDtype: 'fp32' },
-      optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
-    }),
+    moonlight([m]),
   ]),
   [
     'bridge_qwen3_30b_a3b_16xh100_ep16_alltoall_smoke',
     QWEN3_ALLTOALL,
     16,
     'qwen3-30b-a3b',
-    trainingConfig({
-      globalBatch: 1024,
-      ep: 16,
-      worldSize: 16,
-      gradReduceInFp32: false,
-      crossEntropyFusion: 'te',
-      cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
-      moe: { dispatcher: 'alltoall', permuteFusion: false },
-    }),
+    qwen3({ moe: { dispatcher: 'alltoall', permuteFusion: false } }),
   ],
-  [
-    'bridge_qwen3_30b_a3b_tp2pp2ep4_optimizer_offload100',
-    QWEN3_OFFLOAD,
-    16,
-    'qwen3-30b-a3b',
-    trainingConfig({
-      globalBatch: 8,
-      tp: 2,
-      pp: 2,
-      ep: 4,
-      sp: true,
-      worldSize: 16,
-      recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
-      crossEntropyFusion: 'te',
-      moe: { dispatcher: 'flex', permuteFusion: true, groupedGemm: true },
-      optimizerCpuOffload: 1,
-    }),
-  ],
+  ['bridge_qwen3_30b_a3b_tp2pp2ep4_optimizer_offload100', QWEN3_OFFLOAD, 16, 'qwen3-30b-a3b', qwen3Offload(1)],
 ];
 
 for (const [id, text, world, model, config] of MEASURED)

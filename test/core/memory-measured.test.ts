@@ -11,6 +11,7 @@ import { estimateTraining, type TrainingEstimate } from '../../src/core/memory/t
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { modelShape, SHARED, trainingConfig } from '../helpers.js';
 import { GPT70B_TUTORIAL_CONFIG, GPT70B_TUTORIAL_SHAPE } from '../gpt70bTutorial.js';
+import { moonlight, qwen3, qwen3Offload, selective } from '../measuredConfigs.js';
 
 const GB = 1e9;
 const GIB = 2 ** 30;
@@ -19,12 +20,6 @@ const H100 = { id: 'h100', name: 'H100 80GB', bytes: 85_520_809_984, source: 'te
 const RTX6000 = { id: 'rtx-pro-6000', name: 'RTX PRO 6000 96GB', bytes: 96 * GIB, source: 'test' };
 
 const BASE = trainingConfig({});
-const selective = (modules: string[]): TrainingConfig['recompute'] => ({
-  granularity: 'selective',
-  method: null,
-  numLayers: null,
-  modules,
-});
 
 interface Row {
   id: string;
@@ -77,35 +72,6 @@ const LLAMA70_WHY =
   'another under any per-layer activation size: TP4 → TP8 halves weights and gradients (−11.6 GB by the parameter count) yet ' +
   'the peak fell only 8.6 GB, and the mlp-recompute row saved 3.2 GB where the MLP tensors Megatron saves at TP4 exceed 14 GB';
 
-// Qwen3-30B-A3B pre-training on 16 H100 (Bridge qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config): EP 16, bf16 gradients,
-// precision-aware optimizer with fp32 states, TE cross entropy, fused permute, TE graphs over the router and preprocess.
-const qwen3 = (p: Partial<TrainingConfig>): TrainingConfig => ({
-  ...BASE,
-  globalBatch: 1024,
-  ep: 16,
-  worldSize: 16,
-  gradReduceInFp32: false,
-  crossEntropyFusion: 'te',
-  cudaGraph: { impl: 'transformer_engine', scope: ['moe_router', 'moe_preprocess'] },
-  ...p,
-});
-
-// Moonlight 16B on 8 H100 (Bridge moonlight_16b_pretrain_8gpu_h100_bf16_config, DeepSeek-V3 bridge: fp32 router, fused
-// permute, TE cross entropy): TP 2 with SP, EP 8, alltoall, GBS 4 (one micro-batch), bf16 gradients, precision-aware
-// optimizer with fp32 main params and bf16 moments.
-const moonlight = (modules: string[]): TrainingConfig => ({
-  ...BASE,
-  globalBatch: 4,
-  tp: 2,
-  ep: 8,
-  sp: true,
-  worldSize: 8,
-  gradReduceInFp32: false,
-  recompute: selective(modules),
-  crossEntropyFusion: 'te',
-  moe: { dispatcher: 'alltoall', permuteFusion: true, routerDtype: 'fp32' },
-  optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
-});
 const MOONLIGHT_WHY =
   'medium confidence; the run routed mock data without force balancing, so the busiest rank’s expert tokens exceed the ' +
   'balanced k·T the model assumes (unknown imbalance), and the peak is the maximum over ranks';
@@ -135,24 +101,6 @@ const NANO_FIRST_WHY =
   'medium confidence (the same study; rank 0 after iteration 1 of a run that then failed in iteration 2: the steady ' +
   'estimate, with the Adam moments, exceeds the GPU as the run did)';
 
-// Qwen3-30B-A3B pre-training on 16 H100 with optimizer CPU offload (Bridge docs/training/cpu-offloading.md and the skill's
-// card.yaml, validated 2026-03-30: qwen3_30b_a3b_pretrain_config at 5b7797da with TP 2, PP 2, EP 4, GBS 8, MBS 1): seq 4096,
-// SP, full uniform recompute of every layer, DeepEP (flex) on Hopper, grouped GEMM, fused permute, TE cross entropy,
-// bf16_mixed (fp32 gradient buffer), distributed optimizer without the precision-aware optimizer (fp32 main shards).
-const qwen3Offload = (fraction: number | undefined): TrainingConfig => ({
-  ...BASE,
-  globalBatch: 8,
-  tp: 2,
-  pp: 2,
-  ep: 4,
-  etp: 1,
-  sp: true,
-  worldSize: 16,
-  recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
-  crossEntropyFusion: 'te',
-  moe: { dispatcher: 'flex', permuteFusion: true, groupedGemm: true },
-  ...(fraction === undefined ? {} : { optimizerCpuOffload: fraction }),
-});
 const OFFLOAD_WHY =
   'medium-low confidence (a skill study: "memory_allocated", the rank and the iteration not stated; the offloaded figure ' +
   'is the baseline less the published 15.3 GB saving); the peak is the static state, which the model sets from the source';

@@ -302,11 +302,17 @@ test('the estimate JSON and text show allocated, reserved and device for every s
 });
 
 test('optimizer step with bf16 gradients: an fp32 copy of each gradient shard, unless TE’s precision-aware Adam reads them as they are', () => {
-  const full = { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] } as const;
   const at = (p: Partial<TrainingConfig>) => {
     const e = estimateTraining(
       modelShape('llama3-8b'),
-      trainingConfig({ seq: 4096, tp: 8, etp: 8, worldSize: 16, recompute: { ...full, modules: [] as string[] }, ...p }),
+      trainingConfig({
+        seq: 4096,
+        tp: 8,
+        etp: 8,
+        worldSize: 16,
+        recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+        ...p,
+      }),
       H100,
     );
     const s = e.stages[0]!;

@@ -233,13 +233,9 @@ export function compareMemory(samples: readonly MemorySample[], e: TrainingEstim
   const notes: string[] = [];
   const ranks: RankComparison[] = [];
   const world = e.parallel.worldSize;
-  // The last iteration each rank was logged at: a rank seen only after iteration 1 (Megatron's one memory report with
-  // log_interval 1) is compared with the first iteration, before the first optimizer step's states took part.
-  const lastIteration = new Map<number | null, number | null>();
-  for (const s of samples) {
-    const prev = lastIteration.get(s.rank);
-    lastIteration.set(s.rank, prev === undefined || prev === null || s.iteration === null ? s.iteration : Math.max(prev, s.iteration));
-  }
+  // A rank seen only after iteration 1 (Megatron's one memory report with log_interval 1) is compared with the first
+  // iteration, before the first optimizer step's states took part; any other sample (a later or unknown iteration) rules it out.
+  const notFirst = new Set(samples.filter((s) => s.iteration !== 1).map((s) => s.rank));
   const firstOnly: (number | null)[] = [];
   for (const [rank, peak] of [...peaksByRank(samples)].sort((a, b) => (a[0] ?? -1) - (b[0] ?? -1))) {
     let stage = rank === null ? null : stageOfRank(rank, e.parallel.pp, world);
@@ -249,7 +245,7 @@ export function compareMemory(samples: readonly MemorySample[], e: TrainingEstim
     stage ??= e.stage;
     const st = e.stages[stage] ?? e.stages[e.stage]!;
     const levels: RankComparison['levels'] = [];
-    const first = lastIteration.get(rank) === 1;
+    const first = !notFirst.has(rank);
     if (first && peak.allocated !== undefined) firstOnly.push(rank);
     for (const level of ['allocated', 'reserved', 'device'] as const) {
       const measured = peak[level];

@@ -630,22 +630,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const states = st.weights + st.gradients + st.optimizer + rankWsBytes;
     const fwdBwd = states + activations + transient;
-    // The optimizer step runs after the last backward, the activations freed; its temporaries against the
-    // forward/backward peak (adamKernel 'foreach': torch/optim/adam.py _multi_tensor_adam).
+    // The optimizer step runs after the last backward, the activations freed; its temporaries (weights.ts perParamBytes:
+    // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak.
     const optimizerStep = states + st.stepTemporaries;
     if (optimizerStep > fwdBwd) {
       act.length = 0;
       trans.length = 0;
-      const fb = fwdBwd;
-      const parts = [
-        ...(st.stepGradCopies ? ['4 B per stepped element: the fp32 copy of its bf16 gradient (distrib_optimizer.py .float())'] : []),
-        ...(st.stepTemporaries > st.stepGradCopies ? ['4 B per element Adam steps on the GPU: torch AdamW foreach exp_avg_sq_sqrt'] : []),
-      ];
       line(trans, () => ({
-        label: `optimizer step temporaries (the peak; the forward/backward peak is ${gib(fb)})`,
+        label: `optimizer step temporaries (the peak; the forward/backward peak is ${gib(fwdBwd)})`,
         category: 'transient',
         bytes: st.stepTemporaries,
-        formula: parts.join(' + '),
+        formula: [
+          ...(st.stepGradCopies ? ['4 B per stepped element: the fp32 copy of its bf16 gradient (distrib_optimizer.py .float())'] : []),
+          ...(st.stepTemporaries > st.stepGradCopies ? ['4 B per element Adam steps on the GPU: torch AdamW foreach exp_avg_sq_sqrt'] : []),
+        ].join(' + '),
         source:
           'megatron/core/optimizer/distrib_optimizer.py _copy_model_grads_to_main_grads; torch/optim/adam.py _multi_tensor_adam; megatron/core/optimizer/__init__.py',
         level: 'allocated',

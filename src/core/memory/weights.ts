@@ -226,17 +226,15 @@ export function perParamBytes(c: TrainingConfig, shard: number, part: 'matrix' |
   const rule = updateRule(c, part);
   // torch AdamW's foreach step: one fp32 temporary per element it steps on the GPU (config adamKernel).
   const gpuShare = rule === 'adam' ? 1 - (c.optimizerCpuOffload ?? 0) : 0;
-  const foreachTemp = c.adamKernel === 'foreach' ? (4 * gpuShare) / d : 0;
+  const stepTemp = c.adamKernel === 'foreach' ? (4 * gpuShare) / d : 0;
   // PyTorch FSDP2 with MixedPrecisionPolicy(bf16 compute, fp32 reduce): the sharded parameter is the fp32 master, no separate copy.
-  if (c.fsdp === 'fsdp2' && c.params !== 'fp32')
-    return { weights: 4, gradients: 4, optimizer: 8 / d, lazy: 8 / d, stepTemp: foreachTemp, gradCopy: 0 };
+  if (c.fsdp === 'fsdp2' && c.params !== 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d, lazy: 8 / d, stepTemp, gradCopy: 0 };
   const main = rule === 'adam' ? STATE_BYTES[c.optimizerDtypes?.mainParams ?? 'fp32'] : 4;
   const states = ruleStateBytes(c, rule);
   // optimizer_cpu_offload: HybridDeviceOptimizer (Adam only) keeps a GPU share that replaces the main copy and moments.
   const f = rule === 'adam' ? c.optimizerCpuOffload : undefined;
   const state = (onGpu: number) => (f === undefined ? onGpu : hybridDeviceOptimizer(c, f).bytes);
   const lazy = lazyStateBytes(c, rule, main, states) / d;
-  const stepTemp = foreachTemp;
   if (c.params === 'fp32') return { weights: 4, gradients: 4, optimizer: state(states) / d, lazy, stepTemp, gradCopy: 0 }; // the rule's states only
   if (c.params === 'fp16') return { weights: 2, gradients: 2, optimizer: (4 + state(main + states)) / d, lazy, stepTemp, gradCopy: 0 }; // fp32 main grad + main param + states
   // bf16 gradients: the step gives the optimizer an fp32 copy of each gradient shard (distrib_optimizer.py
@@ -381,12 +379,17 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   // _shard_params_ping_pong): the largest, the vocabulary tensor, lands whole on one DP rank, the most loaded one.
   const whole = c.layerWisePingPong && c.distributedOptimizer && c.optimizer && !c.peft && !c.fsdp ? p.vocabTensor : 0;
   const wholeVocab = whole * bd.optimizer * (denseShard - 1);
+  // Per-parameter bytes over the rank's parameter groups, with the whole vocabulary tensor's share beyond an even one.
   const sum = (k: 'optimizer' | 'lazy' | 'stepTemp' | 'gradCopy') =>
-    (p.trainable.dense - tm.dense) * bd[k] + tm.dense * bdm[k] + (p.trainable.experts - tm.experts) * be[k] + tm.experts * bem[k];
-  const optimizer = sum('optimizer') + wholeVocab;
-  const lazyOptimizer = sum('lazy') + (bd.optimizer ? (wholeVocab * bd.lazy) / bd.optimizer : 0);
-  const stepTemporaries = sum('stepTemp') + whole * bd.stepTemp * (denseShard - 1);
-  const stepGradCopies = sum('gradCopy') + whole * bd.gradCopy * (denseShard - 1);
+    (p.trainable.dense - tm.dense) * bd[k] +
+    tm.dense * bdm[k] +
+    (p.trainable.experts - tm.experts) * be[k] +
+    tm.experts * bem[k] +
+    whole * bd[k] * (denseShard - 1);
+  const optimizer = sum('optimizer');
+  const lazyOptimizer = sum('lazy');
+  const stepTemporaries = sum('stepTemp');
+  const stepGradCopies = sum('gradCopy');
   let fsdpUnits = 0;
   if (c.fsdp && p.largestUnit > 0) {
     // One decoder layer all-gathered in the compute dtype plus the prefetched next one, and the unsharded gradient of the

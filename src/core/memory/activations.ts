@@ -198,7 +198,7 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`, 'attn_proj');
     a += scores(x);
   }
-  if (c.hiddenDropout > 0) a += add('dropout masks (2 per layer)', 2 * sbh * rep, '2·1 byte·sbh — hidden_dropout > 0');
+  a += residualDropoutMask(x);
   // Context parallelism (TE p2p ring): K and V of every step are kept until the attention call returns.
   let fwd = 0;
   if (c.cp > 1 && c.profile === 'megatron') fwd = 2 * s * c.cp * b * Math.ceil(m.kvHeads / t) * m.headDim * e;
@@ -302,6 +302,15 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered:
     ? moeBlock({ ...x, mods: new Set([...mods].filter((z) => z !== 'moe')), add: (_l, bytes) => bytes }).stored - d
     : 0;
   return { stored: d, fwd: buffers, bwd: buffers + expertBwd + Math.max(0, remat), gathered };
+}
+
+/**
+ * The dropout mask (1 byte per element) of one residual add: every block of a layer (attention, MLP / MoE, Mamba mixer)
+ * ends in its own bias-dropout-add (transformer_layer.py self_attn_bda / mlp_bda, mamba_layer.py mamba_bda).
+ */
+function residualDropoutMask(x: Ctx): number {
+  const { c, s, b, h, rep, add } = x;
+  return c.hiddenDropout > 0 ? add('dropout mask (residual add)', s * b * h * rep, '1 byte·sbh — hidden_dropout > 0') : 0;
 }
 
 /** Mamba-2 mixer (Megatron mamba_mixer.py with mamba_ssm's chunked scan, ssd_combined.py save_for_backward). */
@@ -423,6 +432,11 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
     globalBuffer = d.gathered;
   }
   if (kind === 'mamba') stored += mambaBlock(x);
+  // The residual add after the MLP, MoE or Mamba mixer has its own dropout (the attention's is in attentionBlock).
+  if (kind !== 'attention') {
+    x.at(kind === 'mamba' ? 'mamba' : kind === 'dense' || kind === 'mlp' ? 'mlp' : 'other');
+    stored += residualDropoutMask(x);
+  }
   stored += loraBlock(x, kind);
   return { stored, fwd, bwd, terms, byModule: x.byModule, offloaded: offloadedBytes(c, x.byOffload), globalBuffer };
 }

@@ -103,6 +103,13 @@ export interface Megatron {
   fine_grained_activation_offloading?: boolean;
   offload_modules?: string[];
   activation_offload_fraction?: number;
+  /** Hybrid stacks (pretrain_mamba.py / pretrain_hybrid.py): --hybrid-layer-pattern (formerly --hybrid-override-pattern). */
+  hybrid_layer_pattern?: string;
+  /** TransformerConfig defaults 128, 64, 8; mamba_num_heads None means expand 2 · hidden / head_dim (mamba_mixer.py). */
+  mamba_state_dim?: number;
+  mamba_head_dim?: number;
+  mamba_num_groups?: number;
+  mamba_num_heads?: number;
 }
 
 export interface Case {
@@ -159,6 +166,18 @@ export function shapeOf(a: Megatron): ModelShape {
     moeLayerFreq: a.moe_layer_freq,
     routerBias: a.moe_router_enable_expert_bias === true,
     activation: a.swiglu ? 'swiglu' : a.squared_relu ? 'squared-relu' : 'gelu',
+    ...(a.hybrid_layer_pattern
+      ? {
+          hybridPattern: a.hybrid_layer_pattern,
+          mamba: {
+            stateDim: a.mamba_state_dim ?? 128,
+            headDim: a.mamba_head_dim ?? 64,
+            numHeads: a.mamba_num_heads ?? (2 * a.hidden_size) / (a.mamba_head_dim ?? 64),
+            groups: a.mamba_num_groups ?? 8,
+            convKernel: 4,
+          },
+        }
+      : {}),
     ...(a.multi_latent_attention
       ? {
           mla: {

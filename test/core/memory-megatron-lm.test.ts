@@ -67,11 +67,12 @@ test('Megatron-LM functional tests: mean |error| ≤ 5%, worst ≤ 12% on the al
     // The subsets of docs/memory-model.md's summary table.
     const subsets: [string, (a: (typeof results)[number]['c']['megatron']) => boolean][] = [
       ['all', () => true],
-      ['dense GPT', (a) => !a.num_experts],
+      ['dense GPT', (a) => !a.num_experts && !a.hybrid_layer_pattern],
+      ['hybrid Mamba', (a) => !!a.hybrid_layer_pattern],
       ['MoE', (a) => !!a.num_experts],
       ['PP > 1', (a) => a.pipeline_model_parallel_size > 1],
       ['interleaved (VPP)', (a) => (a.virtual_pipeline_model_parallel_size ?? 1) > 1],
-      ['CP 2', (a) => a.context_parallel_size === 2],
+      ['CP 2–4', (a) => a.context_parallel_size > 1],
       ['recompute', (a) => !!a.recompute_granularity],
       ['distributed optimizer / FSDP', (a) => a.use_distributed_optimizer || a.use_megatron_fsdp],
       ['FP8', (a) => !!a.fp8],
@@ -148,7 +149,7 @@ test('Megatron-LM dataset: every case paired at one commit, 8 GPUs on one node, 
   assert.equal(ids.size, DATA.cases.length + DATA.excluded.length, 'each case once');
 });
 
-test('Megatron-LM: after the step, allocated = weights + gradients + optimizer state + persistent buffers (dense GPT, one stage)', () => {
+test('Megatron-LM: after the step, allocated = weights + gradients + optimizer state + persistent buffers (dense GPT and hybrid Mamba, one stage)', () => {
   // With PP 1 the last rank is the whole model: Megatron's parameter count, 18 B (or 6 + 12/d; 16 + 4 with fp16) per
   // parameter, the three 32 MiB GEMM workspaces (TE's and PyTorch's two) and, with Megatron's local layers, the global
   // buffer holding the attention-score input leave nothing else allocated between steps (to the KiB on most cases).

@@ -33,7 +33,15 @@ export function modelConfigYaml(a: Megatron): string {
   const on = (flag: string, value: boolean) => {
     if (value) args.push([flag, true]);
   };
-  put('num-layers', a.num_layers);
+  // A hybrid stack's pattern gives its layers (and, with `|`, its pipeline segments); pretrain_hybrid.py needs its spec.
+  if (a.hybrid_layer_pattern) {
+    put('hybrid-layer-pattern', a.hybrid_layer_pattern);
+    put('spec', '[megatron.core.models.hybrid.hybrid_layer_specs hybrid_stack_spec]');
+    put('mamba-state-dim', a.mamba_state_dim);
+    put('mamba-head-dim', a.mamba_head_dim);
+    put('mamba-num-groups', a.mamba_num_groups);
+    put('mamba-num-heads', a.mamba_num_heads);
+  } else put('num-layers', a.num_layers);
   put('hidden-size', a.hidden_size);
   put('ffn-hidden-size', a.ffn_hidden_size);
   put('num-attention-heads', a.num_attention_heads);
@@ -49,7 +57,7 @@ export function modelConfigYaml(a: Megatron): string {
   put('tensor-model-parallel-size', a.tensor_model_parallel_size);
   put('pipeline-model-parallel-size', a.pipeline_model_parallel_size);
   // Megatron-LM has no --virtual-pipeline-model-parallel-size: the layout or the stages per rank give it.
-  if (a.virtual_pipeline_model_parallel_size && !a.pipeline_model_parallel_layout)
+  if (a.virtual_pipeline_model_parallel_size && !a.pipeline_model_parallel_layout && !a.hybrid_layer_pattern?.includes('|'))
     put('num-virtual-stages-per-pipeline-rank', a.virtual_pipeline_model_parallel_size);
   put('pipeline-model-parallel-layout', a.pipeline_model_parallel_layout);
   put('decoder-first-pipeline-num-layers', a.decoder_first_pipeline_num_layers);

@@ -274,3 +274,32 @@ export function configOf(a: Megatron): TrainingConfig {
 
 /** The pipeline stage of a global rank: Megatron's default order tp-cp-ep-dp-pp puts PP outermost. */
 export const stageOfRank = (a: Megatron, rank: number) => Math.floor(rank / (a.world_size / a.pipeline_model_parallel_size));
+
+/** A GB200 golden-values file of a test case whose memory arguments equal an H100 case's (megatron-lm-golden-gb200.json). */
+export interface Gb200Case {
+  id: string;
+  /** The H100 case whose arguments it shares. */
+  h100: string;
+  golden: { path: string; commit: string };
+  harness: { path: string; commit: string; nodes: number; gpus: number };
+  measuredRank: number;
+  iteration: number;
+  steadyFrom: number;
+  memMaxAllocatedBytes: number;
+  memAllocatedBytes: number;
+  firstIteration: { memMaxAllocatedBytes: number; memAllocatedBytes: number };
+}
+
+export const GB200_DATA: { source: { repo: string; head: string }; cases: Gb200Case[] } = JSON.parse(
+  readFileSync(join(REPO, 'test', 'data', 'megatron-lm-golden-gb200.json'), 'utf8'),
+) as { source: { repo: string; head: string }; cases: Gb200Case[] };
+
+/** The H100 case's arguments with the GB200 recipe's world size (and the data-parallel size it implies). */
+export function gb200Args(g: Gb200Case): Megatron {
+  const h = DATA.cases.find((c) => c.id === g.h100);
+  if (!h) throw new Error(`${g.id}: no H100 case ${g.h100}`);
+  const a = h.megatron;
+  const world = g.harness.nodes * g.harness.gpus;
+  const dp = world / (a.tensor_model_parallel_size * a.pipeline_model_parallel_size * a.context_parallel_size);
+  return { ...a, world_size: world, ...{ data_parallel_size: dp, num_microbatches: a.global_batch_size / (a.micro_batch_size * dp) } };
+}

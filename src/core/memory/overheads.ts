@@ -106,12 +106,16 @@ export function computeCapability(gpu: Pick<GpuSpec, 'id'>): number {
 
 /**
  * Bytes of one PyTorch cuBLAS workspace: CUBLAS_WORKSPACE_CONFIG (":SIZE_KiB:COUNT" pairs, summed) when set, else 32 MiB on
- * sm90 and 4096·2 + 16·8 KiB elsewhere (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize).
+ * Hopper and Blackwell (compute capability 9.x–12.x) and 4096·2 + 16·8 KiB elsewhere (pytorch aten/src/ATen/cuda/
+ * CublasHandlePool.cpp parseChosenWorkspaceSize, "32MiB for Hopper and Blackwell"). Older releases gave the 32 MiB to
+ * sm90 only: Megatron-LM's GB200 functional tests show both, the recent runs allocating what the H100 runs do and older
+ * ones 48 MiB less (two workspaces); the current rule is the one users run.
  */
 export function torchCublasWorkspaceBytes(config: string | undefined, cc: number): number {
   const pairs = config ? [...config.matchAll(/:(\d+):(\d+)/g)] : [];
   if (pairs.length) return pairs.reduce((a, p) => a + Number(p[1]) * 1024 * Number(p[2]), 0);
-  return cc === 9.0 ? 4096 * 8 * 1024 : 4096 * 1024 * 2 + 16 * 1024 * 8;
+  const major = Math.floor(cc);
+  return major >= 9 && major <= 12 ? 4096 * 8 * 1024 : 4096 * 1024 * 2 + 16 * 1024 * 8;
 }
 
 /** TE's cuBLAS workspace: 32 MiB from compute capability 9, else 4 MiB (TransformerEngine pytorch/module/base.py get_cublas_workspace_size_bytes). */

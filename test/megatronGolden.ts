@@ -275,8 +275,8 @@ export function configOf(a: Megatron): TrainingConfig {
 /** The pipeline stage of a global rank: Megatron's default order tp-cp-ep-dp-pp puts PP outermost. */
 export const stageOfRank = (a: Megatron, rank: number) => Math.floor(rank / (a.world_size / a.pipeline_model_parallel_size));
 
-/** A GB200 golden-values file of a test case whose memory arguments equal an H100 case's (megatron-lm-golden-gb200.json). */
-export interface Gb200Case {
+/** A golden-values file of another GPU for a test case whose memory arguments equal an H100 case's (held-out datasets). */
+export interface HeldOutCase {
   id: string;
   /** The H100 case whose arguments it shares. */
   h100: string;
@@ -290,12 +290,22 @@ export interface Gb200Case {
   firstIteration: { memMaxAllocatedBytes: number; memAllocatedBytes: number };
 }
 
-export const GB200_DATA: { source: { repo: string; head: string }; cases: Gb200Case[] } = JSON.parse(
-  readFileSync(join(REPO, 'test', 'data', 'megatron-lm-golden-gb200.json'), 'utf8'),
-) as { source: { repo: string; head: string }; cases: Gb200Case[] };
+export interface HeldOutDataset {
+  source: { repo: string; head: string };
+  /** The GPU catalogue id the runs used. */
+  gpu: string;
+  cases: HeldOutCase[];
+  excluded: { id: string; reason: string; golden: { path: string; commit: string } }[];
+}
 
-/** The H100 case's arguments with the GB200 recipe's world size (and the data-parallel size it implies). */
-export function gb200Args(g: Gb200Case): Megatron {
+const heldOut = (platform: string) =>
+  JSON.parse(readFileSync(join(REPO, 'test', 'data', `megatron-lm-golden-${platform}.json`), 'utf8')) as HeldOutDataset;
+
+/** Megatron-LM's functional tests on GB200 (2 × 4 GPUs, or 1 × 4 for *_1node) and on A100 (1 × 8), paired with H100 cases. */
+export const HELD_OUT: Record<'gb200' | 'a100', HeldOutDataset> = { gb200: heldOut('gb200'), a100: heldOut('a100') };
+
+/** The H100 case's arguments with the held-out run's world size (and the data-parallel size it implies). */
+export function heldOutArgs(g: HeldOutCase): Megatron {
   const h = DATA.cases.find((c) => c.id === g.h100);
   if (!h) throw new Error(`${g.id}: no H100 case ${g.h100}`);
   const a = h.megatron;

@@ -112,14 +112,10 @@ export interface Megatron {
   mamba_num_heads?: number;
 }
 
-export interface Case {
-  id: string;
-  family: string;
-  testType: string;
+/** What one golden-values file recorded, and where: the run's recipe, the measured rank and the iterations. */
+export interface Recorded {
   golden: { path: string; commit: string };
-  config: { path: string; commit: string; memoryArgsChangedSince: string[] };
   harness: { path: string; commit: string; nodes: number; gpus: number };
-  gpu: string;
   measuredRank: number;
   iteration: number;
   steadyFrom: number;
@@ -127,6 +123,14 @@ export interface Case {
   memAllocatedBytes: number;
   /** The same values at iteration 1 of the first (fresh) run. */
   firstIteration: { memMaxAllocatedBytes: number; memAllocatedBytes: number };
+}
+
+export interface Case extends Recorded {
+  id: string;
+  family: string;
+  testType: string;
+  config: { path: string; commit: string; memoryArgsChangedSince: string[] };
+  gpu: string;
   megatron: Megatron;
 }
 
@@ -276,18 +280,10 @@ export function configOf(a: Megatron): TrainingConfig {
 export const stageOfRank = (a: Megatron, rank: number) => Math.floor(rank / (a.world_size / a.pipeline_model_parallel_size));
 
 /** A golden-values file of another GPU for a test case whose memory arguments equal an H100 case's (held-out datasets). */
-export interface HeldOutCase {
+export interface HeldOutCase extends Recorded {
   id: string;
   /** The H100 case whose arguments it shares. */
   h100: string;
-  golden: { path: string; commit: string };
-  harness: { path: string; commit: string; nodes: number; gpus: number };
-  measuredRank: number;
-  iteration: number;
-  steadyFrom: number;
-  memMaxAllocatedBytes: number;
-  memAllocatedBytes: number;
-  firstIteration: { memMaxAllocatedBytes: number; memAllocatedBytes: number };
 }
 
 export interface HeldOutDataset {

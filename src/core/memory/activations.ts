@@ -5,7 +5,7 @@
 // attention.py, multi_latent_attention.py, moe/{router,token_dispatcher,experts,moe_utils,shared_experts}.py,
 // ssm/mamba_mixer.py; memory.md §2.4 re-derivation of Korthikanti Table 2). HF profile: hf-activations.md (measured).
 import { LORA_DEFAULT_TARGETS, type OffloadModule, type TrainingConfig } from './config.js';
-import { lastLayerKind, mambaInner, type LayerKind } from './params.js';
+import { hasAttention, hasDenseMlp, hasMoe, lastLayerKind, mambaInner, type LayerKind } from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
 import type { ModelShape } from './types.js';
 
@@ -346,9 +346,7 @@ function loraBlock(x: Ctx, kind: LayerKind): number {
   if (!p || !c.sp || c.tp <= 1 || p.inputRegather) return 0;
   x.at('other');
   const targets = new Set(p.targets.length ? p.targets : LORA_DEFAULT_TARGETS);
-  const eligible =
-    (targets.has('linear_qkv') && (kind === 'dense' || kind === 'moe' || kind === 'attention') ? 1 : 0) +
-    (targets.has('linear_fc1') && (kind === 'dense' || kind === 'mlp') ? 1 : 0);
+  const eligible = (targets.has('linear_qkv') && hasAttention(kind) ? 1 : 0) + (targets.has('linear_fc1') && hasDenseMlp(kind) ? 1 : 0);
   return eligible
     ? add(
         'LoRA-A inputs, gathered over TP (sequence parallel)',
@@ -412,19 +410,18 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
   let fwd = 0;
   let bwd = 0;
   let globalBuffer = 0;
-  const hasAttn = kind === 'dense' || kind === 'moe' || kind === 'attention';
-  if (hasAttn) {
+  if (hasAttention(kind)) {
     const a = attentionBlock(x);
     stored += a.stored;
     fwd = Math.max(fwd, a.fwd);
     bwd = Math.max(bwd, a.bwd);
   }
-  if (kind === 'dense' || kind === 'mlp') {
+  if (hasDenseMlp(kind)) {
     const d = mlpBlock(x, m.ffn, 'MLP', true, x.mods.has('mlp'));
     stored += d.stored;
     bwd = Math.max(bwd, d.bwd);
   }
-  if (kind === 'moe' || kind === 'moe-mlp') {
+  if (hasMoe(kind)) {
     const d = moeBlock(x);
     stored += d.stored;
     fwd = Math.max(fwd, d.fwd);
@@ -434,7 +431,7 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
   if (kind === 'mamba') stored += mambaBlock(x);
   // The residual add after the MLP, MoE or Mamba mixer has its own dropout (the attention's is in attentionBlock).
   if (kind !== 'attention') {
-    x.at(kind === 'mamba' ? 'mamba' : kind === 'dense' || kind === 'mlp' ? 'mlp' : 'other');
+    x.at(kind === 'mamba' ? 'mamba' : hasDenseMlp(kind) ? 'mlp' : 'other');
     stored += residualDropoutMask(x);
   }
   stored += loraBlock(x, kind);
@@ -464,13 +461,9 @@ export function graphCapture(
   if (named.length === 0) return { captured: stored, callables: 1 };
   const modules = new Set(named.flatMap((x) => GRAPH_MODULES[x] ?? []));
   const captured = [...modules].reduce((a, mod) => a + (byModule[mod] ?? 0), 0);
-  const hasAttn = kind === 'dense' || kind === 'moe' || kind === 'attention';
-  const attn = hasAttn && modules.has('attn') ? 1 : 0;
+  const attn = hasAttention(kind) && modules.has('attn') ? 1 : 0;
   const mlpPart =
-    ((kind === 'dense' || kind === 'mlp') && modules.has('mlp')) ||
-    ((kind === 'moe' || kind === 'moe-mlp') && (modules.has('moe_router') || modules.has('moe_experts')))
-      ? 1
-      : 0;
+    (hasDenseMlp(kind) && modules.has('mlp')) || (hasMoe(kind) && (modules.has('moe_router') || modules.has('moe_experts'))) ? 1 : 0;
   const mamba = kind === 'mamba' && modules.has('mamba') ? 1 : 0;
   return { captured, callables: attn + mlpPart + mamba };
 }

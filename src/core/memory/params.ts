@@ -37,6 +37,10 @@ export interface ParamGroup {
  */
 export type LayerKind = 'dense' | 'moe' | 'mamba' | 'attention' | 'mlp' | 'moe-mlp';
 export const LAYER_KINDS: readonly LayerKind[] = ['dense', 'moe', 'mamba', 'attention', 'mlp', 'moe-mlp'];
+/** The blocks a layer kind holds: self-attention (dense, moe, attention), a dense MLP (dense, mlp), an MoE block (moe, moe-mlp). */
+export const hasAttention = (k: LayerKind) => k === 'dense' || k === 'moe' || k === 'attention';
+export const hasDenseMlp = (k: LayerKind) => k === 'dense' || k === 'mlp';
+export const hasMoe = (k: LayerKind) => k === 'moe' || k === 'moe-mlp';
 
 export type KindCounts = Record<LayerKind, number>;
 export const noKinds = (): KindCounts => ({ dense: 0, moe: 0, mamba: 0, attention: 0, mlp: 0, 'moe-mlp': 0 });

@@ -5,6 +5,9 @@ import { LORA_DEFAULT_TARGETS, STATE_BYTES, type TrainingConfig } from './config
 import {
   addRankParams,
   countKinds,
+  hasAttention,
+  hasDenseMlp,
+  hasMoe,
   LAYER_KINDS,
   layerGroups,
   mlpMatrices,
@@ -78,18 +81,17 @@ export function loraLayerParams(
   const q = m.mla ? m.heads * m.mla.vHeadDim : m.heads * m.headDim;
   const qkvOut = m.mla ? 0 : q + 2 * m.kvHeads * m.headDim;
   const t = new Set(targets);
-  const hasAttn = kind === 'dense' || kind === 'moe' || kind === 'attention';
-  const mlpFfn = kind === 'dense' || kind === 'mlp' ? m.ffn : 0;
+  const mlpFfn = hasDenseMlp(kind) ? m.ffn : 0;
   const fc1 = (ffn: number) => (t.has('linear_fc1') ? rank * (h + (mlpMatrices(m) - 1) * ffn) : 0);
   const fc2 = (ffn: number) => (t.has('linear_fc2') ? rank * (ffn + h) : 0);
   let dense = 0;
-  if (hasAttn) {
+  if (hasAttention(kind)) {
     if (t.has('linear_qkv') && qkvOut) dense += rank * (h + qkvOut);
     if (t.has('linear_proj')) dense += rank * (q + h);
   }
   if (mlpFfn) dense += fc1(mlpFfn) + fc2(mlpFfn);
   let experts = 0;
-  if (kind === 'moe' || kind === 'moe-mlp') {
+  if (hasMoe(kind)) {
     if (m.sharedExpertFfn) dense += fc1(m.sharedExpertFfn) + fc2(m.sharedExpertFfn);
     experts += m.experts * (fc1(m.moeFfn) + fc2(m.moeFfn)); // one adapter per routed expert (Bridge LoRA on GroupedLinear)
   }

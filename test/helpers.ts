@@ -128,3 +128,7 @@ export function modelShape(id: string): ModelShape {
   const { mtpLayers: _mtp, ...shape } = e.shape;
   return shape;
 }
+
+/** Mean and largest absolute value of relative errors (the accuracy summaries of the measured-peak tests). */
+export const meanAbs = (xs: number[]) => xs.reduce((a, x) => a + Math.abs(x), 0) / xs.length;
+export const worstAbs = (xs: number[]) => Math.max(...xs.map(Math.abs));

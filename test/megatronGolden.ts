@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OffloadModule, TrainingConfig } from '../src/core/memory/config.js';
-import type { ModelShape } from '../src/core/memory/types.js';
+import { estimateTraining, type StageEstimate } from '../src/core/memory/training.js';
+import type { GpuSpec, ModelShape } from '../src/core/memory/types.js';
 import { REPO } from './helpers.js';
 
 /** Arguments of one case as Megatron-LM reads them (snake_case, defaults applied by the dataset builder). */
@@ -279,6 +280,10 @@ export function configOf(a: Megatron): TrainingConfig {
 /** The pipeline stage of a global rank: Megatron's default order tp-cp-ep-dp-pp puts PP outermost. */
 export const stageOfRank = (a: Megatron, rank: number) => Math.floor(rank / (a.world_size / a.pipeline_model_parallel_size));
 
+/** The estimate of the pipeline stage a global rank holds, from the hand-built shape and configuration. */
+export const estimateStage = (a: Megatron, rank: number, gpu: GpuSpec): StageEstimate =>
+  estimateTraining(shapeOf(a), configOf(a), gpu).stages[stageOfRank(a, rank)]!;
+
 /** A golden-values file of another GPU for a test case whose memory arguments equal an H100 case's (held-out datasets). */
 export interface HeldOutCase extends Recorded {
   id: string;
@@ -307,5 +312,7 @@ export function heldOutArgs(g: HeldOutCase): Megatron {
   const a = h.megatron;
   const world = g.harness.nodes * g.harness.gpus;
   const dp = world / (a.tensor_model_parallel_size * a.pipeline_model_parallel_size * a.context_parallel_size);
-  return { ...a, world_size: world, ...{ data_parallel_size: dp, num_microbatches: a.global_batch_size / (a.micro_batch_size * dp) } };
+  // The dataset's informational data_parallel_size and num_microbatches (not read by the model) follow the world size.
+  const info = { data_parallel_size: dp, num_microbatches: a.global_batch_size / (a.micro_batch_size * dp) };
+  return { ...a, ...info, world_size: world };
 }

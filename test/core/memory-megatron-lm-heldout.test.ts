@@ -7,12 +7,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GPUS } from '../../src/core/memory/gpus.js';
-import { estimateTraining } from '../../src/core/memory/training.js';
-import { configOf, DATA, HELD_OUT, heldOutArgs, shapeOf, stageOfRank } from '../megatronGolden.js';
+import { meanAbs as mean, worstAbs as worst } from '../helpers.js';
+import { DATA, estimateStage, HELD_OUT, heldOutArgs } from '../megatronGolden.js';
 
 const MIB = 2 ** 20;
-const mean = (xs: number[]) => xs.reduce((s, x) => s + Math.abs(x), 0) / xs.length;
-const worst = (xs: number[]) => Math.max(...xs.map(Math.abs));
 
 /** What each platform's recipes look like: the recipe files and the nodes of a case. */
 const RECIPES = {
@@ -28,7 +26,7 @@ for (const [platform, data] of Object.entries(HELD_OUT) as [keyof typeof HELD_OU
   const gpu = GPUS.find((g) => g.id === data.gpu)!;
   const results = data.cases.map((g) => {
     const a = heldOutArgs(g);
-    const stage = estimateTraining(shapeOf(a), configOf(a), gpu).stages[stageOfRank(a, g.measuredRank)]!;
+    const stage = estimateStage(a, g.measuredRank, gpu);
     return {
       g,
       a,

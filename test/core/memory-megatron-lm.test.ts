@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GPUS } from '../../src/core/memory/gpus.js';
-import { estimateTraining, type StageEstimate } from '../../src/core/memory/training.js';
-import { configOf, DATA, shapeOf, stageOfRank, type Case } from '../megatronGolden.js';
+import type { StageEstimate } from '../../src/core/memory/training.js';
+import { meanAbs as mean, worstAbs as worst } from '../helpers.js';
+import { DATA, estimateStage, type Case } from '../megatronGolden.js';
 
 const H100 = GPUS.find((g) => g.id === 'h100')!;
 const MIB = 2 ** 20;
@@ -20,9 +21,7 @@ interface Result {
 }
 
 function evaluate(c: Case): Result {
-  const cfg = configOf(c.megatron);
-  const e = estimateTraining(shapeOf(c.megatron), cfg, H100);
-  const stage = e.stages[stageOfRank(c.megatron, c.measuredRank)]!;
+  const stage = estimateStage(c.megatron, c.measuredRank, H100);
   return {
     c,
     stage,
@@ -34,8 +33,6 @@ function evaluate(c: Case): Result {
 }
 
 const results = DATA.cases.map(evaluate);
-const mean = (xs: number[]) => xs.reduce((a, x) => a + Math.abs(x), 0) / xs.length;
-const worst = (xs: number[]) => Math.max(...xs.map(Math.abs));
 
 /** Per case: the allocated peak within 12% (the product target's worst case); the dataset as a whole below. */
 const CASE_TOLERANCE = 0.12;

@@ -183,8 +183,8 @@ function cudaGraphOf(v: TrainingValues): TrainingConfig['cudaGraph'] | undefined
       ? rawScope.split(/[\s,]+/).filter(Boolean)
       : [];
   const impl = str(v.cudaGraphImpl);
-  const warm = v.cudaGraphWarmup;
-  const warmup = typeof warm === 'number' && Number.isInteger(warm) && warm >= 0 ? { warmupSteps: warm } : {};
+  const warm = int(v.cudaGraphWarmup);
+  const warmup = warm !== undefined && warm >= 0 ? { warmupSteps: warm } : {};
   if (impl === 'none') return null;
   if (impl === 'local' || impl === 'transformer_engine' || impl === 'full_iteration') return { impl, scope, ...warmup };
   if (v.enableCudaGraph === true) return { impl: 'local', scope, ...warmup };

@@ -12,7 +12,7 @@ import { parseLayoutString, pipelineLayout, schedulePeak, warmupPasses } from '.
 import { estimateTraining } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { loraLayerParams, stageParams } from '../../src/core/memory/weights.js';
-import { modelShape, trainingConfig } from '../helpers.js';
+import { modelShape, NO_RECOMPUTE, trainingConfig } from '../helpers.js';
 
 const H100 = { id: 'h100', name: 'H100', bytes: 85_520_809_984, source: 'test' };
 const llama8b = modelShape('llama3-8b');
@@ -429,8 +429,6 @@ test('hf profile: L·layer + every non-layer term of hf-activations.md, on sever
             attention,
             seq: s,
             microBatch: b,
-            tp: 2, // TP is ignored by the measured HF layers, and the vocabulary stays unpadded
-            etp: 2,
             worldSize: 8,
             recompute: { granularity, method: granularity ? 'uniform' : null, numLayers: granularity ? 1 : null, modules: [] },
           });
@@ -455,6 +453,35 @@ test('hf profile: L·layer + every non-layer term of hf-activations.md, on sever
           const e = estimateTraining(m, c, H100);
           assert.equal(e.stages[0]!.activations, L * layer + nonLayer, `${m.name} ${attention} b=${b} ${granularity}`);
         }
+});
+
+test('hf profile under DTensor TP: heads, MLP intermediate and logits /t; norms /t with SP; projection inputs whole', () => {
+  // Llama 3 8B (h 4096, i 14336, a 32, g 8, V 128256 unpadded), s 2048, b 1, TP 4, flash attention.
+  const [s, h, i, a, g, V, L, t] = [2048, 4096, 14336, 32, 8, 128256, 32, 4];
+  const sbh = s * h;
+  for (const sp of [false, true])
+    for (const full of [false, true]) {
+      const c = cfg({
+        profile: 'hf',
+        seq: s,
+        tp: t,
+        etp: t,
+        sp,
+        worldSize: 8,
+        recompute: full ? { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] } : NO_RECOMPUTE,
+      });
+      const q = sp ? 1 / t : 1;
+      // Two RMSNorms (12·sbh + 8·sb, sequence-sharded with SP), the q/k/v and gate/up input (4·sbh, whole), q, k, v, out and
+      // the log-sum-exp (/t), the SwiGLU tensors (8·sbi/t).
+      const layer = full ? 2 * sbh * q : (12 * sbh + 8 * s) * q + 4 * sbh + ((4 + (4 * g) / a) * sbh + 4 * a * s) / t + (8 * s * i) / t;
+      const nonLayer = 8 * s + 4 * s * 128 + (6 * sbh + 4 * s) * q + 2 * sbh + (4 * s * V) / t + 8 * (s + 1) + 4;
+      const e = estimateTraining(llama8b, c, H100);
+      assert.equal(e.stages[0]!.activations, L * layer + nonLayer, `sp ${sp} full ${full}`);
+      // The loss transients are vocab-parallel too: (2 + 4)·s·V/t forward, (4 + 4)·s·V/t backward (PyTorch's cross entropy).
+      const lossBwd = e.transients.find((x) => x.label.startsWith('log_softmax gradient'));
+      assert.equal(lossBwd?.bytes, (8 * s * V) / t);
+      assert.ok(e.assumptions.some((x) => x.what.startsWith(`DTensor tensor parallelism (TP 4${sp ? ' + SP' : ''}`)));
+    }
 });
 
 test('fine-grained activation offloading: what each offload_modules group saves leaves the GPU, two layers of it stay', () => {

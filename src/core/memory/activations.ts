@@ -479,31 +479,68 @@ export function megatronLayer(m: ModelShape, c: TrainingConfig, b: number, s: nu
   };
 }
 
-/** Hugging Face transformers Llama layer, measured with autograd hooks (hf-activations.md, "modern" PyTorch). */
+/**
+ * How DTensor tensor parallelism (torch.distributed.tensor.parallel, as NeMo-RL's nemo_rl/models/dtensor/parallelize.py and
+ * torchtitan's parallelize_llama.py plan a Llama) splits what an HF layer saves: ColwiseParallel q/k/v and gate/up shard
+ * the heads and the MLP intermediate (1/t); SequenceParallel norms (with SP) hold s/t tokens; the projections' input is
+ * held whole (replicated without SP, all-gathered before the column-parallel GEMMs with SP).
+ */
+export function hfShards(c: TrainingConfig): { t: number; q: number; what: string } {
+  const t = c.tp;
+  const q = c.sp && t > 1 ? 1 / t : 1;
+  return { t, q, what: t > 1 ? `TP ${t}${c.sp ? ' + SP' : ''}: heads, MLP intermediate and logits /t${c.sp ? ', norms /t' : ''}` : '' };
+}
+
+/**
+ * Hugging Face transformers Llama layer, measured with autograd hooks (hf-activations.md, "modern" PyTorch), split by
+ * where each tensor lives under DTensor TP (hfShards). At TP 1 the terms sum to the measured formulas exactly.
+ */
 export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number): LayerActivations {
   const h = m.hidden;
-  const i = m.ffn;
   const sbh = s * b * h;
   const sb = s * b;
+  const { t, q } = hfShards(c);
   const terms: ActivationTerm[] = [];
-  let bytes: number;
-  if (c.attention === 'eager') {
-    bytes = 24 * sbh + 8 * sb * i + 6 * m.heads * s * s * b + 8 * sb; // 24sbh + 8sbi + 6as²b + 8sb
-    terms.push({
-      label: 'HF eager layer',
-      bytes,
-      formula: '24·sbh + 8·sbi + 6·a·s²·b + 8·sb (scores stored fp32 and bf16; K/V repeated) — hf-activations.md',
-    });
-  } else {
-    bytes = (20 + (4 * m.kvHeads) / m.heads) * sbh + 8 * sb * i + 4 * m.heads * s * b + 8 * sb;
-    terms.push({ label: 'HF flash/sdpa layer', bytes, formula: '(20 + 4g/a)·sbh + 8·sbi + 4·a·s·b + 8·sb — hf-activations.md' });
-  }
+  const add = (label: string, bytes: number, formula: string) => {
+    terms.push({ label, bytes, formula });
+    return bytes;
+  };
+  let bytes = 0;
+  // Rows 1, 3, 4 and 13–16: two RMSNorms, each its fp32 input (4sbh), bf16 normalized output (2sbh) and fp32 rstd (4sb).
+  bytes += add(
+    'RMSNorms ×2: fp32 input, normalized bf16, rstd',
+    (12 * sbh + 8 * sb) * q,
+    `${q < 1 ? '(12·sbh + 8·sb)/t' : '12·sbh + 8·sb'} — hf-activations.md rows 1–4, 13–16`,
+  );
+  // Rows 5 and 17: the RMSNorm outputs the q/k/v and gate/up projections save.
+  bytes += add(
+    'q/k/v and gate/up input (RMSNorm outputs)',
+    4 * sbh,
+    `4·sbh${q < 1 ? ' (all-gathered over TP)' : ''} — hf-activations.md rows 5, 17`,
+  );
+  const tt = t > 1 ? '/t' : '';
+  if (c.attention === 'eager')
+    // Rows 6–12: q, repeated k and v, o_proj input (2sbh each); softmax fp32 and its bf16 copy (6as²b).
+    bytes += add(
+      'eager attention: q, repeated k/v, output; scores fp32 + bf16',
+      (8 * sbh + 6 * m.heads * s * s * b) / t,
+      `(8·sbh + 6·a·s²·b)${tt} — hf-activations.md rows 6–12`,
+    );
+  // Rows 6'–10': q and out (2sbh each), k and v unrepeated (2sbgd each), fp32 log-sum-exp (4asb).
+  else
+    bytes += add(
+      'flash attention: q, k, v, output, log-sum-exp',
+      ((4 + (4 * m.kvHeads) / m.heads) * sbh + 4 * m.heads * sb) / t,
+      `((4 + 4g/a)·sbh + 4·a·s·b)${tt} — hf-activations.md rows 6'–10'`,
+    );
+  // Rows 18–21: gate output, SiLU output, up output, down_proj input (2sbi each).
+  bytes += add('SwiGLU MLP: gate, SiLU, up, down_proj input', (8 * sb * m.ffn) / t, `8·sbi${tt} — hf-activations.md rows 18–21`);
   return { dense: bytes, moe: bytes, terms };
 }
 
-/** Full recompute keeps only each checkpointed layer's input (Korthikanti Table 2: 2sbh, /t with SP). */
+/** Full recompute keeps only each checkpointed layer's input (Korthikanti Table 2: 2sbh, /t with SP; DTensor SP likewise). */
 export function checkpointInput(m: ModelShape, c: TrainingConfig, b: number, s: number): number {
-  const rep = c.profile === 'megatron' && c.sp ? 1 / c.tp : 1;
+  const rep = c.sp ? 1 / c.tp : 1;
   return actBytes(c) * s * b * m.hidden * rep;
 }
 
@@ -556,10 +593,18 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
   const sbh = s * b * h;
   const sb = s * b;
   if (c.profile === 'hf') {
+    // Under DTensor TP the final norm is a SequenceParallel norm (s/t tokens with SP), lm_head a ColwiseParallel with
+    // vocab-sharded output (Shard(-1)): its input is whole and every logits tensor is V/t (hfShards).
+    const { t, q } = hfShards(c);
+    const tt = t > 1 ? '/t' : '';
     let stored = 0;
-    stored += add('final RMSNorm: fp32 input, normalized bf16, rstd', 6 * sbh + 4 * sb, '6·sbh + 4·sb — hf-activations.md');
+    stored += add(
+      'final RMSNorm: fp32 input, normalized bf16, rstd',
+      (6 * sbh + 4 * sb) * q,
+      `${q < 1 ? '(6·sbh + 4·sb)/t' : '6·sbh + 4·sb'} — hf-activations.md`,
+    );
     stored += add('lm_head input', 2 * sbh, '2·sbh — hf-activations.md');
-    stored += add('fp32 log_softmax of the logits', 4 * sb * V, '4·s·b·V — hf-activations.md');
+    stored += add('fp32 log_softmax of the logits', (4 * sb * V) / t, `4·s·b·V${tt} — hf-activations.md`);
     // Shifted labels: pad + slice keeps the padded storage when b = 1 (already contiguous).
     stored += add(
       'int64 shifted labels',
@@ -570,14 +615,17 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
     if (c.recompute.granularity === 'full' && c.attention === 'eager')
       stored += add('causal mask held by the checkpoints (bf16)', 2 * s * s, '2·s² — hf-activations.md');
     // Forward peak: the bf16 logits (returned to the caller) and their fp32 upcast next to the saved log_softmax.
-    const fwd = 6 * sb * V;
+    const fwd = (6 * sb * V) / t;
+    // Backward peak: PyTorch's cross entropy is not in place (derivatives.yaml): nll_loss_backward allocates the fp32
+    // gradient (zeros_like + scatter) and _log_softmax_backward_data a second one beside the saved log_softmax: 8 on top of 4.
+    const bwd = (8 * sb * V) / t;
     return {
       stored,
       fwd,
-      bwd: fwd,
+      bwd,
       terms: [
         ...terms,
-        { label: 'logits bf16 + fp32 upcast (transient)', bytes: fwd, formula: '(2 + 4)·s·b·V — HF ForCausalLMLoss logits.float()' },
+        { label: 'logits bf16 + fp32 upcast (transient)', bytes: fwd, formula: `(2 + 4)·s·b·V${tt} — HF ForCausalLMLoss logits.float()` },
       ],
     };
   }

@@ -7,6 +7,7 @@ import {
   embeddingActivations,
   graphCapture,
   hfLayer,
+  hfShards,
   lossActivations,
   deferredWgradEntry,
   megatronKind,
@@ -178,8 +179,11 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');
   const params = stageParams(m, c, c.vocabDivisibleBy ?? 128, layout);
   const V = modelVocab(m, c);
-  if (hf && (c.tp > 1 || c.sp))
-    assume('activations not sharded by TP/SP', 'hf profile: Hugging Face layers as measured (hf-activations.md)');
+  if (hf && c.tp > 1)
+    assume(
+      `DTensor tensor parallelism (${hfShards(c).what}); the q/k/v and gate/up projections keep their input whole (${c.sp ? 'all-gathered over TP' : 'replicated'})`,
+      'ColwiseParallel / RowwiseParallel / SequenceParallel plans: NeMo-RL nemo_rl/models/dtensor/parallelize.py, torchtitan parallelize_llama.py; lm_head output Shard(-1)',
+    );
   if (m.experts > 0 && !hf) {
     assume(
       'MoE routing balanced: every rank receives top-k × its tokens (× ETP)',
@@ -331,12 +335,16 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       fwdParts.push({
         bytes: loss.fwd,
         label: 'logits: bf16 output next to its fp32 upcast',
-        formula: hf ? '(2 + 4)·s·b·V — HF ForCausalLMLoss' : lossFormula(c, 'cross_entropy.py'),
+        formula: hf ? `(2 + 4)·s·b·V${c.tp > 1 ? '/t' : ''} — HF ForCausalLMLoss` : lossFormula(c, 'cross_entropy.py'),
       });
       bwdParts.push({
         bytes: loss.bwd,
-        label: 'logits gradient (bf16 cast of the in-place fp32 gradient)',
-        formula: hf ? '(2 + 4)·s·b·V' : lossFormula(c, 'cross_entropy.py backward'),
+        label: hf
+          ? 'log_softmax gradient beside the nll_loss gradient (fp32 each)'
+          : 'logits gradient (bf16 cast of the in-place fp32 gradient)',
+        formula: hf
+          ? `(4 + 4)·s·b·V${c.tp > 1 ? '/t' : ''} (+ the 4 saved = 12) — torch derivatives.yaml nll_loss_backward, _log_softmax_backward_data`
+          : lossFormula(c, 'cross_entropy.py backward'),
       });
     }
     const mtpBytes = ch.mtp && mtp ? ch.mtp * mtp.stored : 0;

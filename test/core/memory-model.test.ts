@@ -3,7 +3,7 @@
 // three PyTorch levels and the mixed-precision recipe names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expertTokenFactor, lossActivations, megatronKind } from '../../src/core/memory/activations.js';
+import { expertTokenFactor, hfKind, hfLayer, lossActivations, megatronKind } from '../../src/core/memory/activations.js';
 import type { TrainingConfig } from '../../src/core/memory/config.js';
 import { FRAGMENTATION, FRAGMENTATION_EXPANDABLE, GIB } from '../../src/core/memory/overheads.js';
 import { countParams, mambaGroups, sumGroups } from '../../src/core/memory/params.js';
@@ -482,6 +482,23 @@ test('hf profile under DTensor TP: heads, MLP intermediate and logits /t; norms 
       assert.equal(lossBwd?.bytes, (8 * s * V) / t);
       assert.ok(e.assumptions.some((x) => x.what.startsWith(`DTensor tensor parallelism (TP 4${sp ? ' + SP' : ''}`)));
     }
+});
+
+test('hf profile on MoE and hybrid models: the layers hf-activations.md did not measure take Megatron-Core’s inventory, and say so', () => {
+  const c = cfg({ profile: 'hf', seq: 4096, fsdp: 'fsdp2', distributedOptimizer: false, ep: 8, etp: 1 });
+  const qwen = modelShape('qwen3-30b-a3b');
+  const asMegatron = megatronKind(qwen, { ...c, profile: 'megatron', moe: { dispatcher: 'alltoall' } }, 1, 4096, 'moe');
+  assert.deepEqual(hfKind(qwen, c, 1, 4096, 'moe'), { ...asMegatron, globalBuffer: 0 });
+  assert.equal(hfKind(qwen, c, 1, 4096, 'dense').stored, hfLayer(qwen, c, 1, 4096).dense);
+  const e = estimateTraining(qwen, c, H100);
+  assert.equal(
+    e.stages[0]!.activations,
+    48 * asMegatron.stored + 8 * 4096 + 4 * 4096 * 128 + (6 * 4096 * 2048 + 4 * 4096) + 2 * 4096 * 2048 + 4 * 4096 * 151936 + 8 * 4097 + 4,
+  );
+  assert.ok(e.assumptions.some((a) => a.what.startsWith('attention + MoE layers counted with Megatron-Core’s inventory')));
+  const nano = estimateTraining(modelShape('nemotron3-nano-30b-a3b'), c, H100);
+  assert.ok(nano.assumptions.some((a) => a.what.startsWith('Mamba, attention-only, MoE-only layers counted with')));
+  assert.ok(!estimateTraining(llama8b, c, H100).assumptions.some((a) => a.what.includes('Megatron-Core’s inventory')));
 });
 
 test('fine-grained activation offloading: what each offload_modules group saves leaves the GPU, two layers of it stay', () => {

@@ -538,6 +538,19 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
   return { dense: bytes, moe: bytes, terms };
 }
 
+/**
+ * One layer kind under the hf profile: hf-activations.md measured Llama's attention + SwiGLU layer (`dense`); the other
+ * kinds (MoE, Mamba and the hybrid stacks' single-block layers) take Megatron-Core's inventory of the same blocks, whose
+ * saved tensors match in kind (Automodel's MoE and Mamba layers follow Megatron-Core's design). Megatron's global memory
+ * buffer does not exist there.
+ */
+export function hfKind(m: ModelShape, c: TrainingConfig, b: number, s: number, kind: LayerKind): KindActivations {
+  if (kind !== 'dense')
+    return { ...megatronKind(m, { ...c, profile: 'megatron', moe: { dispatcher: 'alltoall', ...c.moe } }, b, s, kind), globalBuffer: 0 };
+  const l = hfLayer(m, c, b, s);
+  return { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0, globalBuffer: 0 };
+}
+
 /** Full recompute keeps only each checkpointed layer's input (Korthikanti Table 2: 2sbh, /t with SP; DTensor SP likewise). */
 export function checkpointInput(m: ModelShape, c: TrainingConfig, b: number, s: number): number {
   const rep = c.sp ? 1 / c.tp : 1;

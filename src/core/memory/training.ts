@@ -6,7 +6,7 @@ import {
   checkpointInput,
   embeddingActivations,
   graphCapture,
-  hfLayer,
+  hfKind,
   hfShards,
   lossActivations,
   deferredWgradEntry,
@@ -179,19 +179,26 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');
   const params = stageParams(m, c, c.vocabDivisibleBy ?? 128, layout);
   const V = modelVocab(m, c);
+  const modelKinds = countKinds(m, 0, m.layers);
+  const notMeasured = LAYER_KINDS.filter((k) => k !== 'dense' && modelKinds[k] > 0);
+  if (hf && notMeasured.length)
+    assume(
+      `${notMeasured.map((k) => KIND_NAMES[k]).join(', ')} layers counted with Megatron-Core’s inventory of the same blocks (all-to-all token dispatch); only the dense attention + MLP layer is measured for Hugging Face`,
+      'hf-activations.md measures a Llama layer; Automodel’s MoE and Mamba layers follow Megatron-Core’s design',
+    );
   if (hf && c.tp > 1)
     assume(
       `DTensor tensor parallelism (${hfShards(c).what}); the q/k/v and gate/up projections keep their input whole (${c.sp ? 'all-gathered over TP' : 'replicated'})`,
       'ColwiseParallel / RowwiseParallel / SequenceParallel plans: NeMo-RL nemo_rl/models/dtensor/parallelize.py, torchtitan parallelize_llama.py; lm_head output Shard(-1)',
     );
-  if (m.experts > 0 && !hf) {
+  if (m.experts > 0) {
     assume(
       'MoE routing balanced: every rank receives top-k × its tokens (× ETP)',
       c.moe?.capacityFactor
         ? `capacity factor ${c.moe.capacityFactor} caps the tokens per expert`
         : 'dropless routing; set a capacity factor to bound the busiest rank',
     );
-    if (!c.moe?.dispatcher) assume('moe_token_dispatcher_type = allgather', 'Megatron-Core default');
+    if (!c.moe?.dispatcher && !hf) assume('moe_token_dispatcher_type = allgather', 'Megatron-Core default');
   }
   if (!hf && !c.adamKernel && updateRule(c, 'other') === 'adam')
     assume(
@@ -215,10 +222,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const kindAct = (k: LayerKind): KindActivations => {
     let v = kindCache.get(k);
     if (!v) {
-      if (hf) {
-        const l = hfLayer(m, c, b, s);
-        v = { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0, globalBuffer: 0 };
-      } else v = megatronKind(m, c, b, s, k);
+      v = hf ? hfKind(m, c, b, s, k) : megatronKind(m, c, b, s, k);
       kindCache.set(k, v);
     }
     return v;
@@ -800,7 +804,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     stages,
     breakdown: detail.lines,
     transients: detail.transients,
-    layerTerms: hf ? hfLayer(m, c, b, s).terms : megatronKind(m, c, b, s, termsKind).terms,
+    layerTerms: (hf ? hfKind : megatronKind)(m, c, b, s, termsKind).terms,
     pipeline: {
       how: layout.how,
       vpp,
@@ -835,6 +839,16 @@ function fmtCount(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
   return String(Math.round(n));
 }
+
+/** Layer kinds in words (assumptions). */
+const KIND_NAMES: Record<LayerKind, string> = {
+  dense: 'attention + MLP',
+  moe: 'attention + MoE',
+  mamba: 'Mamba',
+  attention: 'attention-only',
+  mlp: 'MLP-only',
+  'moe-mlp': 'MoE-only',
+};
 
 const RULE_NAMES = { adam: 'Adam', muon: 'Muon', lion: 'Lion', sgd: 'SGD' } as const;
 

@@ -2,6 +2,7 @@
 // 1,235,814,400 parameters (embedding 128256·2048 tied, 16 layers of 60,821,504, final norm 2048).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { hfKind } from '../../src/core/memory/activations.js';
 import { countParams } from '../../src/core/memory/params.js';
 import { peftOn } from '../../src/core/memory/fromRecipe.js';
 import { estimateText } from '../../src/core/memory/report.js';
@@ -243,4 +244,18 @@ test('DTensor policy.optimizer: torch AdamW kwargs pick the Adam kernel; neither
   );
   // The first iteration runs its forward/backward before AdamW creates its fp32 moments (8 B per parameter).
   assert.equal(st.firstIteration, Math.max(st.allocated - 8 * P, st.optimizerStep));
+});
+
+test('logprob pass of a hybrid model: one layer is the largest layer kind the model holds, each counted as the training profile does', () => {
+  const text = grpo('    colocated:\n      enabled: true\n').replace(
+    'meta-llama/Llama-3.2-1B',
+    'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16',
+  );
+  const e = estimate(text);
+  const line = phase(e, 'logprob').lines.find((l) => l.label.startsWith('logprob pass: one layer'))!;
+  // Nemotron 3 Nano holds Mamba, attention-only and MoE-only layers; under DTensor they take Megatron-Core's inventories (hfKind).
+  const c = e.config;
+  const kinds = (['mamba', 'attention', 'moe-mlp'] as const).map((k) => hfKind(e.shape, c, 1, 1024, k).stored);
+  assert.equal(line.bytes, Math.max(...kinds));
+  assert.ok(line.bytes > hfKind(e.shape, c, 1, 1024, 'attention').stored);
 });

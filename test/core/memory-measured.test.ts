@@ -385,7 +385,7 @@ function measuredStage(e: TrainingEstimate, rank: Row['rank']) {
 
 /** The estimate a row's measurement is compared with: the steady peak (allocated or reserved), or the first iteration's. */
 function estimated(e: TrainingEstimate, r: Pick<Row, 'rank' | 'firstIteration' | 'level'>): number {
-  if (r.level === 'reserved') return measuredStage(e, r.rank).reserved;
+  if (r.level === 'reserved') return r.rank === 'max' ? Math.max(...e.stages.map((s) => s.reserved)) : e.stages[r.rank]!.reserved;
   if (!r.firstIteration) return measuredStage(e, r.rank).allocated;
   return r.rank === 'max' ? Math.max(...e.stages.map((s) => s.firstIteration)) : e.stages[r.rank]!.firstIteration;
 }

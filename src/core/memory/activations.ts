@@ -485,10 +485,16 @@ export function megatronLayer(m: ModelShape, c: TrainingConfig, b: number, s: nu
  * the heads and the MLP intermediate (1/t); SequenceParallel norms (with SP) hold s/t tokens; the projections' input is
  * held whole (replicated without SP, all-gathered before the column-parallel GEMMs with SP).
  */
-export function hfShards(c: TrainingConfig): { t: number; q: number; what: string } {
+export function hfShards(c: TrainingConfig): { t: number; q: number; perT: string; what: string } {
   const t = c.tp;
   const q = c.sp && t > 1 ? 1 / t : 1;
-  return { t, q, what: t > 1 ? `TP ${t}${c.sp ? ' + SP' : ''}: heads, MLP intermediate and logits /t${c.sp ? ', norms /t' : ''}` : '' };
+  const perT = t > 1 ? '/t' : '';
+  return {
+    t,
+    q,
+    perT,
+    what: t > 1 ? `TP ${t}${c.sp ? ' + SP' : ''}: heads, MLP intermediate and logits /t${c.sp ? ', norms /t' : ''}` : '',
+  };
 }
 
 /**
@@ -499,7 +505,7 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
   const h = m.hidden;
   const sbh = s * b * h;
   const sb = s * b;
-  const { t, q } = hfShards(c);
+  const { t, q, perT: tt } = hfShards(c);
   const terms: ActivationTerm[] = [];
   const add = (label: string, bytes: number, formula: string) => {
     terms.push({ label, bytes, formula });
@@ -518,7 +524,6 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
     4 * sbh,
     `4·sbh${q < 1 ? ' (all-gathered over TP)' : ''} — hf-activations.md rows 5, 17`,
   );
-  const tt = t > 1 ? '/t' : '';
   if (c.attention === 'eager')
     // Rows 6–12: q, repeated k and v, o_proj input (2sbh each); softmax fp32 and its bf16 copy (6as²b).
     bytes += add(
@@ -608,8 +613,7 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
   if (c.profile === 'hf') {
     // Under DTensor TP the final norm is a SequenceParallel norm (s/t tokens with SP), lm_head a ColwiseParallel with
     // vocab-sharded output (Shard(-1)): its input is whole and every logits tensor is V/t (hfShards).
-    const { t, q } = hfShards(c);
-    const tt = t > 1 ? '/t' : '';
+    const { t, q, perT: tt } = hfShards(c);
     let stored = 0;
     stored += add(
       'final RMSNorm: fp32 input, normalized bf16, rstd',

@@ -24,7 +24,7 @@ import { servingWeights } from './servingWeights.js';
 import { bf16Weights } from '../models/weights.js';
 import { enginePhaseLines, generationMemory, type RlGeneration } from './rlGeneration.js';
 import { CUDA_CONTEXT_BYTES, deviceBytes, outsideAllocatorBytes } from './overheads.js';
-import { countKinds, countParams, LAYER_KINDS, type LayerKind } from './params.js';
+import { countParams, kindsPresent, type LayerKind } from './params.js';
 import { estimateTraining, fitVerdict, type TrainingEstimate } from './training.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 import { modelVocab } from './weights.js';
@@ -241,9 +241,8 @@ function logitBytes(dtensor: boolean): { bytes: number; formula: string } {
 function forwardWorkingSet(shape: ModelShape, c: TrainingConfig, tokens: number, what: string): { lines: RlLine[]; bytes: number } {
   const s = tokens / c.cp;
   // The largest layer kind the model holds (a hybrid stack's Mamba layer can exceed its attention and MoE layers).
-  const present = countKinds(shape, 0, shape.layers);
   const kindBytes = (k: LayerKind) => (c.profile === 'hf' ? hfKind(shape, c, 1, s, k) : megatronKind(shape, c, 1, s, k, false)).stored;
-  const layerBytes = Math.max(0, ...LAYER_KINDS.filter((k) => present[k] > 0).map(kindBytes));
+  const layerBytes = Math.max(0, ...kindsPresent(shape).map(kindBytes));
   const V = modelVocab(shape, c);
   const lb = logitBytes(c.profile === 'hf');
   // Both backends shard the output layer over TP (DTensor: lm_head ColwiseParallel(output_layouts=Shard(-1)), dtensor/parallelize.py).

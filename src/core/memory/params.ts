@@ -99,6 +99,12 @@ export function countKinds(m: ModelShape, first: number, count: number): KindCou
   return out;
 }
 
+/** The layer kinds a model holds, in LAYER_KINDS order. */
+export const kindsPresent = (m: ModelShape): LayerKind[] => {
+  const k = countKinds(m, 0, m.layers);
+  return LAYER_KINDS.filter((x) => k[x] > 0);
+};
+
 /** The kind of the last decoder layer (what an MTP layer replicates, Megatron multi_token_prediction.py). */
 export function lastLayerKind(m: ModelShape): LayerKind {
   const k = countKinds(m, m.layers - 1, 1);

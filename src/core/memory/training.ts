@@ -18,7 +18,7 @@ import {
 } from './activations.js';
 import { CUDA_GRAPH_WARMUP_STEPS, derived, type TrainingConfig } from './config.js';
 import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads } from './overheads.js';
-import { countKinds, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
+import { countKinds, kindsPresent, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 import {
@@ -179,8 +179,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   for (const a of layout.assumptions) assume(a, 'Megatron-Core transformer_block.py get_num_layers_to_build');
   const params = stageParams(m, c, c.vocabDivisibleBy ?? 128, layout);
   const V = modelVocab(m, c);
-  const modelKinds = countKinds(m, 0, m.layers);
-  const notMeasured = LAYER_KINDS.filter((k) => k !== 'dense' && modelKinds[k] > 0);
+  const notMeasured = kindsPresent(m).filter((k) => k !== 'dense');
   if (hf && notMeasured.length)
     assume(
       `${notMeasured.map((k) => KIND_NAMES[k]).join(', ')} layers counted with Megatron-Core’s inventory of the same blocks (all-to-all token dispatch); only the dense attention + MLP layer is measured for Hugging Face`,
@@ -339,7 +338,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       fwdParts.push({
         bytes: loss.fwd,
         label: 'logits: bf16 output next to its fp32 upcast',
-        formula: hf ? `(2 + 4)·s·b·V${c.tp > 1 ? '/t' : ''} — HF ForCausalLMLoss` : lossFormula(c, 'cross_entropy.py'),
+        formula: hf ? `(2 + 4)·s·b·V${hfShards(c).perT} — HF ForCausalLMLoss` : lossFormula(c, 'cross_entropy.py'),
       });
       bwdParts.push({
         bytes: loss.bwd,
@@ -347,7 +346,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
           ? 'log_softmax gradient beside the nll_loss gradient (fp32 each)'
           : 'logits gradient (bf16 cast of the in-place fp32 gradient)',
         formula: hf
-          ? `(4 + 4)·s·b·V${c.tp > 1 ? '/t' : ''} (+ the 4 saved = 12) — torch derivatives.yaml nll_loss_backward, _log_softmax_backward_data`
+          ? `(4 + 4)·s·b·V${hfShards(c).perT} (+ the 4 saved = 12) — torch derivatives.yaml nll_loss_backward, _log_softmax_backward_data`
           : lossFormula(c, 'cross_entropy.py backward'),
       });
     }

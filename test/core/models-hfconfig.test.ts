@@ -306,6 +306,12 @@ test('an unknown architecture is read with the common keys and every default lis
   const bad = parseJsonText('{"a": ');
   assert.equal(bad.ok, false);
   assert.deepEqual(parseJsonText('x'.repeat(20), 10), { ok: false, reason: 'larger than 10 bytes' });
+  // Python's json writes float('inf') / float('nan') bare (Nemotron-H and Nemotron 3 config.json time_step_limit): read
+  // as null outside strings; the same words inside strings stay.
+  assert.deepEqual(parseJsonText('{"time_step_limit": [0.0, Infinity], "x": -Infinity, "y": NaN, "name": "NaN Infinity \\" NaN"}'), {
+    ok: true,
+    value: { time_step_limit: [0, null], x: null, y: null, name: 'NaN Infinity " NaN' },
+  });
 });
 
 test('MoE placement keys: DeepSeek moe_layer_freq, Qwen decoder_sparse_step and mlp_only_layers become one entry per layer', () => {

@@ -442,11 +442,21 @@ function slidingWindow(c: Obj, kind: Kind, layers: number, notes: string[]): Par
   }
 }
 
-/** Parse config.json text; a bounded, non-throwing JSON.parse. */
+/**
+ * Python's json module writes float('inf') and float('nan') as bare `Infinity`, `-Infinity` and `NaN` (allow_nan=True,
+ * its default), so real config.json files hold them (Nemotron-H and Nemotron 3 `time_step_limit: [0.0, Infinity]`). JSON
+ * has no such tokens: outside strings they become null, which no shape field reads.
+ */
+function withoutPythonFloats(text: string): string {
+  if (!/NaN|Infinity/.test(text)) return text;
+  return text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (m) => (m.startsWith('"') ? m : 'null'));
+}
+
+/** Parse config.json text; a bounded, non-throwing JSON.parse that also reads Python's NaN / Infinity. */
 export function parseJsonText(text: string, maxBytes = 8 * 1024 * 1024): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (text.length > maxBytes) return { ok: false, reason: `larger than ${maxBytes} bytes` };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(withoutPythonFloats(text)) as unknown };
   } catch (e) {
     return { ok: false, reason: `not valid JSON (${e instanceof Error ? e.message : String(e)})` };
   }

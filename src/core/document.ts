@@ -106,7 +106,7 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
     const problems: YamlProblem[] = [];
     let built: ReturnType<typeof buildTree>;
     try {
-      built = buildTree(d, limits);
+      built = buildTree(d, limits, text);
     } catch (e) {
       // The yaml library should not throw while we walk its nodes; if it does, the document is reported, not the editor.
       const at = d.range?.[0] ?? 0;

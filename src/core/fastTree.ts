@@ -335,7 +335,7 @@ class FastParser {
       valueEnd = this.quotedEnd(i, p);
       if (valueEnd < 0) bail();
       const v = this.unquote(p, valueEnd);
-      node = stringNode(v, v, true, [p, valueEnd]);
+      node = stringNode(v, v, true, [p, valueEnd], this.sensitive);
     } else {
       // Plain scalar: up to ` #` or the end of the line, trailing spaces not included.
       // `-`, `?` and `:` may start a plain scalar when a non-space follows (`-1`, `???`); other indicators may not.
@@ -379,7 +379,7 @@ class FastParser {
         itemEnd = this.quotedEnd(i, j);
         if (itemEnd < 0) bail();
         const v = this.unquote(j, itemEnd);
-        items.push(stringNode(v, v, true, [j, itemEnd]));
+        items.push(stringNode(v, v, true, [j, itemEnd], this.sensitive));
       } else {
         if (/[-?:,[\]{}#&*!|>'"%@`]/.test(t[j]!) && !(c === 45 && /[0-9.]/.test(t[j + 1] ?? ''))) bail();
         let k = j;

@@ -92,7 +92,7 @@ const isQuoted = (n: { type?: string }) => n.type === 'QUOTE_DOUBLE' || n.type =
 const isPlain = (n: { type?: string }) => n.type === 'PLAIN';
 
 /** Convert one parsed `yaml` document into a TreeNode tree, read with PyYAML's semantics (see yaml/loader.ts). */
-export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMITS): TreeBuild {
+export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMITS, fileText?: string): TreeBuild {
   const out: TreeBuild = { root: undefined, duplicateKeys: [] };
   let aliasBudget = limits.maxAliasExpansion;
   const sensitive: (ScalarNode | MapNode)[] = [];
@@ -108,8 +108,13 @@ export function buildTree(doc: Document, limits: TreeLimits = DEFAULT_TREE_LIMIT
       return scalarNode(readPlain(text), text, false, span, sensitive);
     }
     // Quoted and block scalars are strings for every loader.
-    const v = String(n.value);
-    return stringNode(v, isQuoted(n) ? v : text, isQuoted(n), span);
+    let v = String(n.value);
+    // A block scalar that ends the file without a line break has none to keep: PyYAML's `|` / `|+` give "x" where the
+    // `yaml` library gives "x\n" (scanner.py scan_block_scalar: chomping keeps only line breaks that are there).
+    const r = n.range;
+    if (fileText !== undefined && r && !isQuoted(n) && v.endsWith('\n') && r[1] >= fileText.length && !/[\n\r]$/.test(fileText))
+      v = v.slice(0, -1);
+    return stringNode(v, isQuoted(n) ? v : text, isQuoted(n), span, sensitive);
   };
 
   const walk = (n: unknown, depth: number, viaAlias: boolean, at: Span): TreeNode | undefined => {

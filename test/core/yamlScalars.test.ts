@@ -7,7 +7,7 @@ import { parseFile } from '../../src/core/document.js';
 import { fastBuildTree } from '../../src/core/fastTree.js';
 import { DEFAULT_TREE_LIMITS, type MapEntry, type TreeNode } from '../../src/core/tree.js';
 import { applyLoader, loadErrors, toPyNodes, type PyNode } from '../../src/core/yaml/loader.js';
-import { keyText, pyFloatRepr, resolvePlain, timestampIso, type Loader } from '../../src/core/yaml/scalars.js';
+import { interpolationError, keyText, pyFloatRepr, resolvePlain, timestampIso, type Loader } from '../../src/core/yaml/scalars.js';
 import type { Duplicate } from '../../src/core/yaml/build.js';
 
 type Answer = { error: string } | { type: string; value: unknown; repr: string; key?: string };
@@ -192,4 +192,43 @@ test('scalar helpers: Python float repr, key names, isoformat, and the cached re
   assert.equal(timestampIso('2024-02-30'), undefined);
   assert.equal(resolvePlain('1_000', 'pyyaml'), resolvePlain('1_000', 'pyyaml'));
   assert.deepEqual(resolvePlain('0o17', 'omegaconf'), { value: '0o17', type: 'str' });
+});
+
+test('OmegaConf refuses a malformed interpolation when it creates the node; PyYAML reads the string', () => {
+  // Each case checked against OmegaConf 2.2 (OmegaConf.create({'a': value})).
+  const refused = ['${{ matrix.os }}', 'a ${{ x }} b', '${x', '${}', '${a b}', '${"x"}', '${a}${b'];
+  const accepted = ['${x}', '${ x }', '$x', '\\${x}', '${x}}', '${oc.env:HOME}', '${x.y[0]}', '$${x}', '${a:b,c}', '${a.${b}}', '{x}'];
+  assert.deepEqual(
+    refused.map((s) => interpolationError(s) !== undefined),
+    refused.map(() => true),
+  );
+  assert.deepEqual(
+    accepted.map((s) => interpolationError(s)),
+    accepted.map(() => undefined),
+  );
+  assert.equal(interpolationError('${a b}'), "token recognition error at: ' b'");
+  const text = 'on:\n  run: "${{ matrix.os }}"\n  plain: ${{ x }}\n';
+  const doc = parseFile(text).docs[0]!;
+  applyLoader(doc.root, 'omegaconf');
+  assert.deepEqual(
+    loadErrors(doc.root, doc.duplicateKeys as Duplicate[], 'omegaconf').map((e) => [e.message, e.span]),
+    [
+      ["GrammarParseError: token recognition error at: '{'", [11, 29]],
+      ["GrammarParseError: token recognition error at: '{'", [39, 47]],
+    ],
+  );
+  applyLoader(doc.root, 'pyyaml');
+  assert.deepEqual(loadErrors(doc.root, doc.duplicateKeys as Duplicate[], 'pyyaml'), []);
+});
+
+test('a block scalar that ends the file without a line break keeps none, as PyYAML reads it', () => {
+  const value = (t: string) => {
+    const r = parseFile(t).docs[0]!.root;
+    return r?.kind === 'map' && r.entries[0]!.value.kind === 'scalar' ? r.entries[0]!.value.value : undefined;
+  };
+  assert.equal(value('a: |\n  x\n  y'), 'x\ny');
+  assert.equal(value('a: |\n  x\n  y\n'), 'x\ny\n');
+  assert.equal(value('a: |+\n  x'), 'x');
+  assert.equal(value('a: >\n  x'), 'x');
+  assert.equal(value('a: |\n  x\nb: 1'), 'x\n');
 });

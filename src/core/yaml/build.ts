@@ -3,7 +3,16 @@
 // plus OmegaConf's reading where it differs, mapping keys as Python dict keys, and PyYAML's merge-key flattening.
 import type { MapEntry, MapNode, ScalarNode, TreeNode } from '../tree.js';
 import type { Span } from '../types.js';
-import { keyIdentity, keyText, omegaconfDiffers, resolvePlain, resolveTagged, type Loader, type Resolution } from './scalars.js';
+import {
+  interpolationError,
+  keyIdentity,
+  keyText,
+  omegaconfDiffers,
+  resolvePlain,
+  resolveTagged,
+  type Loader,
+  type Resolution,
+} from './scalars.js';
 
 /** Scalar nodes and mappings whose reading depends on the loader, per tree root (see loader.ts applyLoader). */
 export const LOADER_SENSITIVE = new WeakMap<TreeNode, (ScalarNode | MapNode)[]>();
@@ -19,7 +28,8 @@ export function readPlain(source: string): Reading {
   const hit = READINGS.get(source);
   if (hit) return hit;
   const py = resolvePlain(source, 'pyyaml');
-  const r: Reading = omegaconfDiffers(source, py) ? { py, oc: resolvePlain(source, 'omegaconf') } : { py };
+  const bad = py.type === 'str' && py.error === undefined ? grammarError(source) : undefined;
+  const r: Reading = bad ? { py, oc: bad } : omegaconfDiffers(source, py) ? { py, oc: resolvePlain(source, 'omegaconf') } : { py };
   if (READINGS.size >= 8192) READINGS.clear();
   READINGS.set(source, r);
   return r;
@@ -56,9 +66,22 @@ export function scalarNode(
   return n;
 }
 
-/** A quoted or block scalar: a string for every loader. */
-export function stringNode(value: string, source: string, quoted: boolean, span: Span): ScalarNode {
-  return { kind: 'scalar', value, type: 'str', source, quoted, span };
+/** OmegaConf's refusal of a string holding a malformed interpolation (scalars.ts interpolationError). */
+function grammarError(value: string): Resolution | undefined {
+  if (!value.includes('${')) return undefined;
+  const why = interpolationError(value);
+  return why === undefined ? undefined : { value, type: 'str', error: `GrammarParseError: ${why}` };
+}
+
+/** A quoted or block scalar: a string for every loader (OmegaConf refuses it when it holds a malformed interpolation). */
+export function stringNode(value: string, source: string, quoted: boolean, span: Span, sensitive?: (ScalarNode | MapNode)[]): ScalarNode {
+  const n: ScalarNode = { kind: 'scalar', value, type: 'str', source, quoted, span };
+  const oc = grammarError(value);
+  if (oc) {
+    n.loaders = { pyyaml: STR(value), omegaconf: oc };
+    sensitive?.push(n);
+  }
+  return n;
 }
 
 /** The null a missing value stands for (`key:` with nothing after it). */

@@ -461,3 +461,72 @@ export function keyIdentity(r: Resolution): string | undefined {
     }
   }
 }
+
+/**
+ * Why OmegaConf refuses a string value as an interpolation, if it certainly does. OmegaConf parses every string that
+ * holds `${` with its grammar when the node is created (omegaconf/grammar/OmegaConfGrammarLexer.g4, OmegaConf 2.1+), so
+ * `${{ matrix.os }}` (a GitHub Actions expression), `${a b}`, `${}` or an unclosed `${x` fail the whole load with a
+ * GrammarParseError. Only what the lexer certainly rejects is reported: a node path's key characters
+ * (INTER_KEY: no `{}()[]:.`, quotes, backslash or inner whitespace), an empty or unclosed interpolation; a resolver's
+ * arguments (after `:`) are only checked for their closing brace.
+ */
+export function interpolationError(s: string): string | undefined {
+  const n = s.length;
+  /** Parse the interpolation whose `${` ends at `i`; the index after its `}`, or an error. */
+  const inter = (i: number): number | string => {
+    let j = i;
+    while (s[j] === ' ' || s[j] === '\t') j++;
+    if (j >= n) return `no viable alternative at input '${s.slice(i - 2)}'`;
+    if (s[j] === '}') return `no viable alternative at input '${s.slice(i - 2, j + 1)}'`;
+    let keyChars = 0;
+    for (; j < n; j++) {
+      const c = s[j]!;
+      if (c === '$' && s[j + 1] === '{') {
+        const k = inter(j + 2);
+        if (typeof k === 'string') return k;
+        j = k - 1;
+        keyChars++;
+      } else if (c === '}') return keyChars ? j + 1 : `no viable alternative at input '${s.slice(i - 2, j + 1)}'`;
+      else if (c === ':') return resolverEnd(j + 1, i);
+      else if (c === ' ' || c === '\t') {
+        let k = j;
+        while (s[k] === ' ' || s[k] === '\t') k++;
+        if (k < n && s[k] !== '}' && s[k] !== ':') return `token recognition error at: '${s.slice(j, k + 1)}'`;
+        j = k - 1;
+      } else if ('{()\'"\\'.includes(c)) return `token recognition error at: '${c}'`;
+      else keyChars++;
+    }
+    return `no viable alternative at input '${s.slice(i - 2)}'`;
+  };
+  /** A resolver's arguments: nested `${…}`, quoted strings and brackets up to the interpolation's `}`. */
+  const resolverEnd = (i: number, start: number): number | string => {
+    let depth = 0;
+    for (let j = i; j < n; j++) {
+      const c = s[j]!;
+      if (c === '\\') j++;
+      else if (c === '$' && s[j + 1] === '{') {
+        const k = inter(j + 2);
+        if (typeof k === 'string') return k;
+        j = k - 1;
+      } else if (c === "'" || c === '"') {
+        const close = s.indexOf(c, j + 1);
+        if (close < 0) return `no viable alternative at input '${s.slice(start - 2)}'`;
+        j = close;
+      } else if (c === '{' || c === '[') depth++;
+      else if ((c === ']' || c === '}') && depth > 0) depth--;
+      else if (c === '}') return j + 1;
+    }
+    return `no viable alternative at input '${s.slice(start - 2)}'`;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = s[i];
+    if (c === '\\' && s[i + 1] === '$' && s[i + 2] === '{')
+      i += 2; // ESC_INTER: a literal `${`
+    else if (c === '$' && s[i + 1] === '{') {
+      const k = inter(i + 2);
+      if (typeof k === 'string') return k;
+      i = k - 1;
+    }
+  }
+  return undefined;
+}

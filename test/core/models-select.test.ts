@@ -80,8 +80,12 @@ test('path hints: config databases, recipe names with NeMo version underscores, 
   assert.equal(pathHints('scripts/performance/configs/llama31/llama31_405b_llm_pretrain.yaml').model?.ref, 'llama31-405b');
   assert.equal(pathHints('dryrun_configs/deepseek/deepseek_v3_pretrain_h100_fp8_sc_v2.yaml').gpu?.id, 'h100');
   assert.equal(pathHints('examples/auto_deploy/model_registry/configs/qwen3.5_moe_400b_nvfp4.yaml').model?.ref, 'qwen3.5-400b-nvfp4');
-  // A Qwen3-VL model is no Qwen3 text model of that size: no run of words keeps the sizes and names one.
-  assert.equal(pathHints('conf/qwen3_vl_235b_a22b_pretrain_mfsdp_override_example.yaml').model, undefined);
+  // A Qwen3-VL recipe names the Qwen3-VL entry, never the Qwen3 text model of that size; `qwen3_30b_a3b` stays the text model.
+  assert.deepEqual(pathHints('conf/qwen3_vl_235b_a22b_pretrain_mfsdp_override_example.yaml').model, {
+    ref: 'qwen3-vl-235b-a22b',
+    segment: 'qwen3_vl_235b_a22b_pretrain_mfsdp_override_example.yaml',
+  });
+  assert.equal(pathHints('conf/qwen3_30b_a3b_pretrain.yaml').model?.ref, 'qwen3-30b-a3b');
   assert.deepEqual(pathHints('bench/h100_vs_b200/llama3_8b.yaml').gpuConflict, ['h100', 'b200']);
   assert.deepEqual(pathHints('engine_configs/llama4/eagle/eagle_decode.yaml'), {
     ambiguous: { segment: 'llama4', choices: ['llama4-scout-17b-16e', 'llama4-maverick-17b-128e'] },
@@ -166,4 +170,32 @@ test('training recipes name their model by run name, checkpoint path, config cla
         (a) => a.what === 'model llama3.2-1b' && a.source === 'checkpoint.pretrained_checkpoint names "llama32-1b"',
       ),
   );
+});
+
+test('a recipe that shortens the model its path names (a proxy) is estimated with the file’s layers and says so; a tokenizer never names a proxy', () => {
+  const proxy =
+    'model:\n  seq_length: 4096\n  num_layers: 8\n  num_moe_experts: 48\n  tensor_model_parallel_size: 2\n  expert_model_parallel_size: 8\n  moe_layer_freq: [0, 1, 1, 1, 1, 1, 1, 1]\ntrain:\n  global_batch_size: 16\n  micro_batch_size: 1\n';
+  const e = analyze(proxy, { documentPath: 'examples/recipes/kimi/conf/kimi_k2_pretrain_l8.yaml' }).main?.estimate;
+  assert.equal(e?.kind, 'training');
+  if (e?.kind !== 'training') return;
+  assert.equal(e.shape.name, 'kimi-k2');
+  assert.equal(e.shape.layers, 8);
+  assert.equal(e.shape.experts, 48);
+  assert.equal(e.shape.hidden, 7168);
+  assert.deepEqual(
+    e.estimate.assumptions.find((a) => a.what.startsWith('a 8-layer proxy')),
+    {
+      what: "a 8-layer proxy of kimi-k2: its width and layer kinds, the file's num_layers (61 in the model)",
+      source: 'the path segment "kimi_k2_pretrain_l8.yaml" names "kimi-k2"; the file overrides num_layers',
+      provenance: 'file',
+    },
+  );
+  // A deeper stack than the model's, or a tokenizer of the family, is another model: no estimate from them.
+  const deeper = proxy.replace('num_layers: 8', 'num_layers: 80');
+  const d = analyze(deeper, { documentPath: 'examples/recipes/kimi/conf/kimi_k2_pretrain_l8.yaml' }).main?.estimate;
+  assert.equal(d?.kind, 'none');
+  const tok = `${proxy}tokenizer:\n  tokenizer_type: HuggingFaceTokenizer\n  tokenizer_model: moonshotai/Kimi-K2-Instruct\n`;
+  const t = analyze(tok, {}).main?.estimate;
+  assert.equal(t?.kind, 'none');
+  assert.match(t?.kind === 'none' ? t.reason : '', /\(kimi-k2\): num_layers 61, the file 8/);
 });

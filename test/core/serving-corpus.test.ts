@@ -173,8 +173,8 @@ const FILES: Record<string, Fits | None> = {
   'corpus-wild/dynamo/simple__prefill.yaml': { model: 'nvidia/DeepSeek-R1-FP4', gpu: 'gb200', expect: 'deepseek-r1', weights: 'nvfp4:mlp' },
   'corpus-wild/dynamo/wide_ep_agg.yaml': { model: 'nvidia/DeepSeek-R1-FP4', gpu: 'gb200', expect: 'deepseek-r1', weights: 'nvfp4:mlp' },
   'corpus/dynamo/wide_ep_prefill.yaml': { model: 'nvidia/DeepSeek-R1-FP4', gpu: 'gb200', expect: 'deepseek-r1', weights: 'nvfp4:mlp' },
-  // The Qwen3-VL language model is no catalogue model (no config.json of it in the sources).
-  'corpus-wild/dynamo/qwen3-vl-30b-a3b-instruct-fp8__prefill.yaml': { none: /neither the file nor its path names a model/ },
+  // The path names Qwen3-VL-30B-A3B-Instruct-FP8: the Qwen3-VL entry, FP8 from the checkpoint name; no GPU named.
+  'corpus-wild/dynamo/qwen3-vl-30b-a3b-instruct-fp8__prefill.yaml': { expect: 'qwen3-vl-30b-a3b', weights: 'fp8:linear' },
   // NVIDIA/TensorRT-LLM examples/configs/curated/lookup.yaml: nvidia/Llama-3.3-70B-Instruct-FP8, "Any".
   'corpus/TensorRT-LLM/llama-3.3-70b.yaml': {
     model: 'nvidia/Llama-3.3-70B-Instruct-FP8',

@@ -101,7 +101,7 @@ function fileModelRefs(recipe: TrainingRecipe): ModelRef[] {
   // A tokenizer names a model only as an HF id (`meta-llama/Meta-Llama-3-8B`); Megatron types and files name none.
   for (const k of ['tokModel', 'tokType'] as const) {
     const t = str(v[k])?.trim();
-    if (t && HF_ID.test(t)) refs.push({ ref: t, source: 'file', where: at(k, 'the tokenizer') });
+    if (t && HF_ID.test(t)) refs.push({ ref: t, source: 'file', where: at(k, 'the tokenizer'), tokenizer: true });
   }
   return refs;
 }
@@ -124,8 +124,12 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     ['hidden_size', num(f.hidden), (s) => s.hidden],
     ['num_attention_heads', num(f.heads), (s) => s.heads],
   ];
-  const accept = (s: ModelShape) => {
+  const accept = (s: ModelShape, r: ModelRef) => {
     const bad = stated.filter(([, x, get]) => x !== undefined && x !== get(s));
+    // A shortened proxy of the model the recipe is for (Bridge `kimi_k2_pretrain_l8`, perf overrides with num_layers 3):
+    // the recipe's provider keeps its width and the file's num_layers replaces its depth. A tokenizer names only a
+    // vocabulary, never the recipe, so it is not read this way.
+    if (bad.length === 1 && bad[0]![0] === 'num_layers' && !r.tokenizer && !s.hybridPattern && fileLayers! < s.layers) return undefined;
     return bad.length ? bad.map(([k, x, get]) => `${k} ${get(s)}, the file ${x}`).join(', ') : undefined;
   };
   const choice = chooseModel(refs, opts.models, accept);
@@ -143,6 +147,12 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     return undefined;
   };
   const layers = fill('num_layers', fileLayers, m?.layers);
+  if (model && m && fileLayers !== undefined && fileLayers < m.layers)
+    assumptions.push({
+      what: `a ${fileLayers}-layer proxy of ${model.name}: its width and layer kinds, the file's num_layers (${m.layers} in the model)`,
+      source: `${model.where} names "${model.ref}"; the file overrides num_layers`,
+      provenance: 'file',
+    });
   const hidden = fill('hidden_size', num(f.hidden), m?.hidden);
   const heads = fill('num_attention_heads', num(f.heads), m?.heads);
   // NeMo 1.x builds samples of model.data.seq_length (megatron_gpt_model.py build_train_valid_test_datasets

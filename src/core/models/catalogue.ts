@@ -10,6 +10,7 @@ import { NEMOTRON_MODELS } from './catalogue/nemotron.js';
 import { OTHER_MODELS } from './catalogue/others.js';
 import { PHI_MODELS } from './catalogue/phi.js';
 import { QWEN_DISTILL_MODELS, QWEN_MODELS } from './catalogue/qwen.js';
+import { QWEN_VL_MODELS } from './catalogue/qwenVl.js';
 import { exactKey, fuzzyKey, fuzzyTokens } from './names.js';
 import type { CatalogueEntry, Checkpoint } from './types.js';
 
@@ -17,6 +18,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   ...LLAMA_MODELS,
   ...MISTRAL_MODELS,
   ...QWEN_MODELS,
+  ...QWEN_VL_MODELS,
   ...DEEPSEEK_MODELS,
   ...QWEN_DISTILL_MODELS,
   ...GPT_OSS_MODELS,
@@ -95,6 +97,9 @@ function nearEntries(name: string): CatalogueEntry[] {
   return CATALOGUE.filter((e) => fuzzyTokens(e.id)[0] === first).slice(0, 8);
 }
 
+/** Name words that mark a multimodal release of a language model. */
+const MODALITY = new Set(['vl', 'vision', 'omni', 'audio']);
+
 /**
  * The catalogue entry a single name stands for (an id, alias, HF id `org/name`, or a checkpoint name): exact forms
  * first, then the name without qualifiers (`-Instruct`, `-FP8`, dates), then — only when exactly one entry has every
@@ -122,7 +127,9 @@ export function matchModelName(name: string): NameMatch {
   const tokens = fuzzyTokens(base);
   // A lone word ("llama") or a lone number names no model; two words at least, one of them a size or version.
   if (tokens.length >= 2 && tokens.some((t) => /\d/.test(t))) {
-    const hits = unique(ix.tokenSets.filter((s) => tokens.every((t) => s.tokens.has(t))).map((s) => s.entry));
+    // A multimodal release (Qwen3-VL) is meant only when the name says so: `qwen3-30b` is the language model.
+    const modalOnly = (s: { tokens: ReadonlySet<string> }) => [...s.tokens].some((t) => MODALITY.has(t) && !tokens.includes(t));
+    const hits = unique(ix.tokenSets.filter((s) => tokens.every((t) => s.tokens.has(t)) && !modalOnly(s)).map((s) => s.entry));
     if (hits.length === 1) return { kind: 'found', entry: hits[0]!, via: 'name-tokens' };
     if (hits.length > 1) return { kind: 'ambiguous', entries: hits };
   } else if (tokens.length === 1) {

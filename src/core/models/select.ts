@@ -23,6 +23,8 @@ export interface ModelRef {
    * rather than one of a model a weaker hint (the path, the setting) names.
    */
   authoritative?: boolean;
+  /** A tokenizer id: it names a vocabulary (which a recipe may share with a smaller sibling), not the recipe's model. */
+  tokenizer?: boolean;
 }
 
 export interface ChosenModel extends ModelRef {
@@ -68,7 +70,7 @@ export function lookupModel(r: ModelRef, resolved?: ResolvedModels): ModelResolu
 export function chooseModel(
   refs: readonly ModelRef[],
   resolved?: ResolvedModels,
-  accept?: (shape: ModelShape) => string | undefined,
+  accept?: (shape: ModelShape, ref: ModelRef) => string | undefined,
 ): ModelChoice {
   const passedOver: string[] = [];
   const ordered = refs
@@ -83,7 +85,7 @@ export function chooseModel(
     seen.add(key);
     const res = lookupModel(r, resolved);
     if (res.kind === 'catalogue' || res.kind === 'config') {
-      const why = explicit(r.source) ? undefined : accept?.(res.shape);
+      const why = explicit(r.source) ? undefined : accept?.(res.shape, r);
       if (why) {
         passedOver.push(`${r.where} "${r.ref}" (${res.kind === 'catalogue' ? res.entry.id : res.shape.name}): ${why}`);
         continue;

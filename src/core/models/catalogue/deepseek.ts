@@ -246,6 +246,61 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     ],
   }),
   entry({
+    id: 'kimi-k2.5',
+    family: 'kimi',
+    title: 'Kimi K2.5',
+    // text_config: the Kimi K2 language model (DeepseekV3 keys, 61 layers, 64 heads, 384 experts, first_k_dense_replace 1).
+    shape: {
+      ...v3Shape,
+      heads: 64,
+      kvHeads: 64,
+      vocab: 163840,
+      experts: 384,
+      denseLayersBeforeMoe: 1,
+      mtpLayers: 0,
+      maxPositionEmbeddings: 262144,
+    },
+    checkpoints: [
+      // text_config.quantization_config: compressed-tensors pack-quantized int4, symmetric, group 32; attention, shared
+      // experts, the dense MLP and lm_head ignored (the Kimi-K2-Thinking scheme).
+      ckpt('moonshotai/Kimi-K2.5', {
+        dtype: 'int4',
+        scope: 'experts',
+        other: 'bf16',
+        block: 'group 32, BF16 scales',
+        excluded: ['lm_head', 're:.*self_attn.*', 're:.*shared_experts.*', 're:.*mlp\\.(gate|up|gate_up|down)_proj.*'],
+        source: `${SRC.hf('moonshotai/Kimi-K2.5', 'aic')} text_config.quantization_config (compressed-tensors int4, group 32)`,
+      }),
+      // quantization_config: modelopt NVFP4 (group 16) on every Linear but lm_head, each layer's self_attn, the projector
+      // and the vision tower; FP8 KV cache.
+      ckpt(
+        'nvidia/Kimi-K2.5-NVFP4',
+        nvfp4Weights(
+          `${SRC.hf('nvidia/Kimi-K2.5-NVFP4', 'aic')} quantization_config (modelopt NVFP4, group 16; lm_head and self_attn ignored; kv_cache_scheme 8-bit float)`,
+          ['lm_head', 'model.layers.*.self_attn*'],
+          'fp8',
+          'mlp',
+        ),
+      ),
+    ],
+    aliases: [],
+    tokenizer: {
+      hfId: 'moonshotai/Kimi-K2.5',
+      kind: 'tiktoken',
+      vocab: 163840,
+      source: SRC.hf('moonshotai/Kimi-K2.5', 'aic') + ' text_config.vocab_size',
+    },
+    published: roundedParams('1T', 'Kimi K2.5 is the Kimi K2 language model ("1 trillion total parameters") with a vision encoder', {
+      nominal: true,
+      scope: 'the language model',
+    }),
+    sources: [
+      SRC.hf('moonshotai/Kimi-K2.5', 'aic') +
+        ' (KimiK25ForConditionalGeneration; text_config: DeepseekV3 keys, 61 layers, hidden 7168, 64 heads, 384 experts top-8, first_k_dense_replace 1, max_position_embeddings 262144)',
+    ],
+    notes: ['A multimodal checkpoint: the vision tower (MoonViT) and its projector are not in the shape.'],
+  }),
+  entry({
     id: 'moonlight-16b-a3b',
     family: 'kimi',
     title: 'Moonlight 16B-A3B',

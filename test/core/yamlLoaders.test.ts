@@ -37,6 +37,19 @@ interface Dumped {
 const REJECTED: Record<string, Partial<Record<Loader, string>>> = {
   // Three Kubernetes documents in one file: safe_load and OmegaConf.load read exactly one.
   'corpus-wild/dynamo/deploy.yaml': { pyyaml: 'ComposerError', omegaconf: 'ComposerError' },
+  // Dynamo recipes: a ConfigMap and a DynamoGraphDeployment in one file.
+  'upstream/dynamo/examples/backends/trtllm/deploy/snapshot/glm-5.3.yaml': { pyyaml: 'ComposerError', omegaconf: 'ComposerError' },
+  'upstream/dynamo/recipes/deepseek-v32-fp4/trtllm/disagg-kv-router/deploy.yaml': {
+    pyyaml: 'ComposerError',
+    omegaconf: 'ComposerError',
+  },
+  'upstream/dynamo/recipes/gpt-oss-120b/trtllm/agg/deploy.yaml': { pyyaml: 'ComposerError', omegaconf: 'ComposerError' },
+  'upstream/dynamo/recipes/kimi-k2.5/trtllm/agg-eagle-kv-router/deploy.yaml': { pyyaml: 'ComposerError', omegaconf: 'ComposerError' },
+  'upstream/dynamo/recipes/qwen3-235b-a22b-fp8/trtllm/disagg/deploy.yaml': { pyyaml: 'ComposerError', omegaconf: 'ComposerError' },
+  // A GitHub Actions workflow: `${{ matrix.… }}` is no OmegaConf interpolation (the grammar refuses `{` after `${`).
+  'upstream/dynamo/.github/workflows/kimi-k25-nightly.yml': { omegaconf: 'GrammarParseError' },
+  // num_query_groups written twice under ConfigContainer.model.
+  'upstream/Megatron-Bridge/scripts/moe_model_zoo/model_configs/Qwen3-235B-A22B.yaml': { omegaconf: 'ConstructorError' },
 };
 
 /**

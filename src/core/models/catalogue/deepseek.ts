@@ -26,6 +26,8 @@ const v3Shape = {
   routerBias: true,
   mtpLayers: 1,
 };
+/** Kimi K2's language model (HF moonshotai/Kimi-K2-Instruct config.json: DeepseekV3 keys, 64 heads, 384 experts, first_k_dense_replace 1); Kimi K2.5 holds the same. */
+const KIMI_K2_SHAPE = { ...v3Shape, heads: 64, kvHeads: 64, vocab: 163840, experts: 384, denseLayersBeforeMoe: 1, mtpLayers: 0 };
 
 const dsFp8 = (id: string) =>
   fp8BlockWeights(`${SRC.hf(id, 'aic')} quantization_config: quant_method fp8, fmt e4m3, weight_block_size [128, 128]`);
@@ -198,15 +200,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     id: 'kimi-k2',
     family: 'kimi',
     title: 'Kimi K2',
-    shape: {
-      ...v3Shape,
-      heads: 64,
-      kvHeads: 64,
-      vocab: 163840,
-      experts: 384,
-      denseLayersBeforeMoe: 1,
-      mtpLayers: 0,
-    },
+    shape: KIMI_K2_SHAPE,
     checkpoints: [
       ckpt('moonshotai/Kimi-K2-Instruct', dsFp8('moonshotai/Kimi-K2-Instruct')),
       ckpt('moonshotai/Kimi-K2-Base', assumedFp8('the moonshotai/Kimi-K2-Instruct release format')),
@@ -250,16 +244,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     family: 'kimi',
     title: 'Kimi K2.5',
     // text_config: the Kimi K2 language model (DeepseekV3 keys, 61 layers, 64 heads, 384 experts, first_k_dense_replace 1).
-    shape: {
-      ...v3Shape,
-      heads: 64,
-      kvHeads: 64,
-      vocab: 163840,
-      experts: 384,
-      denseLayersBeforeMoe: 1,
-      mtpLayers: 0,
-      maxPositionEmbeddings: 262144,
-    },
+    shape: { ...KIMI_K2_SHAPE, maxPositionEmbeddings: 262144 },
     checkpoints: [
       // text_config.quantization_config: compressed-tensors pack-quantized int4, symmetric, group 32; attention, shared
       // experts, the dense MLP and lm_head ignored (the Kimi-K2-Thinking scheme).

@@ -48,6 +48,36 @@ function qwen2(
   });
 }
 
+/** The Qwen3 MoE language models (their Qwen3-VL releases hold the same, qwenVl.ts). */
+export const QWEN3_30B_A3B_SHAPE = {
+  ...QWEN3,
+  layers: 48,
+  hidden: 2048,
+  ffn: 6144,
+  heads: 32,
+  kvHeads: 4,
+  tiedEmbeddings: false,
+  experts: 128,
+  topK: 8,
+  moeFfn: 768,
+  sharedExpertFfn: 0,
+  denseLayersBeforeMoe: 0,
+} as const;
+export const QWEN3_235B_A22B_SHAPE = {
+  ...QWEN3,
+  layers: 94,
+  hidden: 4096,
+  ffn: 12288,
+  heads: 64,
+  kvHeads: 4,
+  tiedEmbeddings: false,
+  experts: 128,
+  topK: 8,
+  moeFfn: 1536,
+  sharedExpertFfn: 0,
+  denseLayersBeforeMoe: 0,
+} as const;
+
 export const QWEN_MODELS: CatalogueEntry[] = [
   qwen2(
     'qwen2-0.5b',
@@ -266,20 +296,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-30b-a3b',
     family: 'qwen',
     title: 'Qwen3 30B-A3B',
-    shape: {
-      ...QWEN3,
-      layers: 48,
-      hidden: 2048,
-      ffn: 6144,
-      heads: 32,
-      kvHeads: 4,
-      tiedEmbeddings: false,
-      experts: 128,
-      topK: 8,
-      moeFfn: 768,
-      sharedExpertFfn: 0,
-      denseLayersBeforeMoe: 0,
-    },
+    shape: QWEN3_30B_A3B_SHAPE,
     checkpoints: [
       ...ckpts(bf16('Qwen/Qwen3-30B-A3B', 'aic'), 'Qwen/Qwen3-30B-A3B', 'Qwen/Qwen3-30B-A3B-Base'),
       ...ckpts(QWEN_BF16, 'Qwen/Qwen3-30B-A3B-Instruct-2507', 'Qwen/Qwen3-30B-A3B-Thinking-2507', 'Qwen/Qwen3-Coder-30B-A3B-Instruct'),
@@ -300,20 +317,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-235b-a22b',
     family: 'qwen',
     title: 'Qwen3 235B-A22B',
-    shape: {
-      ...QWEN3,
-      layers: 94,
-      hidden: 4096,
-      ffn: 12288,
-      heads: 64,
-      kvHeads: 4,
-      tiedEmbeddings: false,
-      experts: 128,
-      topK: 8,
-      moeFfn: 1536,
-      sharedExpertFfn: 0,
-      denseLayersBeforeMoe: 0,
-    },
+    shape: QWEN3_235B_A22B_SHAPE,
     checkpoints: [
       ckpt('Qwen/Qwen3-235B-A22B', bf16('Qwen/Qwen3-235B-A22B', 'aic')),
       ...ckpts(QWEN_BF16, 'Qwen/Qwen3-235B-A22B-Instruct-2507', 'Qwen/Qwen3-235B-A22B-Thinking-2507'),

@@ -4,6 +4,7 @@ import { roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { assumedBf16Weights, bf16Weights } from '../weights.js';
 import { ckpt, ckpts, DENSE, entry, SRC } from './common.js';
+import { QWEN3_235B_A22B_SHAPE, QWEN3_30B_A3B_SHAPE } from './qwen.js';
 
 const QWEN3_TEXT = {
   gatedMlp: true,
@@ -97,20 +98,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     id: 'qwen3-vl-30b-a3b',
     family: 'qwen',
     title: 'Qwen3-VL 30B-A3B',
-    shape: {
-      ...QWEN3_TEXT,
-      layers: 48,
-      hidden: 2048,
-      ffn: 6144,
-      heads: 32,
-      kvHeads: 4,
-      tiedEmbeddings: false,
-      experts: 128,
-      topK: 8,
-      moeFfn: 768,
-      sharedExpertFfn: 0,
-      denseLayersBeforeMoe: 0,
-    },
+    shape: { ...QWEN3_30B_A3B_SHAPE, maxPositionEmbeddings: 262144 },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-30B-A3B-Instruct', bf16('Qwen/Qwen3-VL-30B-A3B-Instruct')),
       ...ckpts(sibling('Qwen/Qwen3-VL-30B-A3B-Instruct'), 'Qwen/Qwen3-VL-30B-A3B-Thinking'),
@@ -130,20 +118,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     id: 'qwen3-vl-235b-a22b',
     family: 'qwen',
     title: 'Qwen3-VL 235B-A22B',
-    shape: {
-      ...QWEN3_TEXT,
-      layers: 94,
-      hidden: 4096,
-      ffn: 12288,
-      heads: 64,
-      kvHeads: 4,
-      tiedEmbeddings: false,
-      experts: 128,
-      topK: 8,
-      moeFfn: 1536,
-      sharedExpertFfn: 0,
-      denseLayersBeforeMoe: 0,
-    },
+    shape: { ...QWEN3_235B_A22B_SHAPE, maxPositionEmbeddings: 262144 },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-235B-A22B-Instruct', bf16('Qwen/Qwen3-VL-235B-A22B-Instruct')),
       ...ckpts(sibling('Qwen/Qwen3-VL-235B-A22B-Instruct'), 'Qwen/Qwen3-VL-235B-A22B-Thinking'),

@@ -124,12 +124,14 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     ['hidden_size', num(f.hidden), (s) => s.hidden],
     ['num_attention_heads', num(f.heads), (s) => s.heads],
   ];
+  // The file states fewer layers than the model: a shortened proxy of it (or another model).
+  const fewerLayers = (s: ModelShape) => fileLayers !== undefined && fileLayers < s.layers;
   const accept = (s: ModelShape, r: ModelRef) => {
     const bad = stated.filter(([, x, get]) => x !== undefined && x !== get(s));
     // A shortened proxy of the model the recipe is for (Bridge `kimi_k2_pretrain_l8`, perf overrides with num_layers 3):
     // the recipe's provider keeps its width and the file's num_layers replaces its depth. A tokenizer names only a
     // vocabulary, never the recipe, so it is not read this way.
-    if (bad.length === 1 && bad[0]![0] === 'num_layers' && !r.tokenizer && !s.hybridPattern && fileLayers! < s.layers) return undefined;
+    if (bad.length === 1 && bad[0]![0] === 'num_layers' && !r.tokenizer && !s.hybridPattern && fewerLayers(s)) return undefined;
     return bad.length ? bad.map(([k, x, get]) => `${k} ${get(s)}, the file ${x}`).join(', ') : undefined;
   };
   const choice = chooseModel(refs, opts.models, accept);
@@ -147,7 +149,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
     return undefined;
   };
   const layers = fill('num_layers', fileLayers, m?.layers);
-  if (model && m && fileLayers !== undefined && fileLayers < m.layers)
+  if (model && m && fewerLayers(m))
     assumptions.push({
       what: `a ${fileLayers}-layer proxy of ${model.name}: its width and layer kinds, the file's num_layers (${m.layers} in the model)`,
       source: `${model.where} names "${model.ref}"; the file overrides num_layers`,

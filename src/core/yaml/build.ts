@@ -4,7 +4,7 @@
 import type { MapEntry, MapNode, ScalarNode, TreeNode } from '../tree.js';
 import type { Span } from '../types.js';
 import {
-  interpolationError,
+  interpolationRefusal,
   keyIdentity,
   keyText,
   omegaconfDiffers,
@@ -28,7 +28,7 @@ export function readPlain(source: string): Reading {
   const hit = READINGS.get(source);
   if (hit) return hit;
   const py = resolvePlain(source, 'pyyaml');
-  const bad = py.type === 'str' && py.error === undefined ? grammarError(source) : undefined;
+  const bad = py.type === 'str' && py.error === undefined ? interpolationRefusal(source) : undefined;
   const r: Reading = bad ? { py, oc: bad } : omegaconfDiffers(source, py) ? { py, oc: resolvePlain(source, 'omegaconf') } : { py };
   if (READINGS.size >= 8192) READINGS.clear();
   READINGS.set(source, r);
@@ -66,17 +66,10 @@ export function scalarNode(
   return n;
 }
 
-/** OmegaConf's refusal of a string holding a malformed interpolation (scalars.ts interpolationError). */
-function grammarError(value: string): Resolution | undefined {
-  if (!value.includes('${')) return undefined;
-  const why = interpolationError(value);
-  return why === undefined ? undefined : { value, type: 'str', error: `GrammarParseError: ${why}` };
-}
-
 /** A quoted or block scalar: a string for every loader (OmegaConf refuses it when it holds a malformed interpolation). */
 export function stringNode(value: string, source: string, quoted: boolean, span: Span, sensitive?: (ScalarNode | MapNode)[]): ScalarNode {
   const n: ScalarNode = { kind: 'scalar', value, type: 'str', source, quoted, span };
-  const oc = grammarError(value);
+  const oc = interpolationRefusal(value);
   if (oc) {
     n.loaders = { pyyaml: STR(value), omegaconf: oc };
     sensitive?.push(n);

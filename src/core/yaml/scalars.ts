@@ -530,3 +530,10 @@ export function interpolationError(s: string): string | undefined {
   }
   return undefined;
 }
+
+/** OmegaConf's reading of a string that holds a malformed interpolation: the load fails there (interpolationError). */
+export function interpolationRefusal(value: string): Resolution | undefined {
+  if (!value.includes('${')) return undefined;
+  const why = interpolationError(value);
+  return why === undefined ? undefined : fail(value, `GrammarParseError: ${why}`);
+}

@@ -95,6 +95,8 @@ const NEMO_RL_SECTIONS = [
   'logger',
   'data',
   'env',
+  'data_plane',
+  'value',
 ];
 /** Keys of NeMo-RL's `policy` (nemo_rl/models/policy/__init__.py PolicyConfig). */
 const NEMO_RL_POLICY = [
@@ -275,10 +277,13 @@ function nemoRl(root: MapNode): Reading[] {
   const defaults = child(root, 'defaults');
   // NeMo-RL names its parent by file (a string or a list of strings ending in .yaml), Hydra by group.
   const parent = str(defaults)?.endsWith('.yaml') || (defaults?.kind === 'seq' && defaults.items.some((i) => str(i)?.endsWith('.yaml')));
-  const algos = ['grpo', 'sft', 'dpo', 'rm', 'distillation'].filter((k) => isMap(child(root, k)));
-  if (!pk.length && !algos.length) return [];
+  const algos = ['grpo', 'sft', 'dpo', 'rm', 'distillation', 'ppo', 'eval'].filter((k) => isMap(child(root, k)));
+  // A recipe that only overrides its parent (`defaults: ./grpo-….yaml` with checkpointing, logger, cluster, data_plane)
+  // names no policy key: the parent file and a NeMo-RL section are the evidence (nemo_rl/utils/config.py load_config).
+  if (!pk.length && !algos.length && !(parent && sections.length)) return [];
   const score = pk.length * 1.5 + sections.length + (parent ? 3 : 0) + (isMap(child(root, 'cluster')) ? 2 : 0);
-  const evidence = [`keys ${list([...pk.map((k) => `policy.${k}`), ...algos], 3)}`];
+  const named = [...pk.map((k) => `policy.${k}`), ...algos];
+  const evidence = [named.length ? `keys ${list(named, 3)}` : `sections ${list(sections, 3)}`];
   if (parent) evidence.push('a `defaults:` parent file');
   return [{ format: 'nemo-rl', score, evidence }];
 }

@@ -103,6 +103,17 @@ test('detection says why: the deciding keys, the body of a Bridge performance co
   assert.deepEqual([k8s.format, k8s.notRecipe], [null, 'a Kubernetes ConfigMap']);
   const rl = analyzeText('defaults: ../../grpo_math_1B.yaml\npolicy:\n  model_name: Qwen/Qwen3-8B\n').parsed.docs[0]!.detection;
   assert.deepEqual([rl.format, rl.evidence], ['nemo-rl', ['keys policy.model_name', 'a `defaults:` parent file']]);
+  // A recipe that only overrides its parent's run settings (NeMo-RL recipes/llm/*-1n4g-*.yaml, *-tq_simple.yaml).
+  const detected = (text: string) => analyzeText(text).parsed.docs[0]!.detection;
+  const child = detected(
+    'defaults: ./grpo-llama3.2-1b-instruct-1n8g-megatron.yaml\nlogger:\n  log_dir: logs/x\ncluster:\n  gpus_per_node: 4\n',
+  );
+  assert.deepEqual([child.format, child.evidence], ['nemo-rl', ['sections cluster, logger', 'a `defaults:` parent file']]);
+  const tq = detected('defaults: ./grpo-qwen3-1.7b.yaml\ndata_plane:\n  enabled: true\n');
+  assert.deepEqual([tq.format, tq.evidence], ['nemo-rl', ['sections data_plane', 'a `defaults:` parent file']]);
+  // A Hydra defaults list, or NeMo-RL section names without a parent file, are no NeMo-RL evidence.
+  assert.equal(detected('defaults:\n  - model: llama\nlogger:\n  level: info\n').format, null);
+  assert.equal(detected('logger:\n  log_dir: logs/x\ncluster:\n  gpus_per_node: 4\n').format, null);
   const mlm = analyzeText('MODEL_ARGS:\n  --num-layers: 2\n  --hidden-size: 64\n  --tensor-model-parallel-size: 2\n').parsed.docs[0]!
     .detection;
   assert.deepEqual(

@@ -4,7 +4,7 @@
 //   Qwen3-32B-FP8, Qwen3-Next-80B-A3B-Thinking, Qwen3.5-35B-A3B, Qwen2.5-7B, Llama-4-Maverick-17B-128E-Instruct,
 //   NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 (+ hf_quant_config.json), NVIDIA-Nemotron-3-Super-120B-A12B-FP8 (+ hf_quant_config.json),
 //   Llama-3.1-70B-Instruct-FP8 (+ hf_quant_config.json), DeepSeek-V3-0324-NVFP4 (+ hf_quant_config.json), Kimi-K2-Instruct,
-//   Nemotron-H-56B-Base-8K;
+//   Nemotron-H-56B-Base-8K, MiniMax-M2.5;
 // - mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py@79d603f: gemma-3-1b-it, gemma-2-9b, Llama-3.2-1B, starcoder2-7b,
 //   chatglm3-6b, DeepSeek-V2-Lite, Phi-3.5-mini-instruct;
 // - kevinstephano/thunder_model_blocks mistral/mistral_config.py: Mistral-Nemo-Base-2407.
@@ -18,6 +18,7 @@ import { fromHfConfig, parseJsonText } from '../../src/core/models/hfConfig.js';
 import type { ConfigShape } from '../../src/core/models/types.js';
 import { weightFormatFromConfig } from '../../src/core/models/weights.js';
 import { dtypeBytes } from '../../src/core/memory/weightFormat.js';
+import { countParams } from '../../src/core/memory/params.js';
 import { REPO } from '../helpers.js';
 
 const FIXTURES = join(REPO, 'test', 'fixtures', 'hf');
@@ -221,6 +222,26 @@ test('NVIDIA ModelOpt checkpoints: FP8 Llama with an FP8 KV cache; NVFP4 DeepSee
 test('Kimi K2: the DeepSeek-V3 architecture with 64 heads, 384 experts and no MTP', () => {
   const s = read('moonshotai--Kimi-K2-Instruct').shape;
   assert.deepEqual([s.heads, s.experts, s.denseLayersBeforeMoe, s.vocab, s.mtpLayers, s.routerBias], [64, 384, 1, 163840, undefined, true]);
+});
+
+test('MiniMax-M2.5: full-width Q/K norms, router bias, declared MTP modules left out; its catalogue shape and 228.7B count', () => {
+  const r = read('MiniMaxAI--MiniMax-M2.5');
+  const { maxPositionEmbeddings: _max, ...cat } = dims(catalogueEntry('minimax-m2')!.shape);
+  const { maxPositionEmbeddings, ...read_ } = dims(r.shape);
+  assert.deepEqual(read_, cat);
+  assert.equal(maxPositionEmbeddings, 196608);
+  assert.equal(r.shape.qkNorm, 'full');
+  assert.equal(r.shape.mtpLayers, undefined);
+  assert.ok(r.notes.some((n) => /declares 3 MTP modules/.test(n)));
+  assert.deepEqual(r.assumptions, []);
+  assert.deepEqual(
+    [r.weights.dtype, r.weights.scope, r.weights.block],
+    ['fp8', 'linear', '128×128 weight blocks with FP32 scales (weight_block_size [128, 128])'],
+  );
+  // Per layer: norms 2·3072, qkv 3072·(6144 + 2·1024) = 25,165,824, o 6144·3072 = 18,874,368, q/k norms 6144 + 1024,
+  // router 3072·256 + 256 bias, experts 256·3·3072·1536 = 3,623,878,656 → 3,668,718,848; × 62 + 2 · 200064·3072 + 3072.
+  assert.equal(countParams(r.shape).total, 3_668_718_848 * 62 + 2 * 200064 * 3072 + 3072);
+  assert.equal(countParams(r.shape).total, 228_689_764_864);
 });
 
 test('Gemma 2 alternates a 4096 window; Gemma 3 1B has five local layers per global one; both tie embeddings by default', () => {

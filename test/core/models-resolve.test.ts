@@ -115,7 +115,7 @@ test('an ambiguous name lists the choices instead of guessing', () => {
   assert.deepEqual(llama.kind === 'ambiguous' && llama.choices.map((c) => c.id), ['llama2-70b', 'llama3-70b', 'llama3.3-70b']);
   assert.match(llama.kind === 'ambiguous' ? llama.message : '', /fits 3 catalogue models \(llama2-70b, llama3-70b, llama3\.3-70b\)/);
   const family = resolveModelRef('gemma');
-  assert.deepEqual(family.kind === 'ambiguous' && family.choices.length, 9);
+  assert.deepEqual(family.kind === 'ambiguous' && family.choices.length, 13); // Gemma 1 (2), 2 (3), 3 (4), 4 (4)
 });
 
 test('a name the catalogue does not hold is not found, with near names — a draft model or a trimmed test model is no guess', () => {
@@ -134,6 +134,7 @@ test('a name the catalogue does not hold is not found, with near names — a dra
     'deepseek-v2',
     'deepseek-v3',
     'deepseek-r1',
+    'deepseek-v3.2',
     'deepseek-r1-distill-qwen-1.5b',
   ]);
   // NeMo-RL's DeepScaleR recipes name the 1.5B distillation: it is in the catalogue (untied, unlike Qwen2.5-1.5B).

@@ -80,7 +80,7 @@ test("an unknown vocabulary is assumed and stated: the family's most common one,
     assumption: {
       what: 'vocab = 151936',
       source:
-        '"Qwen/QwQ-32B-Preview" names no known tokenizer; the most common vocabulary of the catalogue\'s qwen models (21 of 29); set `# recipe-lens: vocab=N` (or the model: `# recipe-lens: model=ORG/NAME`) to replace it',
+        '"Qwen/QwQ-32B-Preview" names no known tokenizer; the most common vocabulary of the catalogue\'s qwen models (21 of 37); set `# recipe-lens: vocab=N` (or the model: `# recipe-lens: model=ORG/NAME`) to replace it',
       provenance: 'default',
     },
   });
@@ -90,7 +90,8 @@ test("an unknown vocabulary is assumed and stated: the family's most common one,
   assert.match(none.assumption.source, /Llama 3's 128,256-token vocabulary assumed as a neutral middle/);
   assert.equal(assumeVocab(undefined).assumption.source.startsWith('no tokenizer named;'), true);
   assert.equal(assumeVocab('my-llama-finetune').vocab, 128256);
-  assert.equal(assumeVocab('gemma-4-custom').vocab, 256000);
+  // Gemma 1–2's 256,000 and Gemma 3 1B / Gemma 4's 262,144 are now as common in the family: the larger wins.
+  assert.equal(assumeVocab('gemma-4-custom').vocab, 262144);
   assert.deepEqual(assumeVocab('anything', 256000), {
     vocab: 256000,
     assumption: { what: 'vocab = 256000', source: 'the user-supplied vocabulary', provenance: 'setting' },

@@ -99,12 +99,13 @@ const FILES: Record<string, Fits | None> = {
     expect: 'llama3.3-70b',
     weights: 'bf16:all',
   },
-  // models.yaml: nvidia/Qwen3.5-397B-A17B-NVFP4 (the file sets world_size 8); NVFP4: Blackwell.
+  // models.yaml: nvidia/Qwen3.5-397B-A17B-NVFP4 (the file sets world_size 8); NVFP4: Blackwell. Its hf_quant_config.json
+  // excludes self_attn, linear_attn and the shared experts of every layer: only the routed experts are NVFP4.
   'corpus-wild/TensorRT-LLM/qwen3.5_moe_400b_nvfp4.yaml': {
     model: 'nvidia/Qwen3.5-397B-A17B-NVFP4',
     gpu: 'b200',
     expect: 'qwen3.5-397b-a17b',
-    weights: 'nvfp4:linear',
+    weights: 'nvfp4:experts',
   },
   // models.yaml: nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16 with world_size_8.yaml (the entry is commented out for an
   // AutoDeploy OOM; the shape fits 8 H100s).
@@ -128,8 +129,8 @@ const FILES: Record<string, Fits | None> = {
     expect: 'tinyllama-1.1b',
     weights: 'bf16:all',
   },
-  // No shape the catalogue can source: DeepSeek-V3-Lite is a trimmed model of TensorRT-LLM's CI, not published; DeepSeek-V4-Pro,
-  // MiniMax-M3, Nemotron 3 Ultra and Qwen3.8-Flash-Next publish no config.json the sources hold.
+  // No shape the catalogue can source: DeepSeek-V3-Lite is a trimmed model of TensorRT-LLM's CI, not published; DeepSeek-V4-Pro
+  // (a new attention), MiniMax-M3 (sparse attention) and Qwen3.8-Flash-Next are not in the catalogue.
   'corpus-wild/TensorRT-LLM/disagg_config_cache_reuse_deepseek_v3.yaml': { none: /^model: "DeepSeek-V3-Lite\/bf16" is no catalogue model/ },
   'corpus-wild/TensorRT-LLM/disagg_config_conditional_deepseek_v3.yaml': { none: /^model: "DeepSeek-V3-Lite\/bf16" is no catalogue model/ },
   'corpus-wild/TensorRT-LLM/disagg_config_ctxtp2_gentp2_deepseek_v3_lite_nixl.yaml': {
@@ -137,7 +138,14 @@ const FILES: Record<string, Fits | None> = {
   },
   'corpus-wild/TensorRT-LLM/deepseek-v4-pro-latency.yaml': { none: /neither the file nor its path names a model/ },
   'corpus-wild/TensorRT-LLM/minimax-m3-throughput.yaml': { none: /neither the file nor its path names a model/ },
-  'corpus-wild/TensorRT-LLM/nemotron-3-ultra-throughput.yaml': { none: /neither the file nor its path names a model/ },
+  // NVIDIA/TensorRT-LLM docs/source/deployment-guide/deployment-guide-for-nemotron-3-on-trtllm.md: "tuned for max
+  // throughput on 4x B200", trtllm-serve nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4.
+  'corpus-wild/TensorRT-LLM/nemotron-3-ultra-throughput.yaml': {
+    model: 'nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4',
+    gpu: 'b200',
+    expect: 'nemotron3-ultra-550b-a55b',
+    weights: 'nvfp4:linear',
+  },
   'corpus-wild/TensorRT-LLM/qwen3.8-flash-next-disagg-gen.yaml': { none: /neither the file nor its path names a model/ },
   // ai-dynamo/dynamo docs/backends/trtllm/README.md: the examples serve Qwen/Qwen3-0.6B by default.
   'corpus-wild/dynamo/decode-lora.yaml': { model: 'Qwen/Qwen3-0.6B', gpu: 'h100', expect: 'qwen3-0.6b', weights: 'bf16:all' },

@@ -5,7 +5,19 @@
 // attention.py, multi_latent_attention.py, moe/{router,token_dispatcher,experts,moe_utils,shared_experts}.py,
 // ssm/mamba_mixer.py; memory.md §2.4 re-derivation of Korthikanti Table 2). HF profile: hf-activations.md (measured).
 import { LORA_DEFAULT_TARGETS, type OffloadModule, type TrainingConfig } from './config.js';
-import { hasAttention, hasDenseMlp, hasMoe, lastLayerKind, mambaInner, type LayerKind } from './params.js';
+import {
+  dsaIndexerShare,
+  hasAttention,
+  hasDenseMlp,
+  hasGdn,
+  hasLayerVariants,
+  hasMoe,
+  lastLayerKind,
+  mambaInner,
+  meanAttentionWidths,
+  meanDenseFfn,
+  type LayerKind,
+} from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
 import type { ModelShape } from './types.js';
 
@@ -115,7 +127,7 @@ function preMlpNormRecomputed(c: TrainingConfig, mods: Set<string>): boolean {
 }
 
 /** Self-attention with its input norm: GQA (TE LayerNormLinear + fused / flash attention) or MLA. */
-function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
+function attentionBlock(x: Ctx, indexerShare = 0): { stored: number; fwd: number; bwd: number } {
   const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
   const sbh = s * b * h;
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
@@ -160,11 +172,15 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     if (unfused) a += scores(x);
     else if (!mods.has('core_attn'))
       a += add('softmax log-sum-exp (fp32)', (4 * heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats', 'core_attn');
+    const idx = dsaIndexerBlock(x, indexerShare);
+    a += idx.stored;
     const bwd = unfused ? (2 * e * heads * s * s * b) / t : (e * s * b * heads * (2 * qk + q.vHeadDim)) / t;
-    return { stored: a, fwd: 0, bwd };
+    return { stored: a, fwd: 0, bwd: Math.max(bwd, idx.bwd) };
   }
-  const qd = (m.heads * m.headDim) / h;
-  const kv = (m.kvHeads * m.headDim) / h;
+  // Q and K widths of the mean layer (Gemma 4: wider global heads, no K/V of their own in KV-shared layers).
+  const widths = meanAttentionWidths(m);
+  const qd = widths.q / h;
+  const kv = widths.kv / h;
   a += add(
     'QKV GEMM input (LN1 output)',
     lin * sbh * rep,
@@ -175,8 +191,9 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
     // TE makes V contiguous (its view into the fused QKV output matches no supported layout), so the fused output is freed.
     a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`, 'core_attn');
     a += add('Q, K after RoPE', (e * sbh * (qd + kv)) / t, `${e}·sbh·(a+g)·d/(h·t)`, 'core_attn');
-    a += add('attention output O (flash saves it; proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`, 'attn_proj');
-    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`, 'attn_proj');
+    const o = m.attentionOutputGate ? 'attention output O (flash saves it; gate input)' : 'attention output O (flash saves it; proj input)';
+    a += add(o, (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`, 'attn_proj');
+    a += projInput(x, qd);
     // core_attn recompute under flash attention drops only the statistics (Bridge activation-recompute study: −0.01%).
     if (!mods.has('core_attn'))
       a += add('softmax log-sum-exp (fp32)', (4 * m.heads * s * b) / t, '4·a·s·b/t — FlashAttention / cuDNN stats', 'core_attn');
@@ -194,8 +211,13 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
       'core_attn',
     );
     a += add(repeated ? 'V repeated to all heads (GQA)' : 'V', (e * sbh * kvSaved) / t, `${e}·sbh·${w}·d/(h·t)`, 'core_attn');
-    a += add('context (proj input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t)`, 'attn_proj');
-    if (lin !== e) a += add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`, 'attn_proj');
+    a += add(
+      m.attentionOutputGate ? 'context (gate input)' : 'context (proj input)',
+      (e * sbh * qd) / t,
+      `${e}·sbh·a·d/(h·t)`,
+      'attn_proj',
+    );
+    a += projInput(x, qd);
     a += scores(x);
   }
   a += residualDropoutMask(x);
@@ -203,9 +225,79 @@ function attentionBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
   let fwd = 0;
   if (c.cp > 1 && c.profile === 'megatron') fwd = 2 * s * c.cp * b * Math.ceil(m.kvHeads / t) * m.headDim * e;
   // Backward working set: unfused attention holds the gradients of the probabilities and of the scores (a·s² each);
-  // flash attention the gradients of Q, K and V.
-  const bwd = c.attention === 'flash' || c.profile !== 'megatron' ? (e * sbh * (qd + 2 * kv)) / t : (2 * e * m.heads * s * s * b) / t;
+  // flash attention the gradients of Q, K and V (and of the output gate).
+  const gq = m.attentionOutputGate ? 2 * qd : qd;
+  const bwd = c.attention === 'flash' || c.profile !== 'megatron' ? (e * sbh * (gq + 2 * kv)) / t : (2 * e * m.heads * s * s * b) / t;
   return { stored: a, fwd, bwd };
+}
+
+/**
+ * What the output projection's input adds to the attention output: without a gate, its quantized copy under FP8/FP4 (TE
+ * saves it); with gated attention (Megatron attention.py _apply_output_gate, jit-fused x · sigmoid(gate)) the product saves
+ * the contiguous gate beside the attention output, and the gated output is a new tensor the projection saves.
+ */
+function projInput(x: Ctx, qd: number): number {
+  const { m, s, b, h, t, e, lin, add } = x;
+  const sbh = s * b * h;
+  if (!m.attentionOutputGate)
+    return lin !== e ? add('proj input, quantized copy', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t)`, 'attn_proj') : 0;
+  return (
+    add('output gate (sigmoid input)', (e * sbh * qd) / t, `${e}·sbh·a·d/(h·t) — attention.py _apply_output_gate`) +
+    add('gated output (proj input)', (lin * sbh * qd) / t, `${fmt(lin)}·sbh·a·d/(h·t) — saved by linear_proj`, 'attn_proj')
+  );
+}
+
+/**
+ * The DSA lightning indexer of an MLA layer, `share` of it (the layers that run one), as Megatron-Core trains it with the
+ * indexer loss on (experimental_attention_variant/dsa.py DSAttention.forward, dsa_indexer_loss_coeff > 0 as
+ * Megatron-Bridge glm5_bridge.py sets it, 0.001 with the sparse loss). Its inputs x and qr are detached, so only the
+ * indexer's own tensors stay: FusedDSAIndexerLoss saves q (index_n_heads · index_head_dim per token), the head weights
+ * (index_n_heads) and k (index_head_dim, all-gathered over CP), and the top-k indices (torch.topk int64; the sparse
+ * attention reuses them); k_norm (TE LayerNorm) saves its input, mean and rstd. The indexer linears are duplicated over TP
+ * (every rank computes every token: no /t) and save their inputs: the tensors MLA already holds, except under sequence
+ * parallelism (all-gathered copies of x and qr) or FP8/FP4 (each TE Linear its own quantized copy: x twice, for wk and
+ * weights_proj). The s × s index scores per indexer head are never saved: FusedDSAIndexerLoss recomputes them in backward
+ * (the cuDNN fused kernel saves the indexer gradients instead, of the same sizes). Their transient — fp32 s·b·s_kv per
+ * indexer head on the reference path (dsa_kernel_backend "none"), chunked by the cuDNN / TileLang kernels — is not counted
+ * [UNVERIFIED peak], nor does the core attention of a DSA layer (absorbed MLA + sparse MLA kernel) differ here from the
+ * dense MLA core it replaces [UNVERIFIED]. `core_attn` recompute checkpoints the whole DSAttention: nothing stays.
+ */
+function dsaIndexerBlock(x: Ctx, share: number): { stored: number; bwd: number } {
+  const { m, c, s, b, h, e, lin, mods, add } = x;
+  const d = m.dsa;
+  if (!d || !m.mla || share <= 0 || mods.has('core_attn')) return { stored: 0, bwd: 0 };
+  const sb = s * b;
+  const of = share < 1 ? ` × ${fmt(share)} (share of the layers running an indexer)` : '';
+  const qIn = m.mla.qLoraRank ?? h;
+  let a = add(
+    'DSA indexer: q and head weights',
+    share * e * sb * d.heads * (d.headDim + 1),
+    `${e}·s·b·index_n_heads·(index_head_dim + 1)${of} — dsa.py FusedDSAIndexerLoss.save_for_backward`,
+    'core_attn',
+  );
+  a += add(
+    'DSA indexer: k, k_norm input, mean and rstd',
+    share * (e * sb * c.cp * d.headDim + e * sb * d.headDim + 8 * sb),
+    `${e}·s·${c.cp > 1 ? 'CP·' : ''}b·index_head_dim + ${e}·s·b·index_head_dim + 8·s·b${of} — k (gathered over CP) and the TE LayerNorm`,
+    'core_attn',
+  );
+  a += add(
+    'DSA indexer: top-k indices (int64)',
+    share * 8 * sb * d.topK,
+    `8·s·b·index_topk${of} — torch.topk indices, kept for the indexer loss and the sparse attention`,
+    'core_attn',
+  );
+  const quantized = lin !== e;
+  const gathered = c.sp && c.tp > 1;
+  if (quantized || gathered)
+    a += add(
+      'DSA indexer: linear inputs (own copies)',
+      share * lin * sb * ((quantized ? 2 : 1) * h + qIn),
+      `${fmt(lin)}·s·b·(${quantized ? '2·' : ''}h + ${m.mla.qLoraRank ? 'q_lora_rank' : 'h'})${of} — ${quantized ? 'each duplicated TE Linear quantizes its input' : 'x and qr all-gathered over TP (sequence parallelism)'}`,
+      'core_attn',
+    );
+  // Backward: the gradients of q, the head weights and k (FusedDSAIndexerLoss.backward), one layer at a time.
+  return { stored: a, bwd: share * e * sb * (d.heads * (d.headDim + 1) + c.cp * d.headDim) };
 }
 
 /** Dense MLP (TE LayerNormMLP): LN2 input and output, FC1 output (both halves when gated), FC2 input. */
@@ -339,6 +431,76 @@ function mambaBlock(x: Ctx): number {
   return d;
 }
 
+/** FLA's chunk length of the chunked gated delta rule (Megatron gdn.py chunk_size = 64; fla chunk_gated_delta_rule_fwd). */
+const GDN_CHUNK = 64;
+
+/**
+ * Gated DeltaNet mixer with its input norm (Megatron ssm/gated_delta_net/gdn.py GatedDeltaNet.forward and common.py; the
+ * fla kernels it calls at fla-org/flash-linear-attention@0315a70: modules/convolution.py CausalConv1dFunction saves the
+ * conv input, modules/l2norm.py saves the normalised q, k and their rstd, ops/gated_delta_rule/chunk.py
+ * ChunkGatedDeltaRuleFunction saves q, k, v, the cumulative decay g, β and the WY matrix A and recomputes the chunk states
+ * in backward). Megatron repeats q and k to the value heads before the kernel. Heads split over TP; under CP the mixer
+ * all-to-alls to whole sequences of heads/CP (common.py a2a_cp_to_hp), the same bytes per rank. `gdn_norm_out` recompute
+ * (CheckpointWithoutOutput) keeps only the gated norm's inputs and drops its output and the out_proj input.
+ */
+function gdnBlock(x: Ctx): { stored: number; fwd: number; bwd: number } {
+  const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
+  const la = m.linearAttention!;
+  const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
+  const sb = (s * b) / t; // tokens × local heads share
+  const hv = la.valueHeads;
+  const qk = la.keyHeads * la.keyHeadDim;
+  const v = hv * la.valueHeadDim;
+  x.at('attn');
+  let a = add('GDN: norm input (residual)', e * s * b * h * rep, `${e}·sbh${sp} — in_proj is a TE LayerNormColumnParallelLinear`);
+  a += add('GDN: in_proj input (norm output)', lin * s * b * h * rep, `${fmt(lin)}·sbh${sp} — saved for the weight gradient`);
+  a += add(
+    'GDN: conv1d input (q, k, v)',
+    e * sb * (2 * qk + v),
+    `${e}·s·b·(2·k_heads·d_k + v_heads·d_v)/t — CausalConv1dFunction saves x (a contiguous copy)`,
+  );
+  a += add(
+    'GDN: L2-normalised q, k and their rstd (fp32)',
+    e * sb * 2 * qk + 4 * sb * 2 * la.keyHeads,
+    `${e}·s·b·2·k_heads·d_k/t + 4·s·b·2·k_heads/t — fla l2norm saves y, rstd`,
+  );
+  a += add(
+    'GDN: q, k repeated to the value heads, v',
+    e * sb * hv * (2 * la.keyHeadDim + la.valueHeadDim),
+    `${e}·s·b·v_heads·(2·d_k + d_v)/t — chunk_gated_delta_rule saves q, k, v`,
+  );
+  a += add(
+    'GDN: decay g (fp32 cumsum), β, WY matrix A',
+    sb * hv * (4 + e + e * GDN_CHUNK),
+    `s·b·v_heads·(4 + ${e} + ${e}·${GDN_CHUNK})/t — chunk_gated_delta_rule saves g, beta, A`,
+  );
+  // The decay −exp(A_log)·softplus(α + dt_bias) is computed in fp32 (gdn.py _compute_gates); softplus saves its input.
+  a += add('GDN: softplus input of the decay (fp32)', 4 * sb * hv, `4·s·b·v_heads/t — _compute_gates`);
+  a += add(
+    'GDN: kernel output (norm input) and output gate z',
+    2 * e * sb * v,
+    `2·${e}·s·b·v_heads·d_v/t — the gated norm's inputs (_apply_gated_norm)`,
+  );
+  if (!mods.has('gdn_norm_out')) {
+    a += add(
+      'GDN: normalised output (gate product input) and rstd (fp32)',
+      e * sb * v + 4 * sb * hv,
+      `${e}·s·b·v_heads·d_v/t + 4·s·b·v_heads/t — TE RMSNorm over d_v, then y·silu(z) — gdn_norm_out recompute drops them`,
+    );
+    a += add('GDN: out_proj input (gated norm output)', lin * sb * v, `${fmt(lin)}·s·b·v_heads·d_v/t — gdn_norm_out recompute drops it`);
+  }
+  a += residualDropoutMask(x);
+  // Forward working set of the kernel: the chunk states h (b · ⌈s/64⌉ · v_heads · d_k · d_v in the input dtype), w, u and
+  // v_new (chunk_delta_h.py chunk_gated_delta_rule_fwd_h, wy_fast.py recompute_w_u_fwd). Backward recomputes them and adds
+  // the state gradients dh of the same shape and dq, dk, dv (chunk.py chunk_gated_delta_rule_bwd).
+  const chunks = Math.ceil((s * c.cp) / GDN_CHUNK) / c.cp;
+  const states = (e * b * chunks * hv * la.keyHeadDim * la.valueHeadDim) / t;
+  const wu = e * sb * hv * (la.keyHeadDim + 2 * la.valueHeadDim);
+  const fwd = states + wu;
+  const bwd = 2 * states + wu + e * sb * hv * (2 * la.keyHeadDim + la.valueHeadDim);
+  return { stored: a, fwd, bwd };
+}
+
 /** LoRA on a layer: with SP, column-parallel adapters (linear_qkv, linear_fc1) keep their gathered input (Bridge peft/utils.py ParallelLinearAdapter). */
 function loraBlock(x: Ctx, kind: LayerKind): number {
   const { c, s, b, h, e, add } = x;
@@ -402,6 +564,22 @@ function offloadedBytes(c: TrainingConfig, byOffload: Partial<Record<OffloadModu
   return o.fraction * o.modules.reduce((a, mod) => a + (byOffload[mod] ?? 0), 0);
 }
 
+/**
+ * Gemma 4 per-layer input (PLE) of one layer, after the MLP (HF Gemma4TextDecoderLayer; Megatron-Bridge
+ * gemma/modeling_gemma4.py, plain nn.Linear and RMSNorm): the gate's input (2·sbh), its output (GELU input), the GELU
+ * output (multiplied by the layer's per-layer input) and the projection input (3 · 2·s·b·w), and the norm's fp32 input
+ * and rstd (4·sbh + 4·sb, as hf-activations.md counts an RMSNorm's). Sequence parallelism holds s/TP tokens.
+ */
+function perLayerInputBlock(x: Ctx): number {
+  const { m, c, s, b, h, rep, e, add } = x;
+  const w = m.perLayerEmbedding?.width ?? 0;
+  const sp = c.sp ? '/t' : '';
+  let d = add('per-layer input: gate input', e * s * b * h * rep, `${e}·sbh${sp}`);
+  d += add('per-layer input: gate output, GELU output, projection input', 3 * e * s * b * w * rep, `3·${e}·s·b·${w}${sp}`);
+  d += add('per-layer input: norm input (fp32) and rstd', (4 * s * b * h + 4 * s * b) * rep, `(4·sbh + 4·sb)${sp}`);
+  return d;
+}
+
 /** One decoder layer of a kind, Megatron-Core + TE, one micro-batch. */
 export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: number, kind: LayerKind, withTerms = true): KindActivations {
   const terms: ActivationTerm[] = [];
@@ -411,13 +589,19 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
   let bwd = 0;
   let globalBuffer = 0;
   if (hasAttention(kind)) {
-    const a = attentionBlock(x);
+    const a = attentionBlock(x, dsaIndexerShare(m, kind));
+    stored += a.stored;
+    fwd = Math.max(fwd, a.fwd);
+    bwd = Math.max(bwd, a.bwd);
+  }
+  if (hasGdn(kind)) {
+    const a = gdnBlock(x);
     stored += a.stored;
     fwd = Math.max(fwd, a.fwd);
     bwd = Math.max(bwd, a.bwd);
   }
   if (hasDenseMlp(kind)) {
-    const d = mlpBlock(x, m.ffn, 'MLP', true, x.mods.has('mlp'));
+    const d = mlpBlock(x, meanDenseFfn(m), 'MLP', true, x.mods.has('mlp'));
     stored += d.stored;
     bwd = Math.max(bwd, d.bwd);
   }
@@ -427,6 +611,10 @@ export function megatronKind(m: ModelShape, c: TrainingConfig, b: number, s: num
     fwd = Math.max(fwd, d.fwd);
     bwd = Math.max(bwd, d.bwd);
     globalBuffer = d.gathered;
+  }
+  if (m.perLayerEmbedding && (kind === 'dense' || kind === 'moe')) {
+    x.at('other');
+    stored += perLayerInputBlock(x);
   }
   if (kind === 'mamba') stored += mambaBlock(x);
   // The residual add after the MLP, MoE or Mamba mixer has its own dropout (the attention's is in attentionBlock).
@@ -461,7 +649,8 @@ export function graphCapture(
   if (named.length === 0) return { captured: stored, callables: 1 };
   const modules = new Set(named.flatMap((x) => GRAPH_MODULES[x] ?? []));
   const captured = [...modules].reduce((a, mod) => a + (byModule[mod] ?? 0), 0);
-  const attn = hasAttention(kind) && modules.has('attn') ? 1 : 0;
+  // The Gated DeltaNet mixer is the layer's self_attention submodule (experimental_attention_variant_module_specs.py).
+  const attn = (hasAttention(kind) || hasGdn(kind)) && modules.has('attn') ? 1 : 0;
   const mlpPart =
     (hasDenseMlp(kind) && modules.has('mlp')) || (hasMoe(kind) && (modules.has('moe_router') || modules.has('moe_experts'))) ? 1 : 0;
   const mamba = kind === 'mamba' && modules.has('mamba') ? 1 : 0;
@@ -524,7 +713,9 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
     4 * sbh,
     `4·sbh${q < 1 ? ' (all-gathered over TP)' : ''} — hf-activations.md rows 5, 17`,
   );
-  if (c.attention === 'eager')
+  // Gemma 4 (layers of different attention widths): the same rows at the mean layer's widths, heads · head dim in place of h.
+  if (hasLayerVariants(m)) bytes += add(...gemma4HfAttention(m, c, b, s));
+  else if (c.attention === 'eager')
     // Rows 6–12: q, repeated k and v, o_proj input (2sbh each); softmax fp32 and its bf16 copy (6as²b).
     bytes += add(
       'eager attention: q, repeated k/v, output; scores fp32 + bf16',
@@ -538,9 +729,40 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
       ((4 + (4 * m.kvHeads) / m.heads) * sbh + 4 * m.heads * sb) / t,
       `((4 + 4g/a)·sbh + 4·a·s·b)${tt} — hf-activations.md rows 6'–10'`,
     );
-  // Rows 18–21: gate output, SiLU output, up output, down_proj input (2sbi each).
-  bytes += add('SwiGLU MLP: gate, SiLU, up, down_proj input', (8 * sb * m.ffn) / t, `8·sbi${tt} — hf-activations.md rows 18–21`);
+  // Rows 18–21: gate output, SiLU output, up output, down_proj input (2sbi each); the mean width with Gemma 4's double-wide MLPs.
+  bytes += add('SwiGLU MLP: gate, SiLU, up, down_proj input', (8 * sb * meanDenseFfn(m)) / t, `8·sbi${tt} — hf-activations.md rows 18–21`);
+  if (m.perLayerEmbedding) {
+    // Gemma 4 per-layer input (perLayerInputBlock): gate input, three width-w tensors, the norm's fp32 input and rstd.
+    const w = m.perLayerEmbedding.width;
+    bytes += add(
+      'per-layer input: gate input and output, GELU output, projection input, norm',
+      (6 * sbh + 6 * sb * w + 4 * sb) * q,
+      `(6·sbh + 6·s·b·${w} + 4·sb)${q < 1 ? '/t' : ''} — HF Gemma4TextDecoderLayer`,
+    );
+  }
   return { dense: bytes, moe: bytes, terms };
+}
+
+/**
+ * hf-activations.md rows 6–12 (eager) or 6'–10' (flash) for layers whose attention widths differ from h (Gemma 4): q and
+ * the output are heads · d wide, k and v kvHeads · d (repeated to every head under eager attention), at the mean layer's
+ * widths (meanAttentionWidths: wider global heads, no keys or values of their own in KV-shared layers).
+ */
+function gemma4HfAttention(m: ModelShape, c: TrainingConfig, b: number, s: number): [string, number, string] {
+  const { t, perT: tt } = hfShards(c);
+  const sb = s * b;
+  const w = meanAttentionWidths(m);
+  if (c.attention === 'eager')
+    return [
+      'eager attention: q, repeated k/v, output; scores fp32 + bf16 (mean layer widths)',
+      (8 * sb * w.q + 6 * m.heads * s * s * b) / t,
+      `(8·s·b·a·d + 6·a·s²·b)${tt}, a·d = ${fmt(w.q)} — hf-activations.md rows 6–12`,
+    ];
+  return [
+    'flash attention: q, k, v, output, log-sum-exp (mean layer widths)',
+    (4 * sb * (w.q + w.kv) + 4 * m.heads * sb) / t,
+    `(4·s·b·(a·d + g·d) + 4·a·s·b)${tt}, a·d = ${fmt(w.q)}, g·d = ${fmt(w.kv)} — hf-activations.md rows 6'–10'`,
+  ];
 }
 
 /**
@@ -590,6 +812,18 @@ export function embeddingActivations(m: ModelShape, c: TrainingConfig, b: number
     stored += add('embedding: int64 token ids', 8 * s * b, '8·s·b — Megatron theoretical_memory_usage.py');
     if (m.positionEmbedding === 'learned_absolute') stored += add('embedding: int64 position ids', 8 * s * b, '8·s·b');
     if (c.hiddenDropout > 0) stored += add('embedding dropout mask', s * b * m.hidden * (c.sp ? 1 / c.tp : 1), 'sbh (1 byte)');
+  }
+  if (m.perLayerEmbedding) {
+    // Gemma 4 PLE inputs of all L layers (HF Gemma4TextModel project_per_layer_inputs; Megatron-Bridge
+    // _compute_per_layer_inputs): the projection's output as its RMSNorm's fp32 input and rstd, and the combined bf16
+    // per-layer inputs every layer multiplies by (L·w wide; s/TP tokens with sequence parallelism).
+    const lw = m.layers * m.perLayerEmbedding.width;
+    const r = c.sp ? 1 / c.tp : 1;
+    stored += add(
+      'per-layer inputs (PLE): projection norm fp32 input and rstd, combined bf16 inputs',
+      (6 * s * b * lw + 4 * s * b * m.layers) * r,
+      `(6·s·b·L·${m.perLayerEmbedding.width} + 4·s·b·L)${c.sp ? '/t' : ''}`,
+    );
   }
   return { stored, fwd: 0, bwd: 0, terms };
 }

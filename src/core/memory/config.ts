@@ -162,7 +162,16 @@ export interface LoraSettings {
 }
 
 /** Recompute modules Megatron-Core accepts (TransformerConfig.recompute_modules). */
-export const RECOMPUTE_MODULES = ['core_attn', 'mlp', 'moe_act', 'layernorm', 'mla_up_proj', 'moe', 'shared_experts'] as const;
+export const RECOMPUTE_MODULES = [
+  'core_attn',
+  'mlp',
+  'moe_act',
+  'layernorm',
+  'mla_up_proj',
+  'moe',
+  'shared_experts',
+  'gdn_norm_out',
+] as const;
 
 /** Bridge's LoRA default targets (peft/lora.py). */
 export const LORA_DEFAULT_TARGETS = ['linear_qkv', 'linear_proj', 'linear_fc1', 'linear_fc2'];

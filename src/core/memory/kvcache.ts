@@ -2,7 +2,7 @@
 // the host tier, sliding-window pools, and which blocks a KV retention config protects (formats.md §7).
 import { perBlockRetention } from '../kvsim/perBlock.js';
 import { CUDA_CONTEXT_BYTES, NCCL_DENSE_BYTES as NCCL_BYTES, NCCL_EP_BYTES } from './overheads.js';
-import { hybridLayers } from './params.js';
+import { hasDsaIndexer, hybridLayers, isGdnLayer, isGlobalLayer, isKvSharedLayer } from './params.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 import { gib } from '../units.js';
 
@@ -34,14 +34,16 @@ export interface KvLayout {
  * The layers that keep a KV cache: every layer, but only the attention layers of hybrid stacks — `*` of a Nemotron-H
  * pattern, the full-attention layer of each Gated DeltaNet group (Qwen3-Next `full_attention_interval`). Mamba and
  * linear-attention layers keep a fixed recurrent state instead (TensorRT-LLM config_utils.py `is_hybrid_linear`).
+ * KV-shared layers (Gemma 4 `num_kv_shared_layers`) read an earlier layer's cache and keep none (HF Gemma4TextAttention
+ * skips past_key_values.update for them).
  */
 export function attentionLayerIndices(shape: ModelShape, layers: readonly number[]): number[] {
   if (shape.hybridPattern) {
     const p = hybridLayers(shape.hybridPattern);
     return layers.filter((i) => p[i] === '*');
   }
-  const la = shape.linearAttention;
-  if (la) return layers.filter((i) => i % la.fullAttentionInterval === la.fullAttentionInterval - 1);
+  if (shape.linearAttention) return layers.filter((i) => !isGdnLayer(shape, i));
+  if (shape.kvSharedLayers) return layers.filter((i) => !isKvSharedLayer(shape, i));
   return [...layers];
 }
 
@@ -86,11 +88,46 @@ export interface KvPerToken {
   /** 2 (K and V) or 1 (MLA caches one compressed latent) [TRT-RM `kv_factor`]. */
   kvFactor: 1 | 2;
   layers: number[];
+  /** KV heads per rank and head dim (of the windowed layers when global layers differ, Gemma 4: see `layerElements`). */
   kvHeads: number;
   headDim: number;
+  /** Elements of each layer of `layers` when they differ (Gemma 4 global layers); absent when all are alike. */
+  layerElements?: number[];
+  /** Elements of the attention cache (the DSA indexer keys are in `indexer`). */
   elements: number;
+  /** Attention cache bytes plus the DSA indexer key cache. */
   bytes: number;
+  /** DSA lightning-indexer key cache of the layers that run an indexer (DeepSeek-V3.2, GLM-5). */
+  indexer?: { layers: number; bytesPerLayer: number; bytes: number };
 }
+
+/**
+ * How the bytes per token add up, for reports and the panel: `2 (K and V) × 32 layers × 8 KV heads × 128 × 2 B bf16`;
+ * layers of different widths (Gemma 4 global layers) are grouped by their elements; the DSA indexer keys are added.
+ */
+export function kvTokenFormula(p: KvPerToken): string {
+  const perElement =
+    p.dtype === 'nvfp4'
+      ? 'NVFP4 (4 bits + E4M3 scale per 16)'
+      : `${p.elements ? (p.bytes - (p.indexer?.bytes ?? 0)) / p.elements : 0} B ${p.dtype}`;
+  let core = `${p.kvFactor} (${p.kvFactor === 2 ? 'K and V' : 'latent'}) × ${p.layers.length} layers × ${p.kvHeads} KV heads × ${p.headDim}`;
+  if (p.layerElements) {
+    const byWidth = new Map<number, number>();
+    for (const n of p.layerElements) byWidth.set(n, (byWidth.get(n) ?? 0) + 1);
+    core = `(${[...byWidth].map(([n, layers]) => `${layers} layers × ${n}`).join(' + ')} elements)`;
+  }
+  const indexer = p.indexer ? ` + DSA indexer ${p.indexer.layers} layers × ${p.indexer.bytesPerLayer} B` : '';
+  return `${core} × ${perElement}${indexer}`;
+}
+
+/**
+ * Bytes one token takes in the DSA indexer's key cache of one layer: index_head_dim FP8 keys plus one FP32 scale per 128
+ * of them, 128 + 4 = 132 B at index_head_dim 128. The pool is raw UINT8 whatever kv_cache_config.dtype is, and is not split
+ * over TP (TensorRT-LLM tensorrt_llm/_torch/attention_backend/sparse/dsa/cache_manager.py DSACacheManager
+ * get_cache_bytes_per_token, quant_block_size 128, indexer_k_dtype "fp8" by default; DeepSeek-V3.2-Exp inference/model.py
+ * Indexer k_cache FP8 + k_scale_cache FP32 per block of 128).
+ */
+export const dsaIndexerKeyBytes = (indexHeadDim: number) => indexHeadDim + Math.floor(indexHeadDim / 128) * 4;
 
 /** Cache elements and bytes one token occupies on one rank. Throws on an unknown dtype. */
 export function kvPerToken(shape: ModelShape, layout: KvLayout = {}): KvPerToken {
@@ -108,8 +145,22 @@ export function kvPerToken(shape: ModelShape, layout: KvLayout = {}): KvPerToken
   const headDim = shape.mla ? shape.mla.kvLoraRank + shape.mla.qkRopeHeadDim : shape.headDim;
   // KV heads split over TP, rounded up: with kvHeads < TP each rank keeps a replicated head [TRT-RM `(num_kv_heads + tp_size - 1) // tp_size`].
   const kvHeads = shape.mla ? 1 : Math.ceil(shape.kvHeads / tp);
-  const elements = kvFactor * layers.length * kvHeads * headDim; // [TRT-RM get_cache_bytes_per_token]
-  return { dtype, kvFactor, layers, kvHeads, headDim, elements, bytes: kvBytesForElements(elements, dtype) };
+  // Gemma 4 global layers cache K and V of their own geometry — global_head_dim, and num_global_key_value_heads with
+  // attention_k_eq_v, where K and V are still two tensors (HF Gemma4TextAttention past_key_values.update(key, value);
+  // ai-dynamo/aiconfigurator sdk/models/gemma4.py) [UNVERIFIED how TensorRT-LLM's cache manager lays out mixed head dims].
+  const ga = shape.mla ? undefined : shape.globalAttention;
+  const layerElements = ga
+    ? layers.map((i) => kvFactor * (isGlobalLayer(shape, i) ? Math.ceil(ga.kvHeads / tp) * ga.headDim : kvHeads * headDim))
+    : undefined;
+  // [TRT-RM get_cache_bytes_per_token]
+  const elements = layerElements ? layerElements.reduce((a, x) => a + x, 0) : kvFactor * layers.length * kvHeads * headDim;
+  const bytes = kvBytesForElements(elements, dtype);
+  if (!shape.dsa) return { dtype, kvFactor, layers, kvHeads, headDim, ...(layerElements ? { layerElements } : {}), elements, bytes };
+  // DSA: the layers that run their own indexer (all but GLM-5.2's shared-indexer layers; draft layers too) cache its keys.
+  const n = layers.filter((i) => hasDsaIndexer(shape, i)).length;
+  const bytesPerLayer = dsaIndexerKeyBytes(shape.dsa.headDim);
+  const indexer = { layers: n, bytesPerLayer, bytes: n * bytesPerLayer };
+  return { dtype, kvFactor, layers, kvHeads, headDim, elements, bytes: bytes + indexer.bytes, indexer };
 }
 
 /** KV bytes per token on one rank: 2 · local layers · ceil(kvHeads/TP) · head_dim · bytes per element (memory.md §3). */
@@ -117,12 +168,13 @@ export function kvBytesPerToken(shape: ModelShape, layout: KvLayout = {}): numbe
   return kvPerToken(shape, layout).bytes;
 }
 
-/** The per-layer windows a model declares (gpt-oss: layers 0, 2, 4, … use 128 tokens), as kv_cache_config.max_attention_window would list them. */
+/**
+ * The per-layer windows a model declares (gpt-oss: layers 0, 2, 4, … use 128 tokens; Gemma 3/4: five of every six), as
+ * kv_cache_config.max_attention_window would list them; the global layers (isGlobalLayer) attend over max_seq_len.
+ */
 export function modelAttentionWindows(shape: ModelShape, maxSeqLen: number): number[] {
   const sw = shape.slidingWindow;
-  return Array.from({ length: shape.layers }, (_, i) =>
-    sw && (!sw.everyOther || i % 2 === 0) ? Math.min(sw.window, maxSeqLen) : maxSeqLen,
-  );
+  return Array.from({ length: shape.layers }, (_, i) => (sw && !isGlobalLayer(shape, i) ? Math.min(sw.window, maxSeqLen) : maxSeqLen));
 }
 
 export interface ServingLayout {
@@ -265,6 +317,13 @@ export function estimateKvCache(input: KvCacheInput): KvCacheEstimate {
       source: "kv_cache_config.dtype 'auto' follows the model dtype",
       provenance: 'default',
     });
+  if (perToken.indexer)
+    assumptions.push({
+      what: `DSA indexer key cache: ${perToken.indexer.layers} layers × ${perToken.indexer.bytesPerLayer} B per token (${shape.dsa?.headDim} FP8 keys + FP32 scales per 128), whatever the KV dtype`,
+      source:
+        'TensorRT-LLM _torch/attention_backend/sparse/dsa/cache_manager.py DSACacheManager.get_cache_bytes_per_token (indexer_k_dtype fp8)',
+      provenance: 'default',
+    });
   if (input.kvDtype?.toLowerCase() === 'fp8_ds_mla')
     assumptions.push({
       what: 'fp8_ds_mla counted as 1 byte per element',
@@ -370,12 +429,19 @@ function windowPools(
   beam: number,
 ): WindowPool[] {
   const perLayer = perToken.elements / Math.max(1, perToken.layers.length);
-  const groups = new Map<number, number>();
-  for (const layer of perToken.layers) {
+  const indexerPerLayer = (perToken.indexer?.bytes ?? 0) / Math.max(1, perToken.layers.length); // DSA indexer keys, averaged over the layers
+  // Each window's layers and cache elements (Gemma 4 global layers hold more per token than the windowed ones).
+  const groups = new Map<number, { n: number; elements: number }>();
+  perToken.layers.forEach((layer, j) => {
     const w = Math.min(windows[layer % windows.length] ?? maxSeqLen, maxSeqLen);
-    groups.set(w, (groups.get(w) ?? 0) + 1);
-  }
-  const weights = [...groups].map(([w, n]) => ({ w, n, bpt: kvBytesForElements(perLayer * n, perToken.dtype) }));
+    const gr = groups.get(w) ?? { n: 0, elements: 0 };
+    groups.set(w, { n: gr.n + 1, elements: gr.elements + (perToken.layerElements?.[j] ?? perLayer) });
+  });
+  const weights = [...groups].map(([w, { n, elements }]) => ({
+    w,
+    n,
+    bpt: kvBytesForElements(elements, perToken.dtype) + indexerPerLayer * n,
+  }));
   const total = weights.reduce((s, g) => s + g.w * g.bpt, 0);
   return weights.map(({ w, n, bpt }) => {
     const share = (w * bpt) / total;

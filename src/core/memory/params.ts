@@ -14,7 +14,18 @@ export type Shard =
   | 'exp';
 
 export type ParamCategory =
-  'attention' | 'mlp' | 'experts' | 'shared-experts' | 'router' | 'norm' | 'mamba' | 'embedding' | 'positions' | 'output' | 'mtp';
+  | 'attention'
+  | 'mlp'
+  | 'experts'
+  | 'shared-experts'
+  | 'router'
+  | 'norm'
+  | 'mamba'
+  | 'embedding'
+  | 'positions'
+  | 'output'
+  | 'mtp'
+  | 'per-layer-embedding';
 
 export interface ParamGroup {
   name: string;
@@ -34,16 +45,24 @@ export interface ParamGroup {
 /**
  * The kinds of decoder layer: a GPT layer is attention + dense MLP (`dense`) or attention + MoE (`moe`); a hybrid stack
  * (Megatron `hybrid_override_pattern`) has one mixer per layer: Mamba-2 (`M`), self-attention (`*`), MLP (`-`), MoE (`E`).
+ * With linear attention (Qwen3-Next / Qwen3.5) the layers between the full-attention ones hold a Gated DeltaNet mixer in
+ * place of self-attention: `gdn` (+ dense MLP) and `gdn-moe` (+ MoE).
  */
-export type LayerKind = 'dense' | 'moe' | 'mamba' | 'attention' | 'mlp' | 'moe-mlp';
-export const LAYER_KINDS: readonly LayerKind[] = ['dense', 'moe', 'mamba', 'attention', 'mlp', 'moe-mlp'];
-/** The blocks a layer kind holds: self-attention (dense, moe, attention), a dense MLP (dense, mlp), an MoE block (moe, moe-mlp). */
+export type LayerKind = 'dense' | 'moe' | 'mamba' | 'attention' | 'mlp' | 'moe-mlp' | 'gdn' | 'gdn-moe';
+export const LAYER_KINDS: readonly LayerKind[] = ['dense', 'moe', 'mamba', 'attention', 'mlp', 'moe-mlp', 'gdn', 'gdn-moe'];
+/**
+ * The blocks a layer kind holds: self-attention (dense, moe, attention), a Gated DeltaNet mixer (gdn, gdn-moe), a dense
+ * MLP (dense, mlp, gdn), an MoE block (moe, moe-mlp, gdn-moe).
+ */
 export const hasAttention = (k: LayerKind) => k === 'dense' || k === 'moe' || k === 'attention';
-export const hasDenseMlp = (k: LayerKind) => k === 'dense' || k === 'mlp';
-export const hasMoe = (k: LayerKind) => k === 'moe' || k === 'moe-mlp';
+export const hasGdn = (k: LayerKind) => k === 'gdn' || k === 'gdn-moe';
+export const hasDenseMlp = (k: LayerKind) => k === 'dense' || k === 'mlp' || k === 'gdn';
+export const hasMoe = (k: LayerKind) => k === 'moe' || k === 'moe-mlp' || k === 'gdn-moe';
 
 export type KindCounts = Record<LayerKind, number>;
-export const noKinds = (): KindCounts => ({ dense: 0, moe: 0, mamba: 0, attention: 0, mlp: 0, 'moe-mlp': 0 });
+export const noKinds = (): KindCounts => ({ dense: 0, moe: 0, mamba: 0, attention: 0, mlp: 0, 'moe-mlp': 0, gdn: 0, 'gdn-moe': 0 });
+/** MoE layers among the counted kinds. */
+export const moeLayerCount = (k: KindCounts) => k.moe + k['moe-mlp'] + k['gdn-moe'];
 
 const HYBRID: Record<string, LayerKind> = { M: 'mamba', '*': 'attention', '-': 'mlp', E: 'moe-mlp' };
 
@@ -74,6 +93,29 @@ function isMoeLayer(m: ModelShape, i: number): boolean {
 const multiples = (k: number, a: number, b: number) => (b <= a ? 0 : Math.floor((b - 1) / k) - Math.floor((a - 1) / k));
 
 /**
+ * Whether layer `i` (0-based) is a Gated DeltaNet layer: of every `fullAttentionInterval` layers the last attends fully
+ * (HF Qwen3-Next / Qwen3.5 `layer_types`: full_attention when (i + 1) % full_attention_interval == 0; Megatron
+ * experimental_attention_variant_module_specs.py get_linear_attention_pattern with an int linear_attention_freq).
+ */
+export const isGdnLayer = (m: ModelShape, i: number): boolean =>
+  !!m.linearAttention && (i + 1) % m.linearAttention.fullAttentionInterval !== 0;
+
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+
+/** Integers i in [a, b) with pred(i), for a predicate of period p: one loop over at most min(b − a, p) values. */
+function countPeriodic(p: number, a: number, b: number, pred: (i: number) => boolean): number {
+  if (b <= a) return 0;
+  let n = 0;
+  if (b - a <= p) {
+    for (let i = a; i < b; i++) if (pred(i)) n++;
+    return n;
+  }
+  // Residue r occurs at r + j·p in [a, b): multiples of p in [a − r, b − r).
+  for (let r = 0; r < p; r++) if (pred(r)) n += multiples(p, a - r, b - r);
+  return n;
+}
+
+/**
  * Layer kinds of layers [first, first + count): counted arithmetically for the usual placements (the layer count can be a
  * typo of 10⁹), looped only over an explicit list the file wrote.
  */
@@ -96,6 +138,26 @@ export function countKinds(m: ModelShape, first: number, count: number): KindCou
   }
   out.moe = moe;
   out.dense = count - moe;
+  const la = m.linearAttention;
+  if (la && la.fullAttentionInterval > 1) {
+    // Full-attention layers, and of them the MoE ones; every other layer is a Gated DeltaNet layer of the same MLP kind.
+    const N = la.fullAttentionInterval;
+    const full = multiples(N, first + 1, end + 1);
+    let fullMoe = 0;
+    if (moe > 0) {
+      const f = m.moeLayerFreq;
+      const a = Math.max(first, m.denseLayersBeforeMoe);
+      if (Array.isArray(f)) for (let i = a; i < Math.min(end, f.length); i++) fullMoe += isMoeLayer(m, i) && !isGdnLayer(m, i) ? 1 : 0;
+      else {
+        const k = typeof f === 'number' && f > 1 ? f : 1;
+        fullMoe = countPeriodic((k * N) / gcd(k, N), a, end, (i) => i % k === 0 && (i + 1) % N === 0);
+      }
+    }
+    out.moe = fullMoe;
+    out['gdn-moe'] = moe - fullMoe;
+    out.dense = full - fullMoe;
+    out.gdn = count - full - (moe - fullMoe);
+  }
   return out;
 }
 
@@ -111,6 +173,125 @@ export function lastLayerKind(m: ModelShape): LayerKind {
   return LAYER_KINDS.find((x) => k[x] > 0) ?? 'dense';
 }
 
+// ---- Layers that differ within one kind (Gemma 4): global attention geometry, KV-shared layers ----
+
+/** Period of the global layers: 1 without a window (every layer attends fully), 0 when every layer is windowed. */
+function globalPeriod(m: ModelShape): number {
+  const sw = m.slidingWindow;
+  if (!sw) return 1;
+  return m.slidingWindowPattern ?? (sw.everyOther ? 2 : 0);
+}
+
+/**
+ * Whether layer `i` (0-based) attends fully: with a window, the last of every `slidingWindowPattern` layers (every other
+ * with `everyOther`) — HF Gemma 2/3/4 layer_types "full_attention" when (i + 1) % pattern == 0, gpt-oss odd layers.
+ */
+export function isGlobalLayer(m: ModelShape, i: number): boolean {
+  const p = globalPeriod(m);
+  return p > 0 && (i + 1) % p === 0;
+}
+
+/** Global layers in [a, b). */
+const globalsIn = (m: ModelShape, a: number, b: number) => {
+  const p = globalPeriod(m);
+  return p > 0 ? multiples(p, a + 1, b + 1) : 0;
+};
+
+/** The first KV-shared layer: HF Gemma 4 first_kv_shared_layer_idx = num_hidden_layers − num_kv_shared_layers (none unless > 0). */
+export function firstKvSharedLayer(m: ModelShape): number {
+  const n = m.kvSharedLayers ?? 0;
+  return n > 0 && m.layers - n > 0 ? m.layers - n : m.layers;
+}
+
+/** Whether layer `i` reuses an earlier layer's keys and values (HF Gemma 4 Gemma4TextAttention.is_kv_shared_layer). */
+export const isKvSharedLayer = (m: ModelShape, i: number) => i >= firstKvSharedLayer(m) && i < m.layers;
+
+/** Whether the layers of one kind differ (Gemma 4 global geometry, KV-shared layers, double-wide MLPs). */
+export const hasLayerVariants = (m: ModelShape): boolean => !!m.globalAttention || firstKvSharedLayer(m) < m.layers;
+
+/** The attention of one layer: global (full) or windowed, with its own keys and values or an earlier layer's. */
+export interface AttentionVariant {
+  global: boolean;
+  kvShared: boolean;
+}
+
+/** Attention variants of layers [first, first + count), counted arithmetically; omits empty ones. */
+export function attentionVariants(m: ModelShape, first: number, count: number): { v: AttentionVariant; times: number }[] {
+  const end = first + count;
+  const s0 = Math.min(Math.max(first, firstKvSharedLayer(m)), end);
+  const own = s0 - first;
+  const shared = end - s0;
+  const ownGlobal = globalsIn(m, first, s0);
+  const sharedGlobal = globalsIn(m, s0, end);
+  return [
+    { v: { global: false, kvShared: false }, times: own - ownGlobal },
+    { v: { global: true, kvShared: false }, times: ownGlobal },
+    { v: { global: false, kvShared: true }, times: shared - sharedGlobal },
+    { v: { global: true, kvShared: true }, times: sharedGlobal },
+  ].filter((x) => x.times > 0);
+}
+
+/**
+ * Query and key (= value) widths, heads · head dim, of the mean layer: Gemma 4 global layers use global_head_dim (and
+ * their own KV heads), KV-shared layers compute no keys or values (HF Gemma4TextAttention reuses the earlier tensors).
+ * For uniform models, heads · headDim and kvHeads · headDim.
+ */
+export function meanAttentionWidths(m: ModelShape): { q: number; kv: number } {
+  if (!hasLayerVariants(m)) return { q: m.heads * m.headDim, kv: m.kvHeads * m.headDim };
+  let q = 0;
+  let kv = 0;
+  for (const { v, times } of attentionVariants(m, 0, m.layers)) {
+    const ga = v.global ? m.globalAttention : undefined;
+    const d = ga?.headDim ?? m.headDim;
+    q += times * m.heads * d;
+    kv += v.kvShared ? 0 : times * (ga?.kvHeads ?? m.kvHeads) * d;
+  }
+  return { q: q / m.layers, kv: kv / m.layers };
+}
+
+/** Groups of several layer sets merged by name into one layer's mean (n = Σ times · n / Σ times). */
+function meanGroups(sets: readonly { groups: readonly ParamGroup[]; times: number }[]): ParamGroup[] {
+  const total = sets.reduce((a, x) => a + x.times, 0);
+  const out = new Map<string, ParamGroup>();
+  for (const { groups, times } of sets)
+    for (const x of groups) {
+      const prev = out.get(x.name);
+      const n = (times * x.n) / total;
+      out.set(x.name, prev ? { ...prev, n: prev.n + n } : { ...x, n });
+    }
+  return [...out.values()];
+}
+
+/**
+ * Per-layer embeddings of one layer (HF Gemma 4 PLE; Megatron-Bridge gemma/modeling_gemma4.py _attach_ple_modules): its
+ * vocab × width slice of the packed table (VocabParallelEmbedding) and its hidden × width slice of the model projection
+ * (ColumnParallelLinear), both held with the embedding; its gate (hidden → width), projection (width → hidden) and norm
+ * (nn.Linear / RMSNorm, replicated). The table's own norm (width) is model-level, in countParams.
+ */
+export function perLayerEmbeddingGroups(m: ModelShape): ParamGroup[] {
+  const x = m.perLayerEmbedding;
+  if (!x) return [];
+  const h = m.hidden;
+  return [
+    g('per-layer embedding table (this layer’s slice)', x.vocab * x.width, 'tp', false, 'per-layer-embedding', false),
+    g('per-layer model projection (this layer’s slice)', h * x.width, 'tp', false, 'per-layer-embedding', true),
+    g('per-layer input gate + projection', 2 * h * x.width, 'rep', false, 'per-layer-embedding', true),
+    g('per-layer input norm', normParams(m, h), 'rep', false, 'norm'),
+  ];
+}
+
+/**
+ * Mean MLP width of the dense layers: with use_double_wide_mlp the KV-shared ones are 2 · ffn wide (HF Gemma4TextMLP),
+ * so the mean is exact over the model and an average within a pipeline stage.
+ */
+export function meanDenseFfn(m: ModelShape): number {
+  if (!m.doubleWideSharedMlp) return m.ffn;
+  const dense = countKinds(m, 0, m.layers).dense;
+  const s0 = firstKvSharedLayer(m);
+  const wide = countKinds(m, s0, m.layers - s0).dense;
+  return dense > 0 ? (m.ffn * (dense + wide)) / dense : m.ffn;
+}
+
 const g = (name: string, n: number, shard: Shard, gemm: boolean, category: ParamCategory, matrix = gemm): ParamGroup => ({
   name,
   n,
@@ -120,10 +301,79 @@ const g = (name: string, n: number, shard: Shard, gemm: boolean, category: Param
   matrix,
 });
 
-/** Self-attention: GQA (q, k, v, o) or MLA projections, biases, sinks, q/k norms; the pre-attention norm. */
-export function attentionGroups(m: ModelShape): ParamGroup[] {
+/**
+ * Whether layer `i` (0-based) runs its own DSA indexer: every MLA layer, or with cross-layer top-k sharing only the layers
+ * Megatron computes top-k on (experimental_attention_variant/dsa.py is_dsa_skip_topk_layer: with 1-based L, a layer reuses
+ * an earlier top-k when max(L − max(offset, 1), 0) mod freq ≠ 0). MTP layers (i ≥ layers) hold their own indexer (the
+ * GLM-5.2 checkpoint ships `model.layers.78.self_attn.indexer`).
+ */
+export function hasDsaIndexer(m: ModelShape, i: number): boolean {
+  const d = m.dsa;
+  if (!d || !m.mla) return false;
+  const f = d.topKFreq ?? 1;
+  if (f <= 1 || i >= m.layers) return true;
+  return Math.max(i + 1 - Math.max(d.skipTopKOffset ?? 0, 1), 0) % f === 0;
+}
+
+/** Layers (of all `layers`) that run their own DSA indexer: the first max(offset, 1), then every freq-th (hasDsaIndexer in closed form). */
+export function dsaIndexerLayerCount(m: ModelShape): number {
+  const d = m.dsa;
+  if (!d || !m.mla) return 0;
+  const f = d.topKFreq ?? 1;
+  if (f <= 1) return m.layers;
+  const off = Math.max(d.skipTopKOffset ?? 0, 1);
+  return Math.min(off, m.layers) + Math.max(0, Math.floor((m.layers - off) / f));
+}
+
+/**
+ * Share of the layers of a kind that run their own DSA indexer (1 without top-k sharing). The parameter inventory is per
+ * layer kind, so with sharing (GLM-5.2: 21 of 78 layers) a kind's indexer weights are averaged over its layers: exact over
+ * the whole model, an average within a pipeline stage.
+ */
+export function dsaIndexerShare(m: ModelShape, kind: LayerKind): number {
+  if (!m.dsa || !m.mla || !hasAttention(kind)) return 0;
+  if ((m.dsa.topKFreq ?? 1) <= 1) return 1;
+  const total = countKinds(m, 0, m.layers)[kind];
+  if (!total) return 0;
+  // A layer count written as a typo of 10⁹ is not looped over: the model-wide share stands in for the kind's.
+  if (m.layers > 100_000) return dsaIndexerLayerCount(m) / m.layers;
+  let n = 0;
+  for (let i = 0; i < m.layers; i++) if (hasDsaIndexer(m, i) && countKinds(m, i, 1)[kind]) n++;
+  return n / total;
+}
+
+/**
+ * The DSA lightning indexer of one MLA layer, `share` of it (Megatron experimental_attention_variant/dsa.py DSAIndexer;
+ * DeepSeek-V3.2-Exp inference/model.py Indexer): linear_wq_b q_lora_rank → index_n_heads · index_head_dim (hidden_size
+ * without q LoRA), linear_wk hidden → index_head_dim, k_norm a LayerNorm with weight and bias (normalization "LayerNorm"
+ * whatever the model's norm; the GLM-5 checkpoints ship `indexer.k_norm.bias`), linear_weights_proj hidden → index_n_heads.
+ * No biases on the projections; all four are parallel_mode "duplicated": replicated on every TP rank.
+ */
+export function dsaIndexerGroups(m: ModelShape, share = 1): ParamGroup[] {
+  const d = m.dsa;
+  if (!d || !m.mla || share <= 0) return [];
+  const qIn = m.mla.qLoraRank ?? m.hidden;
+  return [
+    g('DSA indexer wq_b', share * qIn * d.heads * d.headDim, 'rep', true, 'attention'),
+    g('DSA indexer wk', share * m.hidden * d.headDim, 'rep', true, 'attention'),
+    g('DSA indexer k_norm (LayerNorm)', share * 2 * d.headDim, 'rep', false, 'norm'),
+    g('DSA indexer weights_proj', share * m.hidden * d.heads, 'rep', true, 'attention'),
+  ];
+}
+
+/**
+ * Self-attention: GQA (q, k, v, o) or MLA projections (+ the DSA indexer, `indexerShare` of it), biases, sinks, q/k
+ * norms; the pre-attention norm (and the post-attention one with sandwich norms). When layers differ (Gemma 4 global
+ * layers, KV-shared layers) `variant` picks one; without it the groups are the mean over the model's layers, exact over
+ * all of them, an average within a pipeline stage.
+ */
+export function attentionGroups(m: ModelShape, indexerShare = 1, variant?: AttentionVariant): ParamGroup[] {
+  if (!variant && hasLayerVariants(m))
+    return meanGroups(attentionVariants(m, 0, m.layers).map(({ v, times }) => ({ groups: attentionGroups(m, indexerShare, v), times })));
   const h = m.hidden;
   const out: ParamGroup[] = [g('input norm', normParams(m, h), 'rep', false, 'norm')];
+  // Sandwich norms: post_attention_layernorm on the attention output (HF Gemma2/3/4DecoderLayer).
+  if (m.postNorms) out.push(g('post-attention norm', normParams(m, h), 'rep', false, 'norm'));
   if (m.mla) {
     const a = m.heads;
     const x = m.mla;
@@ -138,18 +388,38 @@ export function attentionGroups(m: ModelShape): ParamGroup[] {
     out.push(g('kv latent norm', normParams(m, x.kvLoraRank), 'rep', false, 'norm'));
     out.push(g('kv up projection', x.kvLoraRank * a * (x.qkNopeHeadDim + x.vHeadDim), 'tp', true, 'attention'));
     out.push(g('output projection', a * x.vHeadDim * h, 'tp', true, 'attention'));
+    out.push(...dsaIndexerGroups(m, indexerShare));
     return out;
   }
-  const q = m.heads * m.headDim;
-  const kv = m.kvHeads * m.headDim;
+  // Gemma 4 global layers: global_head_dim, and num_global_key_value_heads with attention_k_eq_v (HF Gemma4TextAttention).
+  const ga = variant?.global ? m.globalAttention : undefined;
+  const d = ga?.headDim ?? m.headDim;
+  const q = m.heads * d;
+  const kv = (ga?.kvHeads ?? m.kvHeads) * d;
+  if (variant?.kvShared) {
+    // A KV-shared layer has q_proj, q_norm and o_proj only: "Layers sharing kv states don't need any weight matrices" (HF Gemma4TextAttention).
+    out.push(g('q projection', h * q, 'tp', true, 'attention'));
+    out.push(g('output projection', q * h, 'tp', true, 'attention'));
+    if (m.attentionBias) out.push(g('q bias', q, 'tp', false, 'attention'));
+    if (m.attentionBias === 'all') out.push(g('output bias', h, 'rep', false, 'attention'));
+    if (m.qkNorm) out.push(g('q norm', normParams(m, d), 'rep', false, 'norm'));
+    return out;
+  }
+  // attention_k_eq_v: a global layer has no v_proj, V being the K projection (HF Gemma4TextAttention use_alternative_attention).
+  const vOut = ga?.kEqV ? 0 : kv;
+  // Gated attention: linear_qkv also emits a per-head output gate of heads·d (Megatron attention.py linear_qkv_out_dim with
+  // attention_output_gate; HF Qwen3-Next / Qwen3.5 q_proj of width heads·head_dim·2).
+  const qOut = m.attentionOutputGate ? 2 * q : q;
   // GQA: Q and O are h × heads·d, K and V h × kvHeads·d (Megatron theoretical_memory_usage.py `attn` with num_query_groups).
-  out.push(g('qkv projection', h * (q + 2 * kv), 'tp', true, 'attention'));
+  out.push(g('qkv projection', h * (qOut + kv + vOut), 'tp', true, 'attention'));
   out.push(g('output projection', q * h, 'tp', true, 'attention'));
   // Column-parallel qkv bias is sharded; the row-parallel output bias is replicated (Megatron add_bias_linear / HF attention_bias).
-  if (m.linearBias || m.attentionBias) out.push(g('qkv bias', q + 2 * kv, 'tp', false, 'attention'));
+  if (m.linearBias || m.attentionBias) out.push(g('qkv bias', qOut + kv + vOut, 'tp', false, 'attention'));
   if (m.linearBias || m.attentionBias === 'all') out.push(g('output bias', h, 'rep', false, 'attention'));
   if (m.attentionSinks) out.push(g('attention sinks', m.heads, 'tp', false, 'attention')); // one logit per head (gpt-oss `sinks`)
-  if (m.qkNorm) out.push(g('q/k norms', 2 * normParams(m, m.headDim), 'rep', false, 'norm')); // per-head q_norm, k_norm (Qwen3)
+  // Full-width q_norm / k_norm over every head, split with the heads under TP (Megatron-Bridge minimax_m2_provider.py _FullDimRMSNorm).
+  if (m.qkNorm === 'full') out.push(g('q/k norms', normParams(m, q + kv), 'tp', false, 'norm'));
+  else if (m.qkNorm) out.push(g('q/k norms', 2 * normParams(m, d), 'rep', false, 'norm')); // per-head q_norm, k_norm (Qwen3)
   return out;
 }
 
@@ -158,6 +428,8 @@ export function mlpGroups(m: ModelShape, ffn: number, category: 'mlp' | 'shared-
   const h = m.hidden;
   const out: ParamGroup[] = [];
   if (withNorm) out.push(g('pre-MLP norm', normParams(m, h), 'rep', false, 'norm'));
+  // Sandwich norms: post_feedforward_layernorm on the MLP output (HF Gemma2/3/4DecoderLayer).
+  if (withNorm && m.postNorms) out.push(g('post-MLP norm', normParams(m, h), 'rep', false, 'norm'));
   out.push(g(category === 'mlp' ? 'MLP' : 'shared experts', mlpMatrices(m) * h * ffn, 'tp', true, category));
   if (m.linearBias) {
     out.push(g(`${category === 'mlp' ? 'MLP' : 'shared-expert'} fc1 bias`, (mlpMatrices(m) - 1) * ffn, 'tp', false, category));
@@ -172,15 +444,24 @@ export function moeGroups(m: ModelShape): ParamGroup[] {
   const E = m.experts;
   const mats = mlpMatrices(m);
   const out: ParamGroup[] = [g('pre-MLP norm', normParams(m, h), 'rep', false, 'norm')];
+  if (m.postNorms) out.push(g('post-MLP norm', normParams(m, h), 'rep', false, 'norm'));
   // Router h·E, replicated (Megatron theoretical_memory_usage.py); bias = gpt-oss router bias / DeepSeek-V3 e_score_correction_bias.
   out.push(g('router', h * E, 'rep', false, 'router', true));
   if (m.routerBias) out.push(g('router bias', E, 'rep', false, 'router'));
+  if (m.moeBranchNorms) {
+    // Gemma 4: router `scale` (hidden) and `per_expert_scale` (E) beside proj; pre_feedforward_layernorm_2 and
+    // post_feedforward_layernorm_1, _2 around the experts and the dense MLP (HF Gemma4TextRouter, Gemma4TextDecoderLayer).
+    out.push(g('router scales', h + E, 'rep', false, 'router'));
+    out.push(g('MoE branch norms', 3 * normParams(m, h), 'rep', false, 'norm'));
+  }
   // Latent MoE (HF Nemotron 3 Super `moe_latent_size`): experts work in a latent space entered and left through two projections.
   const w = m.moeLatentSize ?? h;
   if (m.moeLatentSize) out.push(g('latent projections', 2 * h * m.moeLatentSize, 'tp', true, 'mlp'));
   out.push(g('routed experts', E * mats * w * m.moeFfn, 'exp', true, 'experts'));
   if (m.expertBias || m.linearBias) out.push(g('expert biases', E * ((mats - 1) * m.moeFfn + w), 'exp', false, 'experts'));
   if (m.sharedExpertFfn > 0) out.push(...mlpGroups(m, m.sharedExpertFfn, 'shared-experts', false));
+  // Sigmoid gate on the shared experts' output: a replicated [1, h] weight (Megatron moe/shared_experts.py gate_weight).
+  if (m.sharedExpertGate && m.sharedExpertFfn > 0) out.push(g('shared-expert gate', h, 'rep', false, 'shared-experts', true));
   return out;
 }
 
@@ -201,21 +482,52 @@ export function mambaGroups(m: ModelShape): ParamGroup[] {
   ];
 }
 
-/** Parameter groups of one decoder layer of a kind. */
-export function layerGroups(m: ModelShape, kind: LayerKind): ParamGroup[] {
+/**
+ * Gated DeltaNet mixer of a linear-attention layer (Megatron ssm/gated_delta_net/common.py _GDNBase; HF modeling_qwen3_5.py
+ * Qwen3_5GatedDeltaNet): the pre-norm fused into in_proj (TELayerNormColumnParallelLinear), in_proj for q, k (k_heads·d_k
+ * each), v and the output gate z (v_heads·d_v each), β and α (v_heads each); the depthwise causal conv1d over q, k, v
+ * without bias (conv_bias False; HF bias=False); A_log and dt_bias per value head; the gated RMSNorm over d_v, one weight
+ * shared by every head and replicated (out_norm of hidden_size value_head_dim); out_proj. No projection biases (bias False).
+ * in_proj, conv1d, A_log and dt_bias split over TP by heads (tensor_model_parallel, partition_dim 0); out_proj is row-parallel.
+ */
+export function gdnGroups(m: ModelShape): ParamGroup[] {
+  const h = m.hidden;
+  const out: ParamGroup[] = [g('input norm', normParams(m, h), 'rep', false, 'norm')];
+  const x = m.linearAttention;
+  if (!x) return out;
+  const qk = x.keyHeads * x.keyHeadDim;
+  const v = x.valueHeads * x.valueHeadDim;
+  const conv = 2 * qk + v;
+  out.push(g('GDN in_proj (q, k, v, z, β, α)', h * (conv + v + 2 * x.valueHeads), 'tp', true, 'attention'));
+  out.push(g('GDN conv1d', conv * x.convKernel, 'tp', false, 'attention')); // [conv_dim, 1, kernel]: not a 2-D weight
+  out.push(g('GDN A_log, dt_bias', 2 * x.valueHeads, 'tp', false, 'attention'));
+  out.push(g('GDN gated norm', normParams(m, x.valueHeadDim), 'rep', false, 'norm'));
+  out.push(g('GDN out_proj', v * h, 'tp', true, 'attention'));
+  return out;
+}
+
+/**
+ * Parameter groups of one decoder layer of a kind; `indexerShare` overrides the kind's DSA indexer share (an MTP layer has
+ * its own). Where layers of a kind differ (Gemma 4), the mean layer of the kind (attentionGroups, meanDenseFfn).
+ */
+export function layerGroups(m: ModelShape, kind: LayerKind, indexerShare = dsaIndexerShare(m, kind)): ParamGroup[] {
   switch (kind) {
     case 'dense':
-      return [...attentionGroups(m), ...mlpGroups(m, m.ffn)];
+      return [...attentionGroups(m, indexerShare), ...mlpGroups(m, meanDenseFfn(m)), ...perLayerEmbeddingGroups(m)];
     case 'moe':
-      return [...attentionGroups(m), ...moeGroups(m)];
+      return [...attentionGroups(m, indexerShare), ...moeGroups(m), ...perLayerEmbeddingGroups(m)];
     case 'mamba':
       return mambaGroups(m);
     case 'attention':
-      return attentionGroups(m);
+      return attentionGroups(m, indexerShare);
     case 'mlp':
       return mlpGroups(m, m.ffn);
     case 'moe-mlp':
       return moeGroups(m);
+    case 'gdn':
+      return [...gdnGroups(m), ...mlpGroups(m, m.ffn)];
+    case 'gdn-moe':
+      return [...gdnGroups(m), ...moeGroups(m)];
   }
 }
 
@@ -225,7 +537,7 @@ export function mtpGroups(m: ModelShape): ParamGroup[] {
   return [
     g('MTP enorm + hnorm', 2 * normParams(m, h), 'rep', false, 'norm'),
     g('MTP eh_proj', 2 * h * h, 'tp', true, 'mtp'),
-    ...layerGroups(m, lastLayerKind(m)),
+    ...layerGroups(m, lastLayerKind(m), 1),
     g('MTP final norm', normParams(m, h), 'rep', false, 'norm'),
   ];
 }
@@ -244,7 +556,7 @@ export interface ParamCount {
   outputLayer: number;
   /** Learned absolute position embeddings (0 with RoPE). */
   positions: number;
-  /** All layers: q/k/v/o (or MLA) projections, their biases, attention sinks. */
+  /** All layers: q/k/v/o (or MLA) projections, their biases, attention sinks; Gated DeltaNet mixers (norms excluded). */
   attention: number;
   /** Dense MLPs (every layer of a dense model; the leading dense layers of an MoE model; hybrid MLP layers). */
   denseMlp: number;
@@ -255,6 +567,8 @@ export interface ParamCount {
   router: number;
   /** Mamba-2 mixers (norms excluded). */
   mamba: number;
+  /** Per-layer embeddings (Gemma 4 PLE): the table, its model projection, each layer's gate and projection (norms excluded). */
+  perLayerEmbedding: number;
   /** Layer norms, q/k norms, MLA latent norms and the final norm. */
   norms: number;
   denseLayers: number;
@@ -270,21 +584,25 @@ export function countParams(s: ModelShape): ParamCount {
   const by = (c: ParamCategory) => {
     let n = 0;
     for (const k of LAYER_KINDS) if (kinds[k]) n += kinds[k] * sumGroups(layerGroups(s, k), (x) => x.category === c);
-    return n;
+    // A DSA indexer shared over layers is averaged per kind (dsaIndexerShare), and so are layers that differ within a kind
+    // (Gemma 4 global and KV-shared layers, attentionGroups): whole counts again over all the layers.
+    return Math.round(n);
   };
   const h = s.hidden;
   const outputLayer = s.tiedEmbeddings ? 0 : s.vocab * h;
   const embedding = s.vocab * h + outputLayer;
   const positions = s.positionEmbedding === 'learned_absolute' ? (s.maxPositionEmbeddings ?? 0) * h : 0;
-  const norms = by('norm') + normParams(s, h); // + final norm
+  // + final norm; + the per-layer-embedding projection norm (HF Gemma 4 per_layer_projection_norm, model-level).
+  const norms = by('norm') + normParams(s, h) + (s.perLayerEmbedding ? normParams(s, s.perLayerEmbedding.width) : 0);
   const attention = by('attention');
   const denseMlp = by('mlp');
   const routedExperts = by('experts');
   const sharedExperts = by('shared-experts');
   const router = by('router');
   const mamba = by('mamba');
+  const perLayerEmbedding = by('per-layer-embedding');
   const mtp = (s.mtpLayers ?? 0) * sumGroups(mtpGroups(s));
-  const total = embedding + positions + attention + denseMlp + routedExperts + sharedExperts + router + mamba + norms;
+  const total = embedding + positions + attention + denseMlp + routedExperts + sharedExperts + router + mamba + perLayerEmbedding + norms;
   const attn = attentionGroups(s);
   return {
     total,
@@ -298,9 +616,10 @@ export function countParams(s: ModelShape): ParamCount {
     sharedExperts,
     router,
     mamba,
+    perLayerEmbedding,
     norms,
-    denseLayers: kinds.dense,
-    moeLayers: kinds.moe + kinds['moe-mlp'],
+    denseLayers: kinds.dense + kinds.gdn,
+    moeLayers: moeLayerCount(kinds),
     kinds,
     perLayer: {
       attention: sumGroups(attn, (x) => x.category === 'attention'),

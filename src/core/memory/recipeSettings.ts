@@ -455,7 +455,8 @@ export function applyFileStructure(shape: ModelShape, v: TrainingValues, assumpt
   if (pe === 'learned_absolute' || pe === 'rope' || pe === 'alibi' || pe === 'none') shape.positionEmbedding = pe;
   else if (pe === 'yarn' || pe === 'mrope') shape.positionEmbedding = 'rope';
   if (pos(v.maxPositions)) shape.maxPositionEmbeddings = v.maxPositions as number;
-  if (typeof v.qkNorm === 'boolean') shape.qkNorm = v.qkNorm;
+  // qk_layernorm True keeps a model's full-width Q/K norm (MiniMax-M2's Bridge layer spec turns the flag into it).
+  if (typeof v.qkNorm === 'boolean') shape.qkNorm = v.qkNorm && shape.qkNorm === 'full' ? 'full' : v.qkNorm;
   if (typeof v.routerBias === 'boolean') shape.routerBias = v.routerBias;
   if (v.moeLayerFreq !== undefined && v.moeLayerFreq !== null) {
     const f = moeLayerFreqOf(v.moeLayerFreq);

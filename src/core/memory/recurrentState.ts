@@ -4,7 +4,7 @@
 // layer and request). Shapes follow the mixers: Mamba-2 conv (d_inner + 2·groups·d_state) × (d_conv − 1) and SSM
 // heads × head_dim × d_state (Megatron ssm/mamba_mixer.py); Gated DeltaNet conv (2·k_heads·d_k + v_heads·d_v) × (d_conv − 1)
 // and state v_heads × d_k × d_v (HF Qwen3NextGatedDeltaNet). Heads split over TP (TP 1 under attention DP).
-import { hybridLayers, mambaInner } from './params.js';
+import { countKinds, hybridLayers, mambaInner } from './params.js';
 import type { Assumption, ModelShape } from './types.js';
 
 export interface RecurrentState {
@@ -37,7 +37,8 @@ export function recurrentState(
   }
   const la = shape.linearAttention;
   if (la) {
-    const n = shape.layers - Math.floor(shape.layers / la.fullAttentionInterval);
+    const k = countKinds(shape, 0, shape.layers);
+    const n = k.gdn + k['gdn-moe'];
     layers += n;
     conv += n * (2 * la.keyHeads * la.keyHeadDim + la.valueHeads * la.valueHeadDim) * (la.convKernel - 1);
     ssm += n * la.valueHeads * la.keyHeadDim * la.valueHeadDim;

@@ -1,5 +1,6 @@
 // Plain-text report of an estimate (the CLI's `estimate` output).
 import type { DocEstimate } from './estimate.js';
+import { kvTokenFormula } from './kvcache.js';
 import { rlPhasesText } from './nemoRlReport.js';
 import { describeWeights } from '../models/resolve.js';
 import { gib } from '../units.js';
@@ -70,7 +71,7 @@ function servingText(e: Extract<DocEstimate, { kind: 'serving' }>): string {
     out.push(`    ${'KV cache pool'.padEnd(w)}  ${gib(r.holds.kvPool).padStart(11)}  limited by ${k.limit}`);
     out.push(`    ${'free'.padEnd(w)}  ${gib(r.holds.free).padStart(11)}`);
     out.push(
-      `  KV cache ${k.perToken.dtype}: ${k.bytesPerToken} B/token (${k.perToken.kvFactor} · ${k.perToken.layers.length} layers · ${k.perToken.kvHeads} KV heads · ${k.perToken.headDim} · bytes), ${k.tokensPerBlock} tokens/block = ${k.bytesPerBlock} B/block; ${k.poolTokens} tokens = ${k.poolBlocks} blocks`,
+      `  KV cache ${k.perToken.dtype}: ${k.bytesPerToken} B/token (${kvTokenFormula(k.perToken)}), ${k.tokensPerBlock} tokens/block = ${k.bytesPerBlock} B/block; ${k.poolTokens} tokens = ${k.poolBlocks} blocks`,
     );
     out.push(
       `  one request of ${r.maxSeqLen} tokens needs ${k.blocksPerSequence} blocks: the pool holds ${k.requestsAtMaxSeqLen} such requests`,

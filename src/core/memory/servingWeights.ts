@@ -56,10 +56,20 @@ export interface ServingWeights {
 }
 
 type Part =
-  'embedding' | 'lm head' | 'attention' | 'dense MLP' | 'shared experts' | 'routed experts' | 'Mamba' | 'MTP' | 'norms, routers, biases';
+  | 'embedding'
+  | 'per-layer embeddings'
+  | 'lm head'
+  | 'attention'
+  | 'dense MLP'
+  | 'shared experts'
+  | 'routed experts'
+  | 'Mamba'
+  | 'MTP'
+  | 'norms, routers, biases';
 /** Report order: from the input to the output of the model. */
 const PART_ORDER: readonly Part[] = [
   'embedding',
+  'per-layer embeddings',
   'attention',
   'Mamba',
   'dense MLP',
@@ -98,6 +108,8 @@ function partOf(group: ParamGroup): Part {
       return 'routed experts';
     case 'mamba':
       return 'Mamba';
+    case 'per-layer-embedding':
+      return 'per-layer embeddings'; // Gemma 4 E2B/E4B embed_tokens_per_layer and its projection (modeling_gemma4.py)
     default:
       return 'norms, routers, biases';
   }

@@ -18,7 +18,7 @@ import {
 } from './activations.js';
 import { CUDA_GRAPH_WARMUP_STEPS, derived, type TrainingConfig } from './config.js';
 import { computeCapability, gemmWorkspaces, reservedFraction, trainingOverheads } from './overheads.js';
-import { countKinds, kindsPresent, LAYER_KINDS, type KindCounts, type LayerKind } from './params.js';
+import { countKinds, kindsPresent, LAYER_KINDS, moeLayerCount, type KindCounts, type LayerKind } from './params.js';
 import { pipelineLayout, schedulePeak, type Chunk, type PipelineLayout, type SchedulePeak } from './schedule.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 import {
@@ -190,6 +190,11 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       `DTensor tensor parallelism (${hfShards(c).what}); the q/k/v and gate/up projections keep their input whole (${c.sp ? 'all-gathered over TP' : 'replicated'})`,
       'ColwiseParallel / RowwiseParallel / SequenceParallel plans: NeMo-RL nemo_rl/models/dtensor/parallelize.py, torchtitan parallelize_llama.py; lm_head output Shard(-1)',
     );
+  if (m.linearAttention)
+    assume(
+      'Gated DeltaNet layers keep what the eager fla kernels save (conv input, L2-normalised q and k, q/k/v repeated to the value heads, g, β, the WY matrix) and the torch.compile’d gate and output-norm fusions their natural inputs',
+      'megatron/core/ssm/gated_delta_net/gdn.py with fla chunk_gated_delta_rule; per term in the layer inventory',
+    );
   if (m.experts > 0) {
     assume(
       'MoE routing balanced: every rank receives top-k × its tokens (× ETP)',
@@ -312,7 +317,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       fwdParts.push({
         bytes: fwdLayer,
         label:
-          m.experts > 0 && (kinds.moe || kinds['moe-mlp'])
+          m.experts > 0 && moeLayerCount(kinds)
             ? 'MoE dispatch buffers / CP K,V ring (one layer)'
             : 'CP ring: K/V receive buffers (one layer)',
         formula: 'token_dispatcher.py buffers; TE context_parallel p2p keeps every step',
@@ -324,7 +329,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
           ? 'backward working buffers (one layer) and its reloaded offloaded tensors'
           : 'backward working buffers (one layer)',
         formula: `${
-          kinds.moe || kinds['moe-mlp']
+          moeLayerCount(kinds)
             ? 'gradients of the expert FC1 output and input, and the dispatch buffers'
             : 'gradients of the FC1 output and input: 2·s·b·(g·ffn/t + h)'
         }${offloadedLayer ? '; bulk_reload_group reloads the layer’s offloaded group' : ''}`,
@@ -847,6 +852,8 @@ const KIND_NAMES: Record<LayerKind, string> = {
   attention: 'attention-only',
   mlp: 'MLP-only',
   'moe-mlp': 'MoE-only',
+  gdn: 'Gated DeltaNet + MLP',
+  'gdn-moe': 'Gated DeltaNet + MoE',
 };
 
 const RULE_NAMES = { adam: 'Adam', muon: 'Muon', lion: 'Lion', sgd: 'SGD' } as const;

@@ -29,10 +29,20 @@ export interface ModelShape {
   denseLayersBeforeMoe: number;
   /** Multi-head latent attention (DeepSeek): cache holds kv_lora_rank + qk_rope_head_dim per token and layer. */
   mla?: { kvLoraRank: number; qkRopeHeadDim: number; qLoraRank?: number; qkNopeHeadDim: number; vHeadDim: number };
+  /**
+   * DeepSeek Sparse Attention (DSA) lightning indexer on the MLA layers (HF DeepSeek-V3.2 / GLM-5 `index_n_heads`,
+   * `index_head_dim`, `index_topk`; Megatron `dsa_indexer_*`): each query keeps its `topK` best keys by the indexer's score.
+   * With `topKFreq` > 1 (HF `index_topk_freq`, GLM-5.2) only every topKFreq-th layer from `skipTopKOffset` on runs an
+   * indexer; the others reuse its top-k and hold no indexer weights or indexer keys (Megatron dsa.py is_dsa_skip_topk_layer).
+   */
+  dsa?: { heads: number; headDim: number; topK: number; topKFreq?: number; skipTopKOffset?: number };
   /** Attention sliding window (gpt-oss alternates full and windowed layers). */
   slidingWindow?: { window: number; everyOther: boolean };
-  /** Per-head RMSNorm on Q and K (Qwen3 `q_norm`/`k_norm`): 2 · headDim weights per layer. */
-  qkNorm?: boolean;
+  /**
+   * RMSNorm on Q and K: `true` per head (Qwen3 `q_norm`/`k_norm`, 2 · headDim weights per layer); `'full'` one norm over
+   * all query heads and one over all key heads (MiniMax-M2 `qk_norm_type: per_layer`, (heads + kvHeads) · headDim weights).
+   */
+  qkNorm?: boolean | 'full';
   /** Attention projection biases: 'qkv' (Qwen2-style) or 'all' (q, k, v and o; gpt-oss `attention_bias`). */
   attentionBias?: 'qkv' | 'all';
   /** Learned per-head attention-sink logits (gpt-oss `sinks`): `heads` weights per layer, no KV cost. */
@@ -50,6 +60,11 @@ export interface ModelShape {
   moeLayerFreq?: number | number[];
   /** Shared experts per MoE layer (DeepSeek n_shared_experts); sharedExpertFfn is their total width. */
   sharedExperts?: number;
+  /**
+   * A sigmoid gate on the shared experts' output (HF Qwen2-MoE / Qwen3-Next / Qwen3.5 `shared_expert_gate`, Megatron
+   * moe_shared_expert_gate): one 1 × hidden weight per MoE layer.
+   */
+  sharedExpertGate?: boolean;
   /** Multi-token prediction layers after the last decoder layer (DeepSeek-V3 num_nextn_predict_layers, Megatron mtp_num_layers). */
   mtpLayers?: number;
   /**
@@ -90,6 +105,31 @@ export interface ModelShape {
   moeLatentSize?: number;
   /** Sandwich norms (Gemma 2/3): RMSNorm also after attention and after the MLP, 4 norms per layer instead of 2. */
   postNorms?: boolean;
+  /**
+   * Global (full-attention) layers with their own geometry (HF Gemma 4 `global_head_dim`; `num_global_key_value_heads`
+   * with `attention_k_eq_v`): which layers are global follows `slidingWindow` / `slidingWindowPattern`. With `kEqV` the
+   * layer has no v_proj (V is the K projection before its norm), yet K and V are both cached.
+   */
+  globalAttention?: { headDim: number; kvHeads: number; kEqV: boolean };
+  /**
+   * KV-shared layers (HF Gemma 4 `num_kv_shared_layers`): the last N layers reuse the keys and values of the last earlier
+   * layer of their attention type, so they have no k_proj / v_proj / k_norm and keep no KV cache of their own.
+   */
+  kvSharedLayers?: number;
+  /** The KV-shared layers' MLP is twice `ffn` wide (HF Gemma 4 `use_double_wide_mlp`). */
+  doubleWideSharedMlp?: boolean;
+  /**
+   * Per-layer embeddings (HF Gemma 4 PLE, `hidden_size_per_layer_input`, `vocab_size_per_layer_input`): a
+   * vocab × (layers · width) lookup table with a hidden → layers · width projection on the first stage, and in each
+   * layer a hidden → width gate and a width → hidden projection.
+   */
+  perLayerEmbedding?: { width: number; vocab: number };
+  /**
+   * Gemma 4 MoE layers (HF Gemma4TextDecoderLayer with `enable_moe_block`): the router has a hidden-wide input scale and a
+   * per-expert scale, and the dense MLP beside the experts (`sharedExpertFfn`) and the experts are normed apart
+   * (pre_feedforward_layernorm_2, post_feedforward_layernorm_1 and _2): 3 more hidden-wide norms.
+   */
+  moeBranchNorms?: boolean;
 }
 
 /** Where a value of the estimate came from. */

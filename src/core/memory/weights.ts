@@ -11,6 +11,7 @@ import {
   LAYER_KINDS,
   layerGroups,
   mlpMatrices,
+  moeLayerCount,
   mtpGroups,
   noRankParams,
   normParams,
@@ -79,7 +80,8 @@ export function loraLayerParams(
 ): { dense: number; experts: number } {
   const h = m.hidden;
   const q = m.mla ? m.heads * m.mla.vHeadDim : m.heads * m.headDim;
-  const qkvOut = m.mla ? 0 : q + 2 * m.kvHeads * m.headDim;
+  // linear_qkv's output includes the per-head output gate of gated attention (Megatron attention.py linear_qkv_out_dim).
+  const qkvOut = m.mla ? 0 : (m.attentionOutputGate ? 2 * q : q) + 2 * m.kvHeads * m.headDim;
   const t = new Set(targets);
   const mlpFfn = hasDenseMlp(kind) ? m.ffn : 0;
   const fc1 = (ffn: number) => (t.has('linear_fc1') ? rank * (h + (mlpMatrices(m) - 1) * ffn) : 0);
@@ -182,7 +184,7 @@ export function stageParams(
     out.push({
       stage: r,
       layers,
-      moeLayers: kinds.moe + kinds['moe-mlp'],
+      moeLayers: moeLayerCount(kinds),
       dense: p.dense + (lora ? adapters.dense : 0),
       denseLinear: p.denseGemm,
       experts: p.experts + (lora ? adapters.experts : 0),

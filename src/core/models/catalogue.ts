@@ -5,6 +5,7 @@ import { GEMMA_MODELS } from './catalogue/gemma.js';
 import { GLM_MODELS } from './catalogue/glm.js';
 import { GPT_OSS_MODELS } from './catalogue/gptOss.js';
 import { LLAMA_MODELS } from './catalogue/llama.js';
+import { MINIMAX_MODELS } from './catalogue/minimax.js';
 import { MISTRAL_MODELS } from './catalogue/mistral.js';
 import { NEMOTRON_MODELS } from './catalogue/nemotron.js';
 import { OTHER_MODELS } from './catalogue/others.js';
@@ -26,6 +27,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   ...PHI_MODELS,
   ...NEMOTRON_MODELS,
   ...GLM_MODELS,
+  ...MINIMAX_MODELS,
   ...OTHER_MODELS,
 ];
 

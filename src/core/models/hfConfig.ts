@@ -3,6 +3,7 @@
 // classes (LlamaConfig, Qwen2/3(Moe/Next)Config, DeepseekV3Config, GptOssConfig, Gemma2/3Config, Phi3Config,
 // NemotronHConfig, Starcoder2Config, FalconConfig, GlmConfig, …). Unknown architectures are read with the common keys
 // and their assumptions listed; nothing here throws.
+import { hasDsaIndexer } from '../memory/params.js';
 import type { Assumption, ModelShape } from '../memory/types.js';
 import { assumeVocab } from './tokenizers.js';
 import type { ConfigShape } from './types.js';
@@ -30,6 +31,7 @@ type Kind =
   | 'gemma'
   | 'gemma2'
   | 'gemma3'
+  | 'gemma4'
   | 'phi3'
   | 'nemotron'
   | 'nemotron_h'
@@ -40,6 +42,7 @@ type Kind =
   | 'glm4_moe'
   | 'baichuan'
   | 'gpt2'
+  | 'minimax_m2'
   | 'unknown';
 
 /** model_type → family (transformers `model_type` of each configuration class). */
@@ -60,12 +63,17 @@ const KINDS: Record<string, Kind> = {
   qwen3_5_moe_text: 'qwen3_next',
   deepseek_v2: 'deepseek',
   deepseek_v3: 'deepseek',
+  // DeepSeek-V3.2 and GLM-5 (GlmMoeDsa): the DeepSeek-V3 MLA + MoE keys with the DSA indexer's index_* keys.
+  deepseek_v32: 'deepseek',
+  glm_moe_dsa: 'deepseek',
   kimi_k2: 'deepseek',
   gpt_oss: 'gpt_oss',
   gemma: 'gemma',
   gemma2: 'gemma2',
   gemma3: 'gemma3',
   gemma3_text: 'gemma3',
+  gemma4: 'gemma4',
+  gemma4_text: 'gemma4',
   phi3: 'phi3',
   nemotron: 'nemotron',
   nemotron_h: 'nemotron_h',
@@ -78,6 +86,7 @@ const KINDS: Record<string, Kind> = {
   baichuan: 'baichuan',
   gpt2: 'gpt2',
   gpt_bigcode: 'gpt2',
+  minimax_m2: 'minimax_m2',
 };
 
 /** `architectures[0]` → family, for configs whose model_type is missing or custom. */
@@ -93,6 +102,7 @@ const ARCH_KINDS: [RegExp, Kind][] = [
   [/^Qwen3/, 'qwen3'],
   [/^Deepseek(V2|V3)/, 'deepseek'],
   [/^GptOss/, 'gpt_oss'],
+  [/^Gemma4/, 'gemma4'],
   [/^Gemma3/, 'gemma3'],
   [/^Gemma2/, 'gemma2'],
   [/^Gemma/, 'gemma'],
@@ -102,10 +112,12 @@ const ARCH_KINDS: [RegExp, Kind][] = [
   [/^Starcoder2/, 'starcoder2'],
   [/^Falcon/, 'falcon'],
   [/^Glm4Moe/, 'glm4_moe'],
+  [/^GlmMoeDsa/, 'deepseek'],
   [/^Glm/, 'glm'],
   [/^ChatGLM/, 'chatglm'],
   [/^Baichuan/, 'baichuan'],
   [/^(GPT2|GPTBigCode)/, 'gpt2'],
+  [/^MiniMaxM2/, 'minimax_m2'],
 ];
 
 /** Families whose MLP has no gate (transformers modeling files: c_fc/c_proj or up/down only). */
@@ -113,9 +125,9 @@ const UNGATED = new Set<Kind>(['nemotron', 'nemotron_h', 'starcoder2', 'falcon',
 /** Families with LayerNorm rather than RMSNorm. */
 const LAYERNORM = new Set<Kind>(['nemotron', 'starcoder2', 'falcon', 'gpt2']);
 /** transformers `tie_word_embeddings` defaults where the class does not default to False. */
-const TIED_BY_DEFAULT = new Set<Kind>(['gemma', 'gemma2', 'gemma3', 'starcoder2', 'falcon', 'gpt2']);
+const TIED_BY_DEFAULT = new Set<Kind>(['gemma', 'gemma2', 'gemma3', 'gemma4', 'starcoder2', 'falcon', 'gpt2']);
 /** Families with per-head q/k RMSNorm weights (q_norm / k_norm modules). */
-const QK_NORM = new Set<Kind>(['qwen3', 'qwen3_moe', 'qwen3_next', 'gemma3']);
+const QK_NORM = new Set<Kind>(['qwen3', 'qwen3_moe', 'qwen3_next', 'gemma3', 'gemma4']);
 
 export type HfConfigResult = ({ ok: true } & ConfigShape) | { ok: false; reason: string };
 
@@ -142,7 +154,7 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
     notes.push(`architecture ${architecture} is not one Recipe Lens reads specifically; the common config.json keys were used`);
   if (nested) notes.push('multimodal checkpoint: the language model only (the vision/audio encoders are not in the shape)');
 
-  const pattern = str(c.hybrid_override_pattern);
+  const pattern = str(c.hybrid_override_pattern) ?? blockTypePattern(c.layers_block_type);
   const layers =
     posInt(c.num_hidden_layers) ??
     posInt(c.num_layers) ??
@@ -182,10 +194,14 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   const headDim = mla ? mla.qkNopeHeadDim + mla.qkRopeHeadDim : (posInt(c.head_dim) ?? posInt(c.kv_channels) ?? hidden / heads);
   if (!Number.isInteger(headDim)) notes.push(`head dimension ${hidden} / ${heads} is not an integer`);
 
-  // MoE.
+  // MoE. Gemma4TextConfig builds experts only with enable_moe_block and names top-k `top_k_experts`.
   const experts =
-    nonNegInt(c.n_routed_experts) ?? nonNegInt(c.num_local_experts) ?? nonNegInt(c.num_experts) ?? nonNegInt(c.moe_num_experts) ?? 0;
-  const topK = experts ? (posInt(c.num_experts_per_tok) ?? posInt(c.experts_per_token) ?? posInt(c.moe_topk) ?? 0) : 0;
+    kind === 'gemma4' && c.enable_moe_block !== true
+      ? 0
+      : (nonNegInt(c.n_routed_experts) ?? nonNegInt(c.num_local_experts) ?? nonNegInt(c.num_experts) ?? nonNegInt(c.moe_num_experts) ?? 0);
+  const topK = experts
+    ? (posInt(c.num_experts_per_tok) ?? posInt(c.experts_per_token) ?? posInt(c.moe_topk) ?? posInt(c.top_k_experts) ?? 0)
+    : 0;
   if (experts && !topK) assume('top-k = 1', `${src} has ${experts} experts but no num_experts_per_tok`);
   // Mixtral, gpt-oss and Llama 4 give the expert width as intermediate_size.
   const moeFfn = experts ? (posInt(c.moe_intermediate_size) ?? posInt(c.intermediate_size) ?? 0) : 0;
@@ -220,6 +236,11 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
       // Llama4TextMoe: one shared expert of intermediate_size (transformers modeling_llama4; NeMo Llama4Config).
       sharedExperts = 1;
       sharedExpertFfn = moeFfn;
+    } else if (kind === 'gemma4' && ffn) {
+      // Gemma4TextDecoderLayer runs its dense MLP (intermediate_size) beside the experts on every token: a shared expert
+      // (Megatron-Bridge gemma4_bridge.py moe_shared_expert_intermediate_size = intermediate_size).
+      sharedExperts = 1;
+      sharedExpertFfn = ffn;
     }
   }
 
@@ -287,6 +308,8 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   if (window) Object.assign(shape, window);
   if (QK_NORM.has(kind) || (kind === 'glm4_moe' && c.use_qk_norm === true)) shape.qkNorm = true;
   if (kind === 'llama4' && c.use_qk_norm === true) notes.push('Llama 4 Q/K L2 normalisation has no weights');
+  // MiniMax-M2 modeling_minimax_m2.py: q_norm over heads · head_dim and k_norm over kv heads · head_dim when qk_norm_type is per_layer.
+  if (kind === 'minimax_m2' && c.use_qk_norm === true) shape.qkNorm = str(c.qk_norm_type) === 'per_head' ? true : 'full';
   if (kind === 'qwen2' || kind === 'qwen2_moe') shape.attentionBias = 'qkv';
   else if ((kind === 'chatglm' && c.add_qkv_bias === true) || ((kind === 'glm' || kind === 'glm4_moe') && c.attention_bias === true))
     shape.attentionBias = 'qkv';
@@ -294,8 +317,12 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   if ((kind === 'starcoder2' && c.use_bias !== false) || (kind === 'falcon' && c.bias === true) || kind === 'gpt2') shape.linearBias = true;
   if (kind === 'gpt_oss') Object.assign(shape, { attentionSinks: true, routerBias: true, expertBias: true });
   if (experts && (str(c.topk_method) === 'noaux_tc' || kind === 'nemotron_h' || kind === 'glm4_moe')) shape.routerBias = true;
-  if (kind === 'gemma2' || kind === 'gemma3') shape.postNorms = true;
+  if (experts && kind === 'minimax_m2' && c.use_routing_bias === true) shape.routerBias = true; // e_score_correction_bias
+  if (kind === 'gemma2' || kind === 'gemma3' || kind === 'gemma4') shape.postNorms = true;
+  if (kind === 'gemma4') gemma4Layers(c, shape, src, notes);
   if (kind === 'qwen3_next' || c.attn_output_gate === true) shape.attentionOutputGate = true;
+  // Qwen2MoeSparseMoeBlock / Qwen3NextSparseMoeBlock / Qwen3_5MoeSparseMoeBlock: shared_expert_gate = Linear(hidden, 1, bias=False).
+  if (sharedExperts && (kind === 'qwen2_moe' || kind === 'qwen3_next')) shape.sharedExpertGate = true;
 
   // Positions.
   if (kind === 'gpt2') shape.positionEmbedding = 'learned_absolute';
@@ -325,9 +352,16 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   }
   const mtp = posInt(c.num_nextn_predict_layers) ?? posInt(c.mtp_num_hidden_layers);
   if (mtp) shape.mtpLayers = mtp;
+  const dsa = dsaIndexer(c, shape, src, notes);
+  if (dsa) shape.dsa = dsa;
+  // MiniMax-M2's config declares MTP modules its published weights do not hold (Megatron-Bridge docs/models/minimax/minimax-m2.md: "MTP modules are not currently mapped").
+  if (kind === 'minimax_m2' && c.use_mtp === true)
+    notes.push(
+      `${src} declares ${posInt(c.num_mtp_modules) ?? 'its'} MTP modules (use_mtp); the published checkpoint does not ship them, so they are not counted`,
+    );
   const latent = posInt(c.moe_latent_size);
   if (latent && experts) shape.moeLatentSize = latent;
-  const interval = posInt(c.full_attention_interval);
+  const interval = posInt(c.full_attention_interval) ?? linearAttentionPeriod(c, layers, notes);
   if (interval && posInt(c.linear_num_key_heads)) {
     shape.linearAttention = {
       fullAttentionInterval: interval,
@@ -341,7 +375,107 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
 
   const read = weightFormatFromConfig(top, quantJson, where);
   if (read.assumed) assume(`weights stored as ${read.weights.dtype}`, read.assumed);
+  // Gemma 4's routed experts are `layers.N.experts`, beside `layers.N.mlp` (the dense MLP): a checkpoint that excludes
+  // `mlp*` in every layer quantizes the routed experts only (nvidia/Gemma-4-26B-A4B-NVFP4 hf_quant_config.json).
+  if (kind === 'gemma4' && experts && read.weights.scope === 'mlp') {
+    const mlpExcluded = new Set((read.weights.excluded ?? []).map((p) => /layers\.(\d+)\.mlp(\*|\.|$)/.exec(p)?.[1]).filter(Boolean));
+    if (mlpExcluded.size >= 2) read.weights = { ...read.weights, scope: 'experts' };
+  }
   return { ok: true, shape, weights: read.weights, architecture, assumptions, notes };
+}
+
+/**
+ * Gemma 4's layers (transformers Gemma4TextConfig defaults; modeling_gemma4.py Gemma4TextAttention, Gemma4TextMLP,
+ * Gemma4TextDecoderLayer, Gemma4TextModel): global layers with global_head_dim (num_global_key_value_heads only with
+ * attention_k_eq_v), the last num_kv_shared_layers layers reusing earlier keys and values (double-wide MLPs with
+ * use_double_wide_mlp), per-layer embeddings (hidden_size_per_layer_input), and the MoE block's extra norms and scales.
+ */
+function gemma4Layers(c: Obj, shape: ModelShape, src: string, notes: string[]): void {
+  // A null or 0 global_head_dim falls back to head_dim (`config.global_head_dim if not self.is_sliding and config.global_head_dim`); absent, the class default 512.
+  const globalHeadDim = c.global_head_dim === undefined ? 512 : (posInt(c.global_head_dim) ?? shape.headDim);
+  const kEqV = c.attention_k_eq_v === true;
+  const globalKvHeads = kEqV ? (posInt(c.num_global_key_value_heads) ?? shape.kvHeads) : shape.kvHeads;
+  if (globalHeadDim !== shape.headDim || globalKvHeads !== shape.kvHeads || kEqV)
+    shape.globalAttention = { headDim: globalHeadDim, kvHeads: globalKvHeads, kEqV };
+  if (!shape.slidingWindow && shape.globalAttention)
+    notes.push(`${src} gives no usable sliding window: every layer taken as a global layer (head_dim ${globalHeadDim})`);
+  const shared = nonNegInt(c.num_kv_shared_layers) ?? 0;
+  if (shared > 0 && shared < shape.layers) {
+    shape.kvSharedLayers = shared;
+    if (c.use_double_wide_mlp === true) shape.doubleWideSharedMlp = true;
+    notes.push(
+      `the last ${shared} layers reuse the keys and values of earlier layers: no k_proj, v_proj or k_norm (transformers ignores them on load) and no KV cache of their own`,
+    );
+  }
+  const pleWidth = c.hidden_size_per_layer_input === undefined ? 256 : (nonNegInt(c.hidden_size_per_layer_input) ?? 0);
+  if (pleWidth > 0) shape.perLayerEmbedding = { width: pleWidth, vocab: posInt(c.vocab_size_per_layer_input) ?? 262144 };
+  if (shape.experts > 0) shape.moeBranchNorms = true;
+  if (c.use_bidirectional_attention === 'all')
+    notes.push('use_bidirectional_attention "all": transformers narrows the window to sliding_window // 2 + 1');
+  notes.push('v_norm has no weights, and layer_scalar is a buffer (one value per layer), not a parameter');
+  for (const [key, what] of [
+    ['vision_config', 'vision'],
+    ['audio_config', 'audio'],
+  ] as const) {
+    const t = c[key];
+    if (isObj(t) && posInt(t.num_hidden_layers) && posInt(t.hidden_size))
+      notes.push(`the ${what} encoder (${key}: ${t.num_hidden_layers} layers of width ${t.hidden_size}) is not in the shape`);
+  }
+}
+
+/**
+ * The DSA lightning indexer of MLA models (HF DeepseekV32Config / GlmMoeDsaConfig `index_n_heads`, `index_head_dim`,
+ * `index_topk`), with GLM-5.2's cross-layer top-k sharing (`index_topk_freq`, `index_skip_topk_offset`). The per-layer
+ * `indexer_types` list ("full" runs an indexer, "shared" reuses the previous full layer's top-k; GlmMoeDsaConfig) is what
+ * the checkpoint holds: it is checked against the freq/offset schedule, and without those keys the schedule is found
+ * from it.
+ */
+function dsaIndexer(c: Obj, shape: ModelShape, src: string, notes: string[]): ModelShape['dsa'] {
+  const heads = posInt(c.index_n_heads);
+  const headDim = posInt(c.index_head_dim);
+  const topK = posInt(c.index_topk);
+  if (!shape.mla || !heads || !headDim || !topK) {
+    if (heads || headDim || topK)
+      notes.push(
+        `${src} names DSA indexer keys without ${shape.mla ? 'all of index_n_heads, index_head_dim, index_topk' : 'MLA'}; no indexer counted`,
+      );
+    return undefined;
+  }
+  const base = { heads, headDim, topK };
+  const types = Array.isArray(c.indexer_types) && c.indexer_types.length === shape.layers ? c.indexer_types : undefined;
+  const matches = (freq: number, offset: number) => {
+    const trial: ModelShape = { ...shape, dsa: { ...base, topKFreq: freq, skipTopKOffset: offset } };
+    return !types || types.every((t, i) => (t === 'full') === hasDsaIndexer(trial, i));
+  };
+  let freq = posInt(c.index_topk_freq) ?? 1;
+  let offset = nonNegInt(c.index_skip_topk_offset) ?? 0;
+  if (!matches(freq, offset)) {
+    // The list disagrees with (or stands without) the freq/offset keys: the schedule that reproduces it, if one does.
+    const schedules = Array.from({ length: 15 * 17 }, (_, k) => ({ freq: 2 + Math.floor(k / 17), offset: k % 17 }));
+    const found = types?.every((t) => t === 'full') ? { freq: 1, offset: 0 } : schedules.find((x) => matches(x.freq, x.offset));
+    if (found) ({ freq, offset } = found);
+    else {
+      notes.push(`${src} indexer_types follows no index_topk_freq schedule; every layer taken to run its own indexer`);
+      freq = 1;
+    }
+  }
+  return freq > 1 ? { ...base, topKFreq: freq, skipTopKOffset: offset } : base;
+}
+
+/**
+ * The full-attention period of a Gated DeltaNet stack that states only `layer_types` (transformers Qwen3_5TextConfig and
+ * Qwen3NextConfig consume full_attention_interval into layer_types: "full_attention" when (i + 1) % interval == 0).
+ */
+function linearAttentionPeriod(c: Obj, layers: number, notes: string[]): number | undefined {
+  const types = Array.isArray(c.layer_types) ? c.layer_types : [];
+  if (types.length !== layers || !types.includes('linear_attention')) return undefined;
+  const full = types.filter((t) => t === 'full_attention').length;
+  const period = full ? layers / full : layers + 1;
+  if (!Number.isInteger(period) || !types.every((t, i) => (t === 'full_attention') === ((i + 1) % period === 0)))
+    notes.push(
+      `layer_types is not periodic; ${layers - full} of ${layers} layers linear attention, taken as a period of ${Math.round(period)}`,
+    );
+  return Math.max(1, Math.round(period));
 }
 
 /** Which layers are MoE: DeepSeek first_k_dense_replace / moe_layer_freq, Qwen decoder_sparse_step / mlp_only_layers, Llama 4 interleave_moe_layer_step. */
@@ -414,8 +548,10 @@ function slidingWindow(c: Obj, kind: Kind, layers: number, notes: string[]): Par
     }
     case 'gemma2':
       return sw ? { slidingWindow: { window: sw, everyOther: true } } : undefined;
-    case 'gemma3': {
-      // transformers Gemma3TextConfig: sliding_window_pattern defaults to 6 (five local layers per global one).
+    case 'gemma3':
+    case 'gemma4': {
+      // transformers Gemma3TextConfig: sliding_window_pattern defaults to 6 (five local layers per global one); Gemma4TextConfig
+      // builds its default layer_types with the same 5:1 pattern.
       const p = posInt(c.sliding_window_pattern) ?? 6;
       return sw ? { slidingWindow: { window: sw, everyOther: p === 2 }, ...(p > 2 ? { slidingWindowPattern: p } : {}) } : undefined;
     }
@@ -460,4 +596,14 @@ export function parseJsonText(text: string, maxBytes = 8 * 1024 * 1024): { ok: t
   } catch (e) {
     return { ok: false, reason: `not valid JSON (${e instanceof Error ? e.message : String(e)})` };
   }
+}
+
+/** Layer kind names of transformers ≥ 5 NemotronHConfig `layers_block_type` → Megatron hybrid pattern characters. */
+const BLOCK_TYPES: Record<string, string> = { mamba: 'M', attention: '*', mlp: '-', moe: 'E' };
+
+/** The hybrid pattern a `layers_block_type` list spells (configuration_nemotron_h.py writes it in place of hybrid_override_pattern). */
+function blockTypePattern(v: unknown): string | undefined {
+  if (!Array.isArray(v) || !v.length) return undefined;
+  const chars = v.map((t) => (typeof t === 'string' ? BLOCK_TYPES[t] : undefined));
+  return chars.every((x) => x !== undefined) ? chars.join('') : undefined;
 }

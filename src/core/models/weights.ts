@@ -120,7 +120,8 @@ function fromModelopt(q: Obj, src: string): ReadWeights | undefined {
   const kvAlgo = str(q.kv_cache_quant_algo)?.toUpperCase();
   const kv = kvAlgo === 'FP8' ? 'fp8' : kvAlgo === 'NVFP4' ? 'nvfp4' : undefined;
   const source = `${src} quant_algo ${algo}${kv ? `, kv_cache_quant_algo ${kvAlgo}` : ''}`;
-  if (algo === 'NVFP4') return { weights: nvfp4Weights(source, excluded, kv) };
+  // W4A16_NVFP4: NVFP4 weights with 16-bit activations (ModelOpt's weight-only variant); the storage is NVFP4's.
+  if (algo === 'NVFP4' || algo === 'W4A16_NVFP4') return { weights: nvfp4Weights(source, excluded, kv) };
   if (algo === 'FP8') return { weights: modeloptFp8Weights(source, excluded, kv === 'fp8' ? 'fp8' : undefined) };
   if (algo === 'FP8_PB_WO' || algo === 'FP8_BLOCK_SCALES') return { weights: fp8BlockWeights(source, excluded) };
   if (algo === 'W4A16_AWQ' || algo === 'W4A8_AWQ' || algo === 'NVFP4_AWQ')
@@ -140,7 +141,7 @@ function mixedPrecision(layers: Obj, excluded: string[], kv: 'fp8' | 'nvfp4' | u
     const a = isObj(v) ? str(v.quant_algo)?.toUpperCase() : undefined;
     if (a) byAlgo.set(a, [...(byAlgo.get(a) ?? []), name]);
   }
-  const nv = byAlgo.get('NVFP4') ?? [];
+  const nv = [...(byAlgo.get('NVFP4') ?? []), ...(byAlgo.get('W4A16_NVFP4') ?? [])];
   const fp8 = [...(byAlgo.get('FP8') ?? []), ...(byAlgo.get('FP8_PB_WO') ?? [])];
   if (nv.length) {
     const expertsOnly = nv.every((n) => /experts/.test(n) && !/shared_expert/.test(n));

@@ -3,7 +3,7 @@
 import type { FactRow, KvVM, TimelineRange, TimelineVM } from './viewModels.js';
 import type { Recipe, RetentionRecipe } from '../recipe.js';
 import type { DocEstimate, ServingRole } from '../memory/estimate.js';
-import { DEFAULT_RETENTION_PRIORITY } from '../memory/kvcache.js';
+import { DEFAULT_RETENTION_PRIORITY, kvTokenFormula } from '../memory/kvcache.js';
 import { retentionRanges } from '../rules/retention.js';
 import { bytes, count, gib } from './format.js';
 import { roleName, type ServingDoc } from './memory.js';
@@ -13,12 +13,10 @@ type RetentionDoc = Extract<DocEstimate, { kind: 'retention' }>;
 function roleRows(r: ServingRole): FactRow[] {
   const k = r.kv;
   const p = k.perToken;
-  const perElement =
-    p.dtype === 'nvfp4' ? 'NVFP4 (4 bits + E4M3 scale per 16)' : `${p.elements ? k.bytesPerToken / p.elements : 0} B ${p.dtype}`;
   const rows: FactRow[] = [
     {
       label: 'bytes per token',
-      value: `${count(k.bytesPerToken)} B = ${p.kvFactor} (${p.kvFactor === 2 ? 'K and V' : 'latent'}) × ${p.layers.length} layers × ${p.kvHeads} KV heads × ${p.headDim} × ${perElement}`,
+      value: `${count(k.bytesPerToken)} B = ${kvTokenFormula(p)}`,
     },
     { label: 'block', value: `${k.tokensPerBlock} tokens = ${bytes(k.bytesPerBlock)}` },
     {

@@ -1,4 +1,5 @@
-// DeepSeek V2, V2-Lite, V3, R1 (multi-head latent attention, MoE, MTP) and the DeepSeek-V3-architecture Moonshot models.
+// DeepSeek V2, V2-Lite, V3, R1, V3.2 (multi-head latent attention, MoE, MTP; V3.2 adds the DSA lightning indexer) and
+// the DeepSeek-V3-architecture Moonshot models.
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry, WeightFormat } from '../types.js';
 import { assumedBf16Weights, bf16Weights, fp8BlockWeights, nvfp4Weights } from '../weights.js';
@@ -26,9 +27,42 @@ const v3Shape = {
   routerBias: true,
   mtpLayers: 1,
 };
+/**
+ * DeepSeek-V3.2: the DeepSeek-V3 shape with DeepSeek Sparse Attention's lightning indexer on every layer (HF
+ * deepseek-ai/DeepSeek-V3.2 config.json DeepseekV32ForCausalLM: index_n_heads 64, index_head_dim 128, index_topk 2048).
+ */
+const V32_SHAPE = { ...v3Shape, dsa: { heads: 64, headDim: 128, topK: 2048 }, maxPositionEmbeddings: 163840 };
 /** Kimi K2's language model (HF moonshotai/Kimi-K2-Instruct config.json: DeepseekV3 keys, 64 heads, 384 experts, first_k_dense_replace 1); Kimi K2.5 holds the same. */
 const KIMI_K2_SHAPE = { ...v3Shape, heads: 64, kvHeads: 64, vocab: 163840, experts: 384, denseLayersBeforeMoe: 1, mtpLayers: 0 };
 
+/** Kimi K2.5's native INT4 experts: compressed-tensors pack-quantized int4, symmetric, group 32; attention, shared experts, the dense MLP and lm_head ignored. */
+const KIMI_INT4: WeightFormat = {
+  dtype: 'int4',
+  scope: 'experts',
+  other: 'bf16',
+  block: 'group 32, BF16 scales',
+  excluded: ['lm_head', 're:.*self_attn.*', 're:.*shared_experts.*', 're:.*mlp\\.(gate|up|gate_up|down)_proj.*'],
+  source: '',
+};
+/**
+ * NVIDIA's NVFP4 Kimi K2.6 / K2.7-Code (config.json quantization_config and hf_quant_config.json: modelopt NVFP4, group 16,
+ * FP8 KV cache): only the routed experts are NVFP4 — lm_head, layer 0 (the dense layer), every self_attn and every
+ * shared_experts excluded, with the vision tower and projector.
+ */
+const KIMI_NVFP4_EXPERTS = (id: string) =>
+  nvfp4Weights(
+    `${SRC.hf(id, 'aic')} quantization_config and hf_quant_config.json (modelopt NVFP4, group 16, kv_cache_quant_algo FP8; lm_head, layers.0, self_attn and shared_experts excluded)`,
+    [
+      'language_model.lm_head',
+      'language_model.model.layers.0*',
+      'language_model.model.layers.*.self_attn*',
+      'language_model.model.layers.*.mlp.shared_experts*',
+      'vision_tower*',
+      'mm_projector*',
+    ],
+    'fp8',
+    'experts',
+  );
 const dsFp8 = (id: string) =>
   fp8BlockWeights(`${SRC.hf(id, 'aic')} quantization_config: quant_method fp8, fmt e4m3, weight_block_size [128, 128]`);
 /** A release of the same family whose config.json was not read: the family's FP8 block format is assumed. */
@@ -51,6 +85,25 @@ const R1_FP4_ASSUMED = (hfId: string): WeightFormat => ({
   ...R1_FP4,
   source: `NVFP4 MLPs with BF16 attention and a BF16 MTP layer assumed for ${hfId}, as nvidia/DeepSeek-R1-FP4 ships them (its hf_quant_config.json; NVIDIA/Model-Optimizer#150); this checkpoint's own files were not read (point the model setting at them to read them)`,
 });
+/**
+ * nvidia/DeepSeek-V3.2-NVFP4 hf_quant_config.json: NVFP4 (group 16) with an FP8 KV cache; lm_head, the MTP layer 61 and
+ * every layer's q_a/q_b/kv_a/kv_b projections and indexer excluded. o_proj is NVFP4, but the weights estimate keeps a
+ * layer's attention in one storage: it is counted in BF16 (an upper bound of 7.2B parameters at 2 B instead of 0.5625 B).
+ */
+const V32_FP4 = nvfp4Weights(
+  `${SRC.hf('nvidia/DeepSeek-V3.2-NVFP4', 'aic')} and hf_quant_config.json: quant_algo NVFP4, group_size 16, kv_cache_quant_algo FP8 (o_proj NVFP4, counted as BF16 attention)`,
+  [
+    'lm_head',
+    'model.layers.*.self_attn.indexer*',
+    'model.layers.*.self_attn.kv_a_proj_with_mqa',
+    'model.layers.*.self_attn.kv_b_proj',
+    'model.layers.*.self_attn.q_a_proj',
+    'model.layers.*.self_attn.q_b_proj',
+    'model.layers.61*',
+  ],
+  'fp8',
+  'mlp',
+);
 const V3_0324_FP4 = nvfp4Weights(
   'HF nvidia/DeepSeek-V3-0324-NVFP4 hf_quant_config.json (copy in ai-dynamo/aiconfigurator model_configs/): quant_algo NVFP4, group_size 16',
   [
@@ -197,6 +250,42 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     notes: ['The checkpoint ships in FP8 (E4M3, 128×128 blocks); NVIDIA publishes NVFP4 variants (-FP4).'],
   }),
   entry({
+    id: 'deepseek-v3.2',
+    family: 'deepseek',
+    title: 'DeepSeek-V3.2',
+    shape: V32_SHAPE,
+    checkpoints: [
+      ckpt('deepseek-ai/DeepSeek-V3.2', dsFp8('deepseek-ai/DeepSeek-V3.2')),
+      ckpt(
+        'deepseek-ai/DeepSeek-V3.2-Exp',
+        assumedFp8('the deepseek-ai/DeepSeek-V3.2 release format'),
+        'the experimental release of the same architecture (Megatron-LM dsa.py cites its inference/model.py Indexer); its config.json was not read',
+      ),
+      ckpt(
+        'deepseek-ai/DeepSeek-V3.2-Speciale',
+        assumedFp8('the deepseek-ai/DeepSeek-V3.2 release format'),
+        'the reasoning-focused release of DeepSeek-V3.2; its config.json was not read',
+      ),
+      ckpt('nvidia/DeepSeek-V3.2-NVFP4', V32_FP4),
+    ],
+    aliases: ['deepseek_v32'],
+    tokenizer: { ...V3_TOKENIZER, hfId: 'deepseek-ai/DeepSeek-V3.2', source: SRC.hf('deepseek-ai/DeepSeek-V3.2', 'aic') + ' vocab_size' },
+    published: roundedParams('685B', 'HF deepseek-ai/DeepSeek-V3.2 model card (685B)', {
+      nominal: true,
+      scope:
+        'the HF checkpoint: the main model, the MTP layer and the copies of the embedding and head the MTP layer stores (2 · 129280 · 7168)',
+    }),
+    sources: [
+      SRC.hf('deepseek-ai/DeepSeek-V3.2', 'aic') +
+        ' (DeepseekV32ForCausalLM: the DeepSeek-V3 keys plus index_n_heads 64, index_head_dim 128, index_topk 2048; max_position_embeddings 163840)',
+      'Megatron-LM megatron/core/transformer/experimental_attention_variant/dsa.py@d98e8a64 DSAIndexer (wq_b, wk, LayerNorm k_norm, weights_proj; duplicated over TP)',
+    ],
+    notes: [
+      'DeepSeek Sparse Attention: each layer adds a lightning indexer (13.96M weights) and caches 132 B of FP8 indexer keys per token beside the MLA latent.',
+      'The checkpoint ships in FP8 (E4M3, 128×128 blocks); the MTP layer is loaded for MTP speculative decoding only.',
+    ],
+  }),
+  entry({
     id: 'kimi-k2',
     family: 'kimi',
     title: 'Kimi K2',
@@ -208,11 +297,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
       // (quantization-aware training); config.json quantization_config: compressed-tensors pack-quantized, int4,
       // symmetric, group 32, attention, shared experts, the dense MLP and lm_head ignored.
       ckpt('moonshotai/Kimi-K2-Thinking', {
-        dtype: 'int4',
-        scope: 'experts',
-        other: 'bf16',
-        block: 'group 32, BF16 scales',
-        excluded: ['lm_head', 're:.*self_attn.*', 're:.*shared_experts.*', 're:.*mlp\\.(gate|up|gate_up|down)_proj.*'],
+        ...KIMI_INT4,
         source:
           'moonshotai/Kimi-K2-Thinking model card (native INT4 weight-only quantization of the MoE components) and config.json quantization_config (compressed-tensors int4, group 32)',
       }),
@@ -249,11 +334,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
       // text_config.quantization_config: compressed-tensors pack-quantized int4, symmetric, group 32; attention, shared
       // experts, the dense MLP and lm_head ignored (the Kimi-K2-Thinking scheme).
       ckpt('moonshotai/Kimi-K2.5', {
-        dtype: 'int4',
-        scope: 'experts',
-        other: 'bf16',
-        block: 'group 32, BF16 scales',
-        excluded: ['lm_head', 're:.*self_attn.*', 're:.*shared_experts.*', 're:.*mlp\\.(gate|up|gate_up|down)_proj.*'],
+        ...KIMI_INT4,
         source: `${SRC.hf('moonshotai/Kimi-K2.5', 'aic')} text_config.quantization_config (compressed-tensors int4, group 32)`,
       }),
       // quantization_config: modelopt NVFP4 (group 16) on every Linear but lm_head, each layer's self_attn, the projector
@@ -267,6 +348,15 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
           'mlp',
         ),
       ),
+      // Kimi K2.6 and K2.7-Code: the same KimiK25ForConditionalGeneration text_config (every architecture key equal to
+      // Kimi-K2.5's; only eos_token_id and the rope_scaling spelling differ).
+      ckpt('moonshotai/Kimi-K2.6', {
+        ...KIMI_INT4,
+        source:
+          "INT4 MoE experts (compressed-tensors, group 32) assumed, as moonshotai/Kimi-K2.5 ships them (its config.json text_config.quantization_config); this checkpoint's config.json was not read",
+      }),
+      ckpt('nvidia/Kimi-K2.6-NVFP4', KIMI_NVFP4_EXPERTS('nvidia/Kimi-K2.6-NVFP4')),
+      ckpt('nvidia/Kimi-K2.7-Code-NVFP4', KIMI_NVFP4_EXPERTS('nvidia/Kimi-K2.7-Code-NVFP4')),
     ],
     aliases: [],
     tokenizer: {

@@ -40,8 +40,28 @@ const NH_BF16 = assumedBf16Weights('the BF16 nvidia/Nemotron-H-56B-Base-8K relea
 /** Mamba-2 mixer: d_conv 4 (Megatron-Core MambaMixer default; HF Nemotron-H conv_kernel 4). */
 const mamba = (numHeads: number, stateDim: number, headDim = 64) => ({ stateDim, numHeads, headDim, groups: 8, convKernel: 4 });
 
+/** Nemotron 3 Nano's stack (HF config.json hybrid_override_pattern and dims), shared by Nemotron 3.5 Lightning. */
+const NEMOTRON3_NANO_SHAPE = {
+  ...NEMOTRON_H,
+  kvHeads: 2,
+  layers: 52,
+  hidden: 2688,
+  ffn: 1856,
+  heads: 32,
+  experts: 128,
+  topK: 6,
+  moeFfn: 1856,
+  sharedExpertFfn: 3712,
+  sharedExperts: 1,
+  routerBias: true,
+  hybridPattern: 'MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME',
+  mamba: mamba(64, 128),
+} as const;
+
 const NEMOTRON3_NANO_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', 'aic');
 const NEMOTRON3_SUPER_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8', 'aic');
+const NEMOTRON35_LIGHTNING_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4', 'aic');
+const NEMOTRON3_ULTRA_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16', 'aic');
 
 export const NEMOTRON_MODELS: CatalogueEntry[] = [
   entry({
@@ -219,22 +239,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     id: 'nemotron3-nano-30b-a3b',
     family: 'nemotron',
     title: 'Nemotron 3 Nano 30B-A3B',
-    shape: {
-      ...NEMOTRON_H,
-      kvHeads: 2,
-      layers: 52,
-      hidden: 2688,
-      ffn: 1856,
-      heads: 32,
-      experts: 128,
-      topK: 6,
-      moeFfn: 1856,
-      sharedExpertFfn: 3712,
-      sharedExperts: 1,
-      routerBias: true,
-      hybridPattern: 'MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME',
-      mamba: mamba(64, 128),
-    },
+    shape: NEMOTRON3_NANO_SHAPE,
     checkpoints: [
       ckpt('nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', bf16Weights(`${NEMOTRON3_NANO_CONFIG} torch_dtype bfloat16`)),
       ckpt(
@@ -324,5 +329,131 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
         ' (hybrid_override_pattern, 512 routed experts of 2688 in a 1024-wide latent space, 1 shared of 5376, top-22, 2 KV heads, num_nextn_predict_layers 1)',
     ],
     notes: ['The MTP layer is an attention + MoE block (mtp_hybrid_override_pattern "*E").'],
+  }),
+  entry({
+    id: 'nemotron3.5-lightning-30b-a3b',
+    family: 'nemotron',
+    title: 'Nemotron 3.5 Lightning 30B-A3B',
+    // Nemotron 3 Nano's stack (the same layers_block_type, dims and experts) with one MTP layer.
+    shape: { ...NEMOTRON3_NANO_SHAPE, mtpLayers: 1, maxPositionEmbeddings: 1048576 },
+    checkpoints: [
+      ckpt('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16', assumedBf16Weights('the BF16 release named by its -BF16 suffix')),
+      ckpt('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4', {
+        ...nvfp4Weights(
+          `${NEMOTRON35_LIGHTNING_CONFIG.replace('config.json', 'hf_quant_config.json')}: quant_algo MIXED_PRECISION (routed and shared experts and lm_head W4A16_NVFP4, Mamba in_proj/out_proj FP8), kv_cache_quant_algo FP8`,
+          [
+            'backbone.embeddings',
+            'backbone.layers.*.mixer.q_proj',
+            'backbone.layers.*.mixer.k_proj',
+            'backbone.layers.*.mixer.v_proj',
+            'backbone.layers.*.mixer.o_proj',
+            'backbone.layers.*.mixer.conv1d',
+            'backbone.layers.*.mixer.gate',
+            'mtp*',
+          ],
+          'fp8',
+          'mlp',
+        ),
+        other: 'fp8',
+      }),
+    ],
+    aliases: ['nemotron-3.5-lightning'],
+    tokenizer: {
+      ...NEMOTRON_H_TOKENIZER,
+      hfId: 'nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16',
+      source: `${NEMOTRON35_LIGHTNING_CONFIG} vocab_size`,
+    },
+    published: roundedParams('30B', 'Model name (30B total, 3B active)', { nominal: true }),
+    sources: [
+      NEMOTRON35_LIGHTNING_CONFIG +
+        ' (layers_block_type: the Nemotron 3 Nano pattern; 128 routed experts of 1856, 1 shared of 3712, top-6, 2 KV heads, mamba_num_heads 64, num_nextn_predict_layers 1, mtp_layers_block_type [attention, moe])',
+    ],
+    notes: ['The MTP layer is an attention + MoE block (mtp_layers_block_type [attention, moe]).'],
+  }),
+  entry({
+    id: 'nemotron3-nano-omni-30b-a3b',
+    family: 'nemotron',
+    title: 'Nemotron 3 Nano Omni 30B-A3B',
+    // The language backbone is taken to be Nemotron 3 Nano's (Megatron-Bridge docs/models/nemotron/nemotron-3-omni.md:
+    // "a MoE Mamba/attention hybrid language backbone", 30B-A3B); the checkpoint's own config.json was not read.
+    shape: NEMOTRON3_NANO_SHAPE,
+    checkpoints: [
+      ckpt('nvidia/Nemotron-3-Nano-Omni-30B-A3B-Reasoning-BF16', assumedBf16Weights('the BF16 release named by its -BF16 suffix')),
+    ],
+    aliases: ['nemotron-3-nano-omni', 'NemotronH_Nano_Omni_Reasoning_V3'],
+    tokenizer: {
+      ...NEMOTRON_H_TOKENIZER,
+      hfId: 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16',
+      source: `${NEMOTRON3_NANO_CONFIG} vocab_size`,
+    },
+    published: roundedParams('30B', 'Model name (30B total, 3B active)', {
+      nominal: true,
+      scope: 'the language backbone (the name gives its size class)',
+    }),
+    sources: [
+      'Megatron-Bridge docs/models/nemotron/nemotron-3-omni.md (30B-A3B MoE Mamba/attention hybrid language backbone, RADIO vision tower, Parakeet sound encoder)',
+      'Megatron-Bridge examples/model_verification_cards/nemotron-3-nano-omni-30b-a3b-reasoning/card.yaml (architecture NemotronH_Nano_Omni_Reasoning_V3; 33,015,546,816 parameters in the imported checkpoint)',
+    ],
+    notes: [
+      "The language backbone is assumed to be Nemotron 3 Nano's stack (this checkpoint's config.json was not read; point the model setting at it to read it).",
+      'A multimodal checkpoint: the RADIO vision tower, the Parakeet sound encoder and their projectors (about 1.4B of the 33.0B parameters Megatron-Bridge imports, if the backbone is Nano 3) are not in the shape.',
+    ],
+  }),
+  entry({
+    id: 'nemotron3-ultra-550b-a55b',
+    family: 'nemotron',
+    title: 'Nemotron 3 Ultra 550B-A55B',
+    shape: {
+      ...NEMOTRON_H,
+      kvHeads: 2,
+      layers: 108,
+      hidden: 8192,
+      ffn: 5120,
+      heads: 64,
+      experts: 512,
+      topK: 22,
+      moeFfn: 5120,
+      sharedExpertFfn: 10240,
+      sharedExperts: 1,
+      moeLatentSize: 2048,
+      routerBias: true,
+      mtpLayers: 1,
+      maxPositionEmbeddings: 262144,
+      hybridPattern: 'MEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME',
+      mamba: mamba(256, 128),
+    },
+    checkpoints: [
+      ckpt('nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16', bf16Weights(`${NEMOTRON3_ULTRA_CONFIG} dtype bfloat16`)),
+      // TensorRT-LLM docs/source/deployment-guide/deployment-guide-for-nemotron-3-on-trtllm.md names the pre-training release.
+      ckpt('nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-Base-BF16', bf16Weights(`${NEMOTRON3_ULTRA_CONFIG} dtype bfloat16`)),
+      ckpt(
+        'nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-FP8',
+        modeloptFp8Weights(
+          `${SRC.hf('nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-FP8', 'aic').replace('config.json', 'hf_quant_config.json')}: quant_algo FP8, kv_cache_quant_algo FP8`,
+          [],
+          'fp8',
+        ),
+      ),
+      ckpt(
+        'nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4',
+        nvfp4Weights(
+          `${SRC.hf('nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4', 'aic').replace('config.json', 'hf_quant_config.json')}: quant_algo NVFP4, kv_cache_quant_algo FP8`,
+          [],
+          'fp8',
+        ),
+      ),
+    ],
+    aliases: ['nemotron-3-ultra', 'nemotron3-ultra'],
+    tokenizer: {
+      ...NEMOTRON_H_TOKENIZER,
+      hfId: 'nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16',
+      source: `${NEMOTRON3_ULTRA_CONFIG} vocab_size`,
+    },
+    published: roundedParams('550B', 'Model name (550B total, 55B active)', { nominal: true }),
+    sources: [
+      NEMOTRON3_ULTRA_CONFIG +
+        ' (layers_block_type of 108 layers, no num_hidden_layers; 512 routed experts of 5120 in a 2048-wide latent space, 1 shared of 10240, top-22, 64 heads, 2 KV heads, mamba_num_heads 256, num_nextn_predict_layers 1)',
+    ],
+    notes: ['The MTP layer is an attention + MoE block (mtp_layers_block_type [attention, moe]).'],
   }),
 ];

@@ -1,6 +1,6 @@
-// Alibaba Qwen: Qwen2, Qwen2.5, Qwen3 dense and MoE, Qwen3-Coder, Qwen3-Next, Qwen3.5.
+// Alibaba Qwen: Qwen2, Qwen2.5, Qwen3 dense and MoE, Qwen3-Coder, Qwen3-Next, Qwen3.5, Qwen3.6.
 import { exactParams, roundedParams } from '../published.js';
-import type { CatalogueEntry, TokenizerFacts } from '../types.js';
+import type { CatalogueEntry, TokenizerFacts, WeightFormat } from '../types.js';
 import { assumedBf16Weights, bf16Weights, fp8BlockWeights, nvfp4Weights } from '../weights.js';
 import { ckpt, ckpts, DENSE, entry, SRC } from './common.js';
 
@@ -78,6 +78,127 @@ export const QWEN3_235B_A22B_SHAPE = {
   denseLayersBeforeMoe: 0,
 } as const;
 
+/**
+ * Qwen3-Next / Qwen3.5 / Qwen3.6: 3 Gated DeltaNet layers then 1 gated-attention layer, repeated (full_attention_interval 4);
+ * 16 key heads of 128 and value heads of 128 in the GDN layers, a 4-tap conv (every Qwen3-Next/3.5/3.6 config.json read).
+ */
+const gdn = (valueHeads: number) =>
+  ({ fullAttentionInterval: 4, keyHeads: 16, valueHeads, keyHeadDim: 128, valueHeadDim: 128, convKernel: 4 }) as const;
+/** Qwen3.5 / Qwen3.6 text_config: head_dim 256, vocab 248320, attn_output_gate, 262144 positions. */
+const QWEN35 = { ...QWEN3, headDim: 256, vocab: 248320, attentionOutputGate: true, maxPositionEmbeddings: 262144 } as const;
+/** One shared expert with a sigmoid gate (shared_expert_gate), every layer MoE (mlp_only_layers []). */
+const QWEN35_MOE = { sharedExperts: 1, sharedExpertGate: true, denseLayersBeforeMoe: 0, tiedEmbeddings: false } as const;
+/** Qwen3.5-35B-A3B's language model; Qwen3.6-35B-A3B's text_config is the same. */
+const QWEN35_35B_A3B_SHAPE = {
+  ...QWEN35,
+  ...QWEN35_MOE,
+  layers: 40,
+  hidden: 2048,
+  ffn: 512,
+  heads: 16,
+  kvHeads: 2,
+  experts: 256,
+  topK: 8,
+  moeFfn: 512,
+  sharedExpertFfn: 512,
+  mtpLayers: 1,
+  linearAttention: gdn(32),
+} as const;
+/** Qwen3.5-27B's language model; Qwen3.6-27B's text_config is the same. */
+const QWEN35_27B_SHAPE = {
+  ...QWEN35,
+  ...DENSE,
+  layers: 64,
+  hidden: 5120,
+  ffn: 17408,
+  heads: 24,
+  kvHeads: 4,
+  tiedEmbeddings: false,
+  mtpLayers: 1,
+  linearAttention: gdn(48),
+} as const;
+const aicText = (id: string, what: string) => `${SRC.hf(id, 'aic')} text_config (${what})`;
+/** vision_config.depth and hidden_size of the checkpoint read (Qwen3.5 has no DeepStack mergers: deepstack_visual_indexes []). */
+const qwen35Vision = (depth: number, width: number) =>
+  `A multimodal checkpoint (Qwen3_5*ForConditionalGeneration): the vision encoder (vision_config: ${depth} ViT blocks of width ${width}) is not in the shape.`;
+const qwen35Published = (size: string, what = 'Model name') =>
+  roundedParams(size, what, { nominal: true, scope: 'the multimodal checkpoint (vision encoder and MTP layer included)' });
+const BRIDGE_QWEN35 = 'Megatron-Bridge src/megatron/bridge/recipes/qwen_vl/qwen35_vl.py@067f987 recipe names';
+/** ModelOpt MIXED_PRECISION of NVIDIA's Qwen3.6 NVFP4 checkpoints: W4A16_NVFP4 MLPs / experts and lm_head, FP8 attention and GDN projections. */
+const qwen36Nvfp4 = (id: string): WeightFormat => ({
+  ...nvfp4Weights(
+    `HF ${id} hf_quant_config.json (copy in ai-dynamo/aiconfigurator model_configs/): quant_algo MIXED_PRECISION, kv_cache_quant_algo FP8; quantized_layers W4A16_NVFP4 for the MLPs, experts and lm_head (kept at FP8 here: the scope is the MLPs), FP8 for self_attn q/k/v/o_proj and linear_attn in_proj_qkv/in_proj_z/out_proj; mtp excluded`,
+    ['mtp*'],
+    'fp8',
+    'mlp',
+  ),
+  other: 'fp8',
+});
+/** ModelOpt NVFP4 of NVIDIA's Qwen3.5 MoE checkpoints: only the routed experts (attention, GDN, shared experts, lm_head, vision, MTP excluded). */
+const QWEN35_NVFP4_EXCLUDED = [
+  'lm_head',
+  'model.language_model.layers.*.self_attn*',
+  'model.language_model.layers.*.linear_attn*',
+  'model.language_model.layers.*.mlp.shared_expert*',
+  'model.language_model.layers.*.mlp.shared_expert_gate',
+  'model.visual*',
+  'mtp*',
+];
+const OMEGALAX = 'p-doom/omegalax omegalax/models/qwen3_5/config.py@6f3854e _QWEN3_5_SPECS';
+/**
+ * The small dense Qwen3.5 releases, whose config.json was not read: their text_config and vision_config dimensions as a
+ * public registry of the HF checkpoints transcribes them (OMEGALAX); head_dim, the GDN key heads and head dims, the conv
+ * kernel and full_attention_interval take the family's values, which every Qwen3.5 config.json read shares.
+ */
+function qwen35Small(
+  size: string,
+  label: string,
+  s: { layers: number; hidden: number; ffn: number; heads: number; kvHeads: number; valueHeads: number; tied: boolean },
+  vision: [number, number],
+  aliases: string[],
+): CatalogueEntry {
+  const id = `Qwen/Qwen3.5-${label}`;
+  const dims = `${s.layers} layers, hidden ${s.hidden}, intermediate ${s.ffn}, ${s.heads} heads, ${s.kvHeads} KV heads, linear_num_value_heads ${s.valueHeads}, tie_word_embeddings ${s.tied}`;
+  return entry({
+    id: `qwen3.5-${size}`,
+    family: 'qwen',
+    title: `Qwen3.5 ${label}`,
+    shape: {
+      ...QWEN35,
+      ...DENSE,
+      layers: s.layers,
+      hidden: s.hidden,
+      ffn: s.ffn,
+      heads: s.heads,
+      kvHeads: s.kvHeads,
+      tiedEmbeddings: s.tied,
+      linearAttention: gdn(s.valueHeads),
+    },
+    checkpoints: ckpts(
+      assumedBf16Weights(`the Qwen3.5 releases read here store BF16 (${SRC.hf('Qwen/Qwen3.5-27B', 'aic')} text_config.dtype bfloat16)`),
+      id,
+      ...(size === '9b' ? [`${id}-Base`] : []), // Megatron-Bridge recipes/qwen/gb200/qwen35.py _QWEN35_9B_BASE
+    ),
+    aliases,
+    tokenizer: tokenizer(248320, id, `vocab_size 248320 of every Qwen3.5 config.json read (${SRC.hf('Qwen/Qwen3.5-27B', 'aic')})`),
+    published: qwen35Published(label),
+    sources: [
+      `${OMEGALAX}["qwen3.5-${size}"] (hf_repo_id ${id}: ${dims}; HF config.json not read)`,
+      `head_dim 256, linear_num_key_heads 16, linear key/value head dims 128, linear_conv_kernel_dim 4, full_attention_interval 4, vocab 248320: the values of every Qwen3.5 config.json read (${SRC.hf('Qwen/Qwen3.5-27B', 'aic')}, 35B-A3B, 122B-A10B, 397B-A17B)`,
+      ...(size === '9b'
+        ? [
+            `${SRC.transformers('Qwen3_5TextConfig')} ("Qwen3.5-9B style configuration": hidden 4096, intermediate 12288, 32 layers, 16 heads, 4 KV heads, linear_num_value_heads 32, tie_word_embeddings false)`,
+          ]
+        : []),
+      BRIDGE_QWEN35,
+    ],
+    notes: [
+      qwen35Vision(vision[0], vision[1]),
+      'config.json not read: mtp_num_hidden_layers unknown, so no MTP layer is counted (the larger Qwen3.5 releases have one).',
+    ],
+  });
+}
+
 export const QWEN_MODELS: CatalogueEntry[] = [
   qwen2(
     'qwen2-0.5b',
@@ -139,7 +260,11 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     'Qwen2.5 1.5B',
     { layers: 28, hidden: 1536, ffn: 8960, heads: 12, kvHeads: 2, vocab: 151936, tied: true },
     {
-      checkpoints: ckpts(bf16('Qwen/Qwen2.5-1.5B', 'aic'), 'Qwen/Qwen2.5-1.5B', 'Qwen/Qwen2.5-1.5B-Instruct'),
+      checkpoints: [
+        ...ckpts(bf16('Qwen/Qwen2.5-1.5B', 'aic'), 'Qwen/Qwen2.5-1.5B', 'Qwen/Qwen2.5-1.5B-Instruct'),
+        // HF Qwen/Qwen2.5-Coder-1.5B model card: 28 layers, 12 Q / 2 KV heads, tied word embeddings, 1.54B parameters.
+        ...ckpts(QWEN_BF16, 'Qwen/Qwen2.5-Coder-1.5B', 'Qwen/Qwen2.5-Coder-1.5B-Instruct'),
+      ],
       aliases: ['Qwen25Config1P5B', 'Qwen25ModelProvider1P5B', 'qwen25_1p5b'],
       published: roundedParams('1.54B', 'Qwen2.5-1.5B model card "Number of Parameters: 1.54B"', { truncated: true }),
       sources: [SRC.hf('Qwen/Qwen2.5-1.5B', 'aic') + ' (use_sliding_window false)', SRC.nemo('qwen2', 'Qwen25Config1P5B')],
@@ -163,6 +288,8 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     {
       checkpoints: [
         ...ckpts(bf16('Qwen/Qwen2.5-7B', 'aic'), 'Qwen/Qwen2.5-7B', 'Qwen/Qwen2.5-7B-Instruct'),
+        // HF Qwen/Qwen2.5-Math-7B model card: base_model Qwen/Qwen2.5-7B (a continued pre-training of it, the same shape).
+        ...ckpts(QWEN_BF16, 'Qwen/Qwen2.5-Math-7B', 'Qwen/Qwen2.5-Math-7B-Instruct'),
         // Qwen2.5-Math-7B's shape, which is Qwen2.5-7B's (vocab 152064, untied).
         ckpt(
           'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B',
@@ -364,21 +491,19 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     title: 'Qwen3-Next 80B-A3B',
     shape: {
       ...QWEN3,
+      ...QWEN35_MOE,
       headDim: 256,
       layers: 48,
       hidden: 2048,
       ffn: 5120,
       heads: 16,
       kvHeads: 2,
-      tiedEmbeddings: false,
       experts: 512,
       topK: 10,
       moeFfn: 512,
       sharedExpertFfn: 512,
-      sharedExperts: 1,
-      denseLayersBeforeMoe: 0,
       attentionOutputGate: true,
-      linearAttention: { fullAttentionInterval: 4, keyHeads: 16, valueHeads: 32, keyHeadDim: 128, valueHeadDim: 128, convKernel: 4 },
+      linearAttention: gdn(32),
     },
     checkpoints: ckpts(
       bf16('Qwen/Qwen3-Next-80B-A3B-Thinking', 'aic'),
@@ -392,45 +517,121 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     }),
     sources: [
       SRC.hf('Qwen/Qwen3-Next-80B-A3B-Thinking', 'aic') + ' (full_attention_interval 4, linear_* Gated DeltaNet dims, one shared expert)',
-      SRC.bridge('qwen/qwen_provider.py', 'Qwen3NextModelProvider80B_A3B (attention_output_gate True, kv_channels 256)'),
+      SRC.bridge(
+        'qwen/qwen_provider.py',
+        'Qwen3NextModelProvider80B_A3B (attention_output_gate True, kv_channels 256, moe_shared_expert_gate True)',
+      ),
     ],
-    notes: ['Hybrid layout 12 × (3 Gated DeltaNet + 1 gated attention), every layer MoE; the shared expert has a sigmoid gate.'],
+    notes: [
+      'Hybrid layout 12 × (3 Gated DeltaNet + 1 gated attention), every layer MoE; the shared expert has a sigmoid gate.',
+      'The checkpoint also ships one multi-token-prediction layer (mtp.*, mapped by Megatron-Bridge qwen3_next_bridge.py) that config.json does not declare; it is not in the shape (Qwen3NextModelProvider80B_A3B mtp_num_layers None).',
+    ],
+  }),
+  qwen35Small(
+    '0.8b',
+    '0.8B',
+    { layers: 24, hidden: 1024, ffn: 3584, heads: 8, kvHeads: 2, valueHeads: 16, tied: true },
+    [12, 768],
+    ['qwen35_vl_800m'],
+  ),
+  qwen35Small(
+    '2b',
+    '2B',
+    { layers: 24, hidden: 2048, ffn: 6144, heads: 8, kvHeads: 2, valueHeads: 16, tied: true },
+    [24, 1024],
+    ['qwen35_vl_2b'],
+  ),
+  qwen35Small(
+    '4b',
+    '4B',
+    { layers: 32, hidden: 2560, ffn: 9216, heads: 16, kvHeads: 4, valueHeads: 32, tied: true },
+    [24, 1024],
+    ['qwen35_vl_4b'],
+  ),
+  qwen35Small(
+    '9b',
+    '9B',
+    { layers: 32, hidden: 4096, ffn: 12288, heads: 16, kvHeads: 4, valueHeads: 32, tied: false },
+    [27, 1152],
+    ['qwen35_vl_9b', 'qwen35_text_9b'],
+  ),
+  entry({
+    id: 'qwen3.5-27b',
+    family: 'qwen',
+    title: 'Qwen3.5 27B',
+    shape: QWEN35_27B_SHAPE,
+    checkpoints: [ckpt('Qwen/Qwen3.5-27B', bf16Weights(`${SRC.hf('Qwen/Qwen3.5-27B', 'aic')} text_config.dtype bfloat16`))],
+    aliases: ['qwen35_vl_27b'],
+    tokenizer: tokenizer(248320, 'Qwen/Qwen3.5-27B', SRC.hf('Qwen/Qwen3.5-27B', 'aic') + ' text_config.vocab_size'),
+    published: qwen35Published('27B'),
+    sources: [
+      aicText(
+        'Qwen/Qwen3.5-27B',
+        '64 layers, hidden 5120, intermediate 17408, 24 heads, 4 KV heads, head_dim 256, attn_output_gate, full_attention_interval 4, linear_num_value_heads 48, mtp_num_hidden_layers 1, tie_word_embeddings false',
+      ),
+      BRIDGE_QWEN35,
+    ],
+    notes: [qwen35Vision(27, 1152), 'Hybrid layout 16 × (3 Gated DeltaNet + 1 gated attention), each with a dense SwiGLU MLP.'],
   }),
   entry({
     id: 'qwen3.5-35b-a3b',
     family: 'qwen',
     title: 'Qwen3.5 35B-A3B',
-    shape: {
-      ...QWEN3,
-      headDim: 256,
-      vocab: 248320,
-      layers: 40,
-      hidden: 2048,
-      ffn: 512,
-      heads: 16,
-      kvHeads: 2,
-      tiedEmbeddings: false,
-      experts: 256,
-      topK: 8,
-      moeFfn: 512,
-      sharedExpertFfn: 512,
-      sharedExperts: 1,
-      denseLayersBeforeMoe: 0,
-      mtpLayers: 1,
-      attentionOutputGate: true,
-      linearAttention: { fullAttentionInterval: 4, keyHeads: 16, valueHeads: 32, keyHeadDim: 128, valueHeadDim: 128, convKernel: 4 },
-    },
+    shape: QWEN35_35B_A3B_SHAPE,
     checkpoints: ckpts(bf16('Qwen/Qwen3.5-35B-A3B', 'aic'), 'Qwen/Qwen3.5-35B-A3B', 'Qwen/Qwen3.5-35B-A3B-Base'),
-    aliases: [],
+    aliases: ['qwen35_vl_35b_a3b', 'qwen35_text_35b_a3b'],
     tokenizer: tokenizer(248320, 'Qwen/Qwen3.5-35B-A3B', SRC.hf('Qwen/Qwen3.5-35B-A3B', 'aic') + ' text_config.vocab_size'),
-    published: roundedParams('35B', 'Model name (35B total, 3B activated)', { nominal: true, scope: 'the multimodal checkpoint' }),
+    published: qwen35Published('35B', 'Model name (35B total, 3B activated)'),
     sources: [
-      SRC.hf('Qwen/Qwen3.5-35B-A3B', 'aic') +
-        ' text_config (full_attention_interval 4, linear_* Gated DeltaNet dims, attn_output_gate, mtp_num_hidden_layers 1, no dense intermediate_size)',
+      aicText(
+        'Qwen/Qwen3.5-35B-A3B',
+        'full_attention_interval 4, linear_* Gated DeltaNet dims, attn_output_gate, 256 experts of 512 top-8, one shared expert of 512, mtp_num_hidden_layers 1, no dense intermediate_size',
+      ),
+      BRIDGE_QWEN35,
     ],
     notes: [
-      'A multimodal checkpoint: the vision encoder is not in the shape.',
+      qwen35Vision(27, 1152),
       'The config has no dense intermediate_size (every layer is MoE); ffn repeats the expert width.',
+      'Hybrid layout 10 × (3 Gated DeltaNet + 1 gated attention), every layer MoE; the shared expert has a sigmoid gate.',
+    ],
+  }),
+  entry({
+    id: 'qwen3.5-122b-a10b',
+    family: 'qwen',
+    title: 'Qwen3.5 122B-A10B',
+    shape: {
+      ...QWEN35,
+      ...QWEN35_MOE,
+      layers: 48,
+      hidden: 3072,
+      ffn: 1024,
+      heads: 32,
+      kvHeads: 2,
+      experts: 256,
+      topK: 8,
+      moeFfn: 1024,
+      sharedExpertFfn: 1024,
+      mtpLayers: 1,
+      linearAttention: gdn(64),
+    },
+    checkpoints: [
+      ckpt('Qwen/Qwen3.5-122B-A10B', bf16Weights(`${SRC.hf('Qwen/Qwen3.5-122B-A10B', 'aic')} text_config.dtype bfloat16`)),
+      ckpt('nvidia/Qwen3.5-122B-A10B-NVFP4', nvfp4('nvidia/Qwen3.5-122B-A10B-NVFP4', QWEN35_NVFP4_EXCLUDED)),
+    ],
+    aliases: ['qwen35_vl_122b_a10b'],
+    tokenizer: tokenizer(248320, 'Qwen/Qwen3.5-122B-A10B', SRC.hf('Qwen/Qwen3.5-122B-A10B', 'aic') + ' text_config.vocab_size'),
+    published: qwen35Published('122B', 'Model name (122B total, 10B activated)'),
+    sources: [
+      aicText(
+        'Qwen/Qwen3.5-122B-A10B',
+        '48 layers, hidden 3072, 32 heads, 2 KV heads, head_dim 256, 256 experts of 1024 top-8, one shared expert of 1024, linear_num_value_heads 64, mtp_num_hidden_layers 1, no dense intermediate_size',
+      ),
+      BRIDGE_QWEN35,
+    ],
+    notes: [
+      qwen35Vision(27, 1152),
+      'The config has no dense intermediate_size (every layer is MoE); ffn repeats the expert width.',
+      'Hybrid layout 12 × (3 Gated DeltaNet + 1 gated attention), every layer MoE; the shared expert has a sigmoid gate.',
     ],
   }),
   entry({
@@ -438,42 +639,91 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     family: 'qwen',
     title: 'Qwen3.5 397B-A17B',
     shape: {
-      ...QWEN3,
-      headDim: 256,
-      vocab: 248320,
+      ...QWEN35,
+      ...QWEN35_MOE,
       layers: 60,
       hidden: 4096,
       ffn: 1024,
       heads: 32,
       kvHeads: 2,
-      tiedEmbeddings: false,
       experts: 512,
       topK: 10,
       moeFfn: 1024,
       sharedExpertFfn: 1024,
-      sharedExperts: 1,
-      denseLayersBeforeMoe: 0,
       mtpLayers: 1,
-      attentionOutputGate: true,
-      maxPositionEmbeddings: 262144,
-      linearAttention: { fullAttentionInterval: 4, keyHeads: 16, valueHeads: 64, keyHeadDim: 128, valueHeadDim: 128, convKernel: 4 },
+      linearAttention: gdn(64),
     },
     checkpoints: [
       ckpt('Qwen/Qwen3.5-397B-A17B', bf16Weights(`${SRC.hf('Qwen/Qwen3.5-397B-A17B', 'aic')} text_config.dtype bfloat16`)),
-      ckpt('nvidia/Qwen3.5-397B-A17B-NVFP4', {
-        ...nvfp4Weights('', ['lm_head', 'model.layers.*.mlp.gate'], undefined, 'linear'),
-        source:
-          'NVFP4 assumed for the linear layers, as nvidia/Qwen3-235B-A22B-NVFP4 ships them; the checkpoint is listed in TensorRT-LLM examples/auto_deploy/model_registry/models.yaml but its hf_quant_config.json was not read (point the model setting at its files to read them)',
-      }),
+      ckpt('nvidia/Qwen3.5-397B-A17B-NVFP4', nvfp4('nvidia/Qwen3.5-397B-A17B-NVFP4', QWEN35_NVFP4_EXCLUDED)),
     ],
-    aliases: ['qwen3.5_moe_400b'],
+    aliases: ['qwen3.5_moe_400b', 'qwen35_vl_397b_a17b'],
     tokenizer: tokenizer(248320, 'Qwen/Qwen3.5-397B-A17B', SRC.hf('Qwen/Qwen3.5-397B-A17B', 'aic') + ' text_config.vocab_size'),
-    published: roundedParams('397B', 'Model name (397B total, 17B activated)', { nominal: true, scope: 'the multimodal checkpoint' }),
+    published: qwen35Published('397B', 'Model name (397B total, 17B activated)'),
     sources: [
-      SRC.hf('Qwen/Qwen3.5-397B-A17B', 'aic') +
-        ' text_config (60 layers, full_attention_interval 4, 512 experts of 1024 top-10, 1 shared expert of 1024, linear_num_value_heads 64, head_dim 256, 2 KV heads, mtp_num_hidden_layers 1, max_position_embeddings 262144)',
+      aicText(
+        'Qwen/Qwen3.5-397B-A17B',
+        '60 layers, full_attention_interval 4, 512 experts of 1024 top-10, 1 shared expert of 1024, linear_num_value_heads 64, head_dim 256, 2 KV heads, mtp_num_hidden_layers 1, max_position_embeddings 262144',
+      ),
+      BRIDGE_QWEN35,
     ],
-    notes: ['A multimodal checkpoint: the vision encoder is not in the shape.'],
+    notes: [
+      qwen35Vision(27, 1152),
+      'The config has no dense intermediate_size (every layer is MoE); ffn repeats the expert width.',
+      'Hybrid layout 15 × (3 Gated DeltaNet + 1 gated attention), every layer MoE; the shared expert has a sigmoid gate.',
+    ],
+  }),
+  // Qwen3.6 keeps Qwen3.5's architecture and shapes (Megatron-Bridge docs/models/qwen/qwen35-vl.md@067f987: "Qwen3.6 shares
+  // the same architecture as Qwen3.5 VL MoE"); its own entries keep `Qwen3.6-…` names from resolving to a Qwen3.5 release.
+  entry({
+    id: 'qwen3.6-27b',
+    family: 'qwen',
+    title: 'Qwen3.6 27B',
+    shape: QWEN35_27B_SHAPE,
+    checkpoints: [
+      ckpt(
+        'Qwen/Qwen3.6-27B',
+        assumedBf16Weights(`its NVFP4 quantization ${SRC.hf('nvidia/Qwen3.6-27B-NVFP4', 'aic')} records dtype bfloat16`),
+      ),
+      ckpt('nvidia/Qwen3.6-27B-NVFP4', qwen36Nvfp4('nvidia/Qwen3.6-27B-NVFP4')),
+    ],
+    aliases: [],
+    tokenizer: tokenizer(248320, 'Qwen/Qwen3.6-27B', SRC.hf('nvidia/Qwen3.6-27B-NVFP4', 'aic') + ' text_config.vocab_size'),
+    published: qwen35Published('27B'),
+    sources: [
+      aicText(
+        'nvidia/Qwen3.6-27B-NVFP4',
+        'Qwen3_5ForConditionalGeneration; 64 layers, hidden 5120, intermediate 17408, 24 heads, 4 KV heads, head_dim 256, linear_num_value_heads 48, mtp_num_hidden_layers 1: the text_config of Qwen3.5-27B',
+      ),
+    ],
+    notes: [qwen35Vision(27, 1152), 'The shape of Qwen3.5 27B: 16 × (3 Gated DeltaNet + 1 gated attention), each with a dense SwiGLU MLP.'],
+  }),
+  entry({
+    id: 'qwen3.6-35b-a3b',
+    family: 'qwen',
+    title: 'Qwen3.6 35B-A3B',
+    shape: QWEN35_35B_A3B_SHAPE,
+    checkpoints: [
+      ckpt(
+        'Qwen/Qwen3.6-35B-A3B',
+        assumedBf16Weights(`its NVFP4 quantization ${SRC.hf('nvidia/Qwen3.6-35B-A3B-NVFP4', 'aic')} records dtype bfloat16`),
+      ),
+      ckpt('nvidia/Qwen3.6-35B-A3B-NVFP4', qwen36Nvfp4('nvidia/Qwen3.6-35B-A3B-NVFP4')),
+    ],
+    aliases: [],
+    tokenizer: tokenizer(248320, 'Qwen/Qwen3.6-35B-A3B', SRC.hf('nvidia/Qwen3.6-35B-A3B-NVFP4', 'aic') + ' text_config.vocab_size'),
+    published: qwen35Published('35B', 'Model name (35B total, 3B activated)'),
+    sources: [
+      aicText(
+        'nvidia/Qwen3.6-35B-A3B-NVFP4',
+        'Qwen3_5MoeForConditionalGeneration; 40 layers, hidden 2048, 16 heads, 2 KV heads, 256 experts of 512 top-8, one shared expert of 512, linear_num_value_heads 32, mtp_num_hidden_layers 1: the text_config of Qwen3.5-35B-A3B',
+      ),
+      'Megatron-Bridge docs/models/qwen/qwen35-vl.md@067f987 (Qwen/Qwen3.6-35B-A3B: 40 layers, 10 × (3 GDN + 1 attention), 256 experts top-8)',
+    ],
+    notes: [
+      qwen35Vision(27, 1152),
+      'The shape of Qwen3.5 35B-A3B: 10 × (3 Gated DeltaNet + 1 gated attention), every layer MoE; the shared expert has a sigmoid gate.',
+    ],
   }),
 ];
 

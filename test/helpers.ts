@@ -5,6 +5,8 @@ import { analyze, type Analysis, type AnalysisSettings } from '../src/core/analy
 import type { TrainingConfig } from '../src/core/memory/config.js';
 import type { ModelShape } from '../src/core/memory/types.js';
 import { catalogueEntry } from '../src/core/models/catalogue.js';
+import { fromHfConfig } from '../src/core/models/hfConfig.js';
+import type { ConfigShape } from '../src/core/models/types.js';
 import type { Diagnostic } from '../src/core/types.js';
 
 export const REPO = process.cwd();
@@ -132,3 +134,14 @@ export function modelShape(id: string): ModelShape {
 /** Mean and largest absolute value of relative errors (the accuracy summaries of the measured-peak tests). */
 export const meanAbs = (xs: number[]) => xs.reduce((a, x) => a + Math.abs(x), 0) / xs.length;
 export const worstAbs = (xs: number[]) => Math.max(...xs.map(Math.abs));
+
+/** A fixture checkpoint under test/fixtures/hf/<org>--<name>/ read by fromHfConfig (config.json and, when present, hf_quant_config.json). */
+export function readHfFixture(name: string): ConfigShape {
+  const dir = join(REPO, 'test', 'fixtures', 'hf', name);
+  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as unknown;
+  const q = join(dir, 'hf_quant_config.json');
+  const quant = existsSync(q) ? (JSON.parse(readFileSync(q, 'utf8')) as unknown) : undefined;
+  const r = fromHfConfig(config, quant, name);
+  if (!r.ok) throw new Error(`${name}: ${r.reason}`);
+  return r;
+}

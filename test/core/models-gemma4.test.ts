@@ -3,16 +3,13 @@
 // (test/fixtures/hf/: copies in ai-dynamo/aiconfigurator model_configs/@095f58a, trimmed to the text_config and the
 // vision tower's size; hf_quant_config.json verbatim).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { estimateKvCache, kvPerToken, kvTokenFormula, modelAttentionWindows } from '../../src/core/memory/kvcache.js';
 import { attentionGroups, countParams, isGlobalLayer, layerGroups, sumGroups } from '../../src/core/memory/params.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { catalogueEntry, matchModelName } from '../../src/core/models/catalogue.js';
 import { fromHfConfig } from '../../src/core/models/hfConfig.js';
-import type { ConfigShape } from '../../src/core/models/types.js';
-import { REPO } from '../helpers.js';
+import { readHfFixture } from '../helpers.js';
 
 const shape = (id: string): ModelShape => {
   const e = catalogueEntry(id);
@@ -21,15 +18,7 @@ const shape = (id: string): ModelShape => {
 };
 const GIB = 1024 ** 3;
 
-function read(name: string): ConfigShape {
-  const dir = join(REPO, 'test', 'fixtures', 'hf', name);
-  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as unknown;
-  const q = join(dir, 'hf_quant_config.json');
-  const quant = existsSync(q) ? (JSON.parse(readFileSync(q, 'utf8')) as unknown) : undefined;
-  const r = fromHfConfig(config, quant, name);
-  assert.ok(r.ok, `${name}: ${r.ok ? '' : r.reason}`);
-  return r;
-}
+const read = readHfFixture;
 
 test('Gemma 4 31B: 60 layers, 10 global with 512-wide heads over 4 KV heads and no v_proj', () => {
   const c = countParams(shape('gemma4-31b'));

@@ -9,29 +9,16 @@
 //   chatglm3-6b, DeepSeek-V2-Lite, Phi-3.5-mini-instruct;
 // - kevinstephano/thunder_model_blocks mistral/mistral_config.py: Mistral-Nemo-Base-2407.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { catalogueEntry } from '../../src/core/models/catalogue.js';
 import { fromHfConfig, parseJsonText } from '../../src/core/models/hfConfig.js';
-import type { ConfigShape } from '../../src/core/models/types.js';
 import { weightFormatFromConfig } from '../../src/core/models/weights.js';
 import { dtypeBytes } from '../../src/core/memory/weightFormat.js';
 import { countParams } from '../../src/core/memory/params.js';
-import { REPO } from '../helpers.js';
+import { readHfFixture } from '../helpers.js';
 
-const FIXTURES = join(REPO, 'test', 'fixtures', 'hf');
-
-function read(name: string): ConfigShape {
-  const dir = join(FIXTURES, name);
-  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as unknown;
-  const q = join(dir, 'hf_quant_config.json');
-  const quant = existsSync(q) ? (JSON.parse(readFileSync(q, 'utf8')) as unknown) : undefined;
-  const r = fromHfConfig(config, quant, name);
-  assert.ok(r.ok, `${name}: ${r.ok ? '' : r.reason}`);
-  return r;
-}
+const read = readHfFixture;
 /** The shape without its display name. */
 const dims = (s: ModelShape) => {
   const { name: _name, ...rest } = s;

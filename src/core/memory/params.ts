@@ -581,9 +581,11 @@ export interface ParamCount {
 /** Exact parameter count as Hugging Face stores it (unpadded vocabulary). */
 export function countParams(s: ModelShape): ParamCount {
   const kinds = countKinds(s, 0, s.layers);
+  // Each kind's groups once (the DSA indexer share and the Gemma 4 mean layer walk the layers), summed per category below.
+  const groups = LAYER_KINDS.filter((k) => kinds[k]).map((k) => ({ times: kinds[k], groups: layerGroups(s, k) }));
   const by = (c: ParamCategory) => {
     let n = 0;
-    for (const k of LAYER_KINDS) if (kinds[k]) n += kinds[k] * sumGroups(layerGroups(s, k), (x) => x.category === c);
+    for (const x of groups) n += x.times * sumGroups(x.groups, (y) => y.category === c);
     // A DSA indexer shared over layers is averaged per kind (dsaIndexerShare), and so are layers that differ within a kind
     // (Gemma 4 global and KV-shared layers, attentionGroups): whole counts again over all the layers.
     return Math.round(n);

@@ -469,13 +469,29 @@ function dsaIndexer(c: Obj, shape: ModelShape, src: string, notes: string[]): Mo
 function linearAttentionPeriod(c: Obj, layers: number, notes: string[]): number | undefined {
   const types = Array.isArray(c.layer_types) ? c.layer_types : [];
   if (types.length !== layers || !types.includes('linear_attention')) return undefined;
-  const full = types.filter((t) => t === 'full_attention').length;
-  const period = full ? layers / full : layers + 1;
-  if (!Number.isInteger(period) || !types.every((t, i) => (t === 'full_attention') === ((i + 1) % period === 0)))
+  return Math.max(
+    1,
+    fullLayerPeriod(
+      types.map((t) => t === 'full_attention'),
+      'linear attention',
+      notes,
+    ),
+  );
+}
+
+/**
+ * The period of the full-attention layers a `layer_types` list spells (the last of every period attends fully), rounded;
+ * a list that is not periodic gets a note saying how many layers were `what` and the period taken.
+ */
+function fullLayerPeriod(full: readonly boolean[], what: string, notes: string[]): number {
+  const layers = full.length;
+  const fullCount = full.filter(Boolean).length;
+  const period = fullCount ? layers / fullCount : layers + 1;
+  if (!Number.isInteger(period) || !full.every((f, i) => f === ((i + 1) % period === 0)))
     notes.push(
-      `layer_types is not periodic; ${layers - full} of ${layers} layers linear attention, taken as a period of ${Math.round(period)}`,
+      `layer_types is not periodic; ${layers - fullCount} of ${layers} layers ${what}, taken as a period of ${Math.round(period)}`,
     );
-  return Math.max(1, Math.round(period));
+  return Math.round(period);
 }
 
 /** Which layers are MoE: DeepSeek first_k_dense_replace / moe_layer_freq, Qwen decoder_sparse_step / mlp_only_layers, Llama 4 interleave_moe_layer_step. */
@@ -516,14 +532,14 @@ function slidingWindow(c: Obj, kind: Kind, layers: number, notes: string[]): Par
     const window = effective(sw) ?? posInt(c.attention_chunk_size);
     if (!local.some(Boolean) || !window) return undefined;
     if (local.every(Boolean)) return { slidingWindow: { window, everyOther: false } };
-    const fullCount = local.filter((l) => !l).length;
-    const period = layers / fullCount;
-    const periodic = Number.isInteger(period) && local.every((l, i) => l === ((i + 1) % period !== 0));
-    if (!periodic)
-      notes.push(
-        `layer_types is not periodic; ${layers - fullCount} of ${layers} layers windowed, taken as a period of ${Math.round(period)}`,
-      );
-    const p = Math.max(2, Math.round(period));
+    const p = Math.max(
+      2,
+      fullLayerPeriod(
+        local.map((l) => !l),
+        'windowed',
+        notes,
+      ),
+    );
     return p === 2
       ? { slidingWindow: { window, everyOther: true } }
       : { slidingWindow: { window, everyOther: false }, slidingWindowPattern: p };

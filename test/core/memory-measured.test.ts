@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { TrainingConfig } from '../../src/core/memory/config.js';
+import { GPUS } from '../../src/core/memory/gpus.js';
 import { estimateTraining, type TrainingEstimate } from '../../src/core/memory/training.js';
 import type { ModelShape } from '../../src/core/memory/types.js';
 import { meanAbs as mean, modelShape, SHARED, trainingConfig, worstAbs as worst } from '../helpers.js';
@@ -93,7 +94,9 @@ const nano = (modules: string[]): TrainingConfig => ({
   crossEntropyFusion: 'te',
   expandableSegments: true,
   cudaGraph: { impl: 'transformer_engine', scope: ['attn', 'mamba'], warmupSteps: 3 },
-  moe: { dispatcher: 'flex', permuteFusion: true, routerDtype: 'fp32', groupedGemm: true },
+  // The pre-training recipe the performance recipe builds on sets use_fused_weighted_squared_relu (Bridge
+  // recipes/nemotronh/h100/nemotron_3_nano.py nemotron_3_nano_pretrain_8gpu_h100_bf16_config).
+  moe: { dispatcher: 'flex', permuteFusion: true, routerDtype: 'fp32', groupedGemm: true, squaredReluFusion: true },
 });
 const NANO_WHY =
   'medium confidence (agent-run study with the exact revisions; rank 0, the peak after iteration 2, i.e. of the eager ' +
@@ -108,6 +111,62 @@ const OFFLOAD_WHY =
   'is the baseline less the published 15.3 GB saving); the peak is the static state, which the model sets from the source';
 
 const BRIDGE = 'https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/';
+
+// Megatron-Bridge model verification cards (examples/model_verification_cards/<model>/card.yaml): agent-run
+// verification items with the exact command, the Bridge commit and peak memory figures (not in measured-peaks.json).
+// Their "GiB" are Bridge's GB print: the only memory output of these runs (TensorBoard off) is report_memory's
+// "[Rank N] (after K iterations) memory (GB)" line, bytes / 1e9 rounded to five significant digits
+// (training/utils/train_utils.py), and every figure carries that rounding (59.000, 158.22, 169.54, 72.066). The line is
+// printed on DP-rank-0 ranks after iterations 1 and 2 only, and the peak is never reset: the steady peak once the Adam
+// states exist. MTP: the Nemotron 3 recipes run mtp_num_layers 2 over one repeated "*E" block.
+const CARDS = `${BRIDGE}examples/model_verification_cards/`;
+const GB200 = GPUS.find((g) => g.id === 'gb200')!;
+const CARD_WHY = 'figures read as Bridge’s GB print (five significant digits)';
+const NEMOTRON_MOE = { dispatcher: 'flex', permuteFusion: true, routerDtype: 'fp32', groupedGemm: true, squaredReluFusion: true } as const;
+
+// Nemotron 3 Super on 64 H100 (card items pretrain.H100 and pretrain_performance.H100, Bridge ffeb5a7a):
+// recipes/nemotronh/h100/nemotron_3_super.py _nemotron_3_super_pretrain_64gpu_h100_bf16_config over the 16-GPU recipe
+// (nemotron_h bridge: fp32 router, grouped GEMM, permute fusion, fused weighted squared ReLU, MTP 2 depths of the
+// repeated "*E" block): seq 4096, GBS 1280, TP 1, PP 2, EP 32, recompute layernorm, moe_act, moe, core_attn, HybridEP with
+// moe_expert_capacity_factor 1.10 padded to capacity, precision-aware optimizer with fp16 master weights and bf16
+// moments, bf16 gradients, TE cross entropy, expandable segments, no CUDA graphs. The performance item adds forced
+// routing and the benchmark defaults (the same memory configuration).
+const superConfig: TrainingConfig = {
+  ...BASE,
+  seq: 4096,
+  globalBatch: 1280,
+  pp: 2,
+  ep: 32,
+  worldSize: 64,
+  gradReduceInFp32: false,
+  recompute: selective(['layernorm', 'moe_act', 'moe', 'core_attn']),
+  crossEntropyFusion: 'te',
+  expandableSegments: true,
+  moe: { ...NEMOTRON_MOE, capacityFactor: 1.1, padToCapacity: true },
+  optimizerDtypes: { mainParams: 'fp16', expAvg: 'bf16', expAvgSq: 'bf16' },
+};
+const SUPER_WHY = `medium-low confidence: ${CARD_WHY}; one figure per run, the rank not stated (compared with the larger stage)`;
+
+// Nemotron 3.5 Lightning (card nemotron-3.5-lightning; the recipes were named nemotron_3_5_nano_* at the runs' commits):
+// Nemotron 3 Nano's stack with mtp_num_layers 2 over the repeated "*E" block, fused weighted squared ReLU, HybridEP.
+const LIGHTNING_CARD = `${CARDS}nemotron-3.5-lightning/card.yaml`;
+const lightning: ModelShape = { ...modelShape('nemotron3.5-lightning-30b-a3b'), mtpLayers: 2 };
+// pretrain.GB200 (Bridge edca4a7d): recipes/nemotronh/gb200/nemotron_3_nano.py nemotron_3_5_nano_pretrain_8k_config
+// over nemotron_3_nano_pretrain_8gpu_gb200_bf16_config: 8 GB200, seq 8192, MBS 2, GBS 512, EP 8, no recompute, fp32
+// optimizer states, bf16 gradients, TE cross entropy, no CUDA graphs, expandable segments.
+const lightningGb200: TrainingConfig = {
+  ...BASE,
+  seq: 8192,
+  microBatch: 2,
+  globalBatch: 512,
+  ep: 8,
+  worldSize: 8,
+  gradReduceInFp32: false,
+  crossEntropyFusion: 'te',
+  expandableSegments: true,
+  moe: NEMOTRON_MOE,
+};
+const LIGHTNING_WHY = `medium-low confidence: the recipe at the run’s commit is exact; ${CARD_WHY}, rank 0`;
 
 // torchtitan 9dec370 (benchmarks/llama3_h100_202412_torchtitan.md, Tables 2 and 4). Its Llama is HF's layer set (RMSNorm
 // with an fp32 upcast, SDPA flash attention, SwiGLU, untied output) under FSDP2 over dp_shard × cp with fp32 master
@@ -244,11 +303,14 @@ const ROWS: Row[] = [
     source: `${BRIDGE}skills/nemo-mbridge-perf-expert-parallel-overlap/SKILL.md`,
     model: modelShape('qwen3-30b-a3b'),
     config: qwen3({ moe: { dispatcher: 'flex', permuteFusion: true }, overlapMoeComm: true }),
-    measured: 62.166 * GIB,
+    // The skill says "62.166 GiB"; the run's only memory output is Bridge's GB print (report_memory: bytes / 1e9, five
+    // significant digits; the benchmark recipes turn TensorBoard off, perf_recipes/_common.py _benchmark_common), the
+    // same reading as the model verification cards. The Qwen3-30B-A3B card gates the same recipe at "below 65".
+    measured: 62.166 * GB,
     rank: 0,
     confidence: 'medium',
-    tolerance: 0.12,
-    why: 'medium confidence, rank 0 allocated; HybridEP’s communication buffers and the co-scheduled EP-overlap 1F1B are modelled only as one extra layer in flight',
+    tolerance: 0.08,
+    why: 'medium confidence, rank 0 allocated (read as Bridge’s GB print); HybridEP’s communication buffers live outside the caching allocator (cudaMalloc: DeepEP hybrid-ep allocator.cu); the co-scheduled EP-overlap 1F1B is modelled as one extra layer in flight',
   },
   {
     id: 'bridge_qwen3_30b_a3b_16xh100_ep16_alltoall_smoke',
@@ -322,6 +384,191 @@ const ROWS: Row[] = [
       'medium confidence (the configuration is inferred from the log’s own estimator lines); logged after iteration 1: ' +
       'the optimizer step sets the peak (every stage-1–6 rank reports the same), its foreach temporary modelled to 7 MiB; ' +
       'allocated after the step is 1.7 GiB above the static estimate (not identified)',
+  },
+  {
+    id: 'bridge_card_nemotron3_super_64xh100_pretrain',
+    source: `${CARDS}nemotron-3-super-120b-a12b/card.yaml (pretrain.H100)`,
+    model: { ...modelShape('nemotron3-super-120b-a12b'), mtpLayers: 2 },
+    config: superConfig,
+    measured: 58.079 * GB,
+    rank: 'max',
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${SUPER_WHY}; natural routing, but padding to capacity sizes every expert as the balanced model does`,
+  },
+  {
+    id: 'bridge_card_nemotron3_super_64xh100_performance',
+    source: `${CARDS}nemotron-3-super-120b-a12b/card.yaml (pretrain_performance.H100)`,
+    model: { ...modelShape('nemotron3-super-120b-a12b'), mtpLayers: 2 },
+    config: superConfig,
+    measured: 59.0 * GB,
+    rank: 'max',
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${SUPER_WHY}; forced routing (0.92 GB above the natural-routing run of the same configuration: not modelled)`,
+  },
+  {
+    // pretrain.H100 (Bridge 33ede317): the H100 8-GPU recipe (fused attention, native cross-entropy fusion, fp32 optimizer
+    // states, bf16 gradients) with GBS 512, CP 2, recompute moe, layernorm, core_attn, TE graphs over Mamba; 16 H100, seq 8192.
+    id: 'bridge_card_nemotron35_lightning_16xh100_pretrain_cp2',
+    source: `${LIGHTNING_CARD} (pretrain.H100)`,
+    model: lightning,
+    config: {
+      ...BASE,
+      seq: 8192,
+      globalBatch: 512,
+      cp: 2,
+      ep: 8,
+      worldSize: 16,
+      gradReduceInFp32: false,
+      recompute: selective(['moe', 'layernorm', 'core_attn']),
+      crossEntropyFusion: 'native',
+      expandableSegments: true,
+      cudaGraph: { impl: 'transformer_engine', scope: ['mamba'], warmupSteps: 3 },
+      moe: NEMOTRON_MOE,
+    },
+    measured: 68.547 * GB,
+    rank: 0,
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${LIGHTNING_WHY}; real data with natural routing (rank 0's expert tokens taken as the balanced k·T)`,
+  },
+  {
+    id: 'bridge_card_nemotron35_lightning_8xgb200_pretrain_8k',
+    source: `${LIGHTNING_CARD} (pretrain.GB200)`,
+    model: lightning,
+    config: lightningGb200,
+    gpu: GB200,
+    measured: 158.22 * GB,
+    rank: 0,
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${LIGHTNING_WHY}; real data with natural routing`,
+  },
+  {
+    // pretrain_fsdp.GB200 bf16 (edca4a7d): the 8K recipe with Megatron FSDP optim_grads_params, fp32 main params and main
+    // grads (read as the gradient buffer's dtype), bf16 gradient communication (no knob). EP 8 on 8 GPUs: the experts are
+    // not sharded (expert-DP 1), FSDP shards the dense parameters only.
+    id: 'bridge_card_nemotron35_lightning_8xgb200_pretrain_8k_megatron_fsdp',
+    source: `${LIGHTNING_CARD} (pretrain_fsdp.GB200.variants.bf16)`,
+    model: lightning,
+    config: { ...lightningGb200, fsdp: 'megatron-fsdp', gradReduceInFp32: true },
+    gpu: GB200,
+    measured: 160.76 * GB,
+    rank: 0,
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${LIGHTNING_WHY}; natural routing; the FSDP gradient-communication dtype has no knob`,
+  },
+  {
+    // pretrain_fsdp.GB200 fp8_mx: the run's commit (968ab25d) is not public; the recipe is read at 4810068a, whose text
+    // matches the card: perf defaults, bf16_with_mxfp8_mixed (fp8_param_gather; first/last layers not BF16), MBS 3, GBS
+    // 384, forced routing, TE cross entropy, no graphs, Megatron FSDP.
+    id: 'bridge_card_nemotron35_lightning_8xgb200_pretrain_mxfp8_megatron_fsdp',
+    source: `${LIGHTNING_CARD} (pretrain_fsdp.GB200.variants.fp8_mx)`,
+    model: lightning,
+    config: { ...lightningGb200, microBatch: 3, globalBatch: 384, fp8: 'mxfp8', quantizedParams: true, fsdp: 'megatron-fsdp' },
+    gpu: GB200,
+    measured: 169.54 * GB,
+    rank: 0,
+    confidence: 'low',
+    tolerance: 0.1,
+    why:
+      `low confidence: the run's commit is not public (recipe read three days later); ${CARD_WHY}, rank 0; ` +
+      'keep_mtp_spec_in_bf16 (the MTP block saves BF16 inputs, not MXFP8) has no knob: about 1.7 GB more',
+  },
+  {
+    // sft.GB200 (a re-run at the Lightning checkpoint switch, same recipe): nemotron_3_5_nano_sft_openmathinstruct2_packed_tp1
+    // over the H100 SFT recipe: packed 4K OpenMathInstruct-2, GBS 128, MBS 1, EP 8, no recompute, native CE fusion, no graphs.
+    id: 'bridge_card_nemotron35_lightning_8xgb200_sft_packed4k',
+    source: `${LIGHTNING_CARD} (sft.GB200)`,
+    model: lightning,
+    config: { ...lightningGb200, seq: 4096, microBatch: 1, globalBatch: 128, crossEntropyFusion: 'native' },
+    gpu: GB200,
+    measured: 101.51 * GB,
+    rank: 0,
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${LIGHTNING_WHY}; packed sequences (one 4096-token pack per micro-batch), natural routing`,
+  },
+  {
+    // pretrain_performance.H100 (the tuning PR cba5742e on 573e088c): perf_recipes/nemotronh/h100/nemotronh.py
+    // nemotron_3_5_nano_pretrain_16gpu_h100_bf16_config: GBS 512, forced routing, TE graphs [attn, mamba], TE CE, bf16
+    // gradients, precision-aware optimizer with fp32 main params and bf16 moments, recompute [moe_act, layernorm],
+    // expert_fc1 activation offload (fraction 1).
+    id: 'bridge_card_nemotron35_lightning_16xh100_performance',
+    source: `${LIGHTNING_CARD} (pretrain_performance.H100)`,
+    model: lightning,
+    config: {
+      ...BASE,
+      seq: 8192,
+      globalBatch: 512,
+      ep: 8,
+      worldSize: 16,
+      gradReduceInFp32: false,
+      recompute: selective(['moe_act', 'layernorm']),
+      crossEntropyFusion: 'te',
+      expandableSegments: true,
+      cudaGraph: { impl: 'transformer_engine', scope: ['attn', 'mamba'], warmupSteps: 3 },
+      optimizerDtypes: { mainParams: 'fp32', expAvg: 'bf16', expAvgSq: 'bf16' },
+      activationOffload: { modules: ['expert_fc1'], fraction: 1 },
+      moe: NEMOTRON_MOE,
+    },
+    measured: 72.066 * GB,
+    rank: 0,
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${LIGHTNING_WHY}; the recipe is the tuning PR's; mock data with forced routing`,
+  },
+  {
+    // pretrain_performance.GB200 (commit not public; recipe at 4810068a, unchanged to 92abf628): the 8K shape with perf
+    // defaults, forced routing, TE graphs [attn, mamba, moe_router, moe_preprocess]; the runner turns the precision-aware
+    // optimizer on for bf16 benchmarks (scripts/training/run_recipe.py _apply_benchmark_runtime_defaults), fp32 states.
+    id: 'bridge_card_nemotron35_lightning_8xgb200_performance',
+    source: `${LIGHTNING_CARD} (pretrain_performance.GB200)`,
+    model: lightning,
+    config: {
+      ...lightningGb200,
+      cudaGraph: { impl: 'transformer_engine', scope: ['attn', 'mamba', 'moe_router', 'moe_preprocess'], warmupSteps: 3 },
+      optimizerDtypes: {},
+    },
+    gpu: GB200,
+    measured: 156.85 * GB,
+    rank: 0,
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why: `${LIGHTNING_WHY}; the run's commit is not public (the recipe at the nearest merged commits matches the card); forced routing`,
+  },
+  {
+    // pretrain_performance.GB200 (Bridge 2e945d07): recipes/qwen_vl/gb200/qwen35_vl.py
+    // qwen35_vl_27b_pretrain_16gpu_gb200_bf16_mock_config over the H100 recipe and _pretrain_common: TP 2 without SP, DP 8,
+    // seq 4096 (MockVLM samples padded to it), MBS 2, GBS 32, no recompute, no CUDA graphs, fused native cross entropy,
+    // bf16 gradients, fp32 optimizer states, one MTP layer (models/qwen/qwen35_bridge.py), expandable segments. The text
+    // model is Qwen3.5-27B's: its 26,895,998,464 parameters + the vision tower (460,730,096) + the MTP layer (424,699,392)
+    // are the card's 27,781,427,952 import count. Gated DeltaNet in 48 of 64 layers: the first measurement of those terms.
+    id: 'bridge_card_qwen38_27b_vl_16xgb200_tp2_mbs2',
+    source: `${CARDS}qwen3.8-27b/card.yaml (pretrain_performance.GB200)`,
+    model: { ...modelShape('qwen3.5-27b'), mtpLayers: 1 },
+    config: {
+      ...BASE,
+      seq: 4096,
+      microBatch: 2,
+      globalBatch: 32,
+      tp: 2,
+      etp: 2,
+      worldSize: 16,
+      gradReduceInFp32: false,
+      crossEntropyFusion: 'native',
+      expandableSegments: true,
+    },
+    gpu: GB200,
+    measured: 174.12 * GB,
+    rank: 'max',
+    confidence: 'medium-low',
+    tolerance: 0.08,
+    why:
+      `medium-low confidence: ${CARD_WHY} ("174.120"), the rank not stated (PP 1); the frozen vision tower (0.43 GiB of ` +
+      'BF16 weights per rank) and the trainable merger are not in the text model',
   },
   // FSDP + CP, 32K tokens per GPU at every CP: the estimate is the same for all four, as the measurements nearly are.
   titanCp(1, 83.9),

@@ -316,6 +316,56 @@ test('LoRA: adapters r·(in + out) per fused linear; the frozen base keeps weigh
   assert.equal(lora.stages[0]!.weights, full.stages[0]!.weights + 2 * adapters);
 });
 
+test('LoRA on grouped experts: one adapter per EP rank (share_expert_adapters), equal to the Gemma 4 card’s trainable count', () => {
+  // Megatron-Bridge model verification card gemma-4-26b-a4b-it (peft.H100): TP 2, EP 4, ETP 1, rank-32 adapters on
+  // linear_qkv, linear_proj, linear_fc1, linear_fc2 — "22,272,000 trainable adapter parameters" on a rank. Dense: the 30
+  // layers' attention (the global layers' 512-wide heads and 2 KV heads with their V slot) and dense MLP over TP 2;
+  // experts: per layer one shared fc1 (2816 → 2·704) and fc2 adapter on the rank, r·(2816 + 2·704) + r·(704 + 2816).
+  const m = modelShape('gemma4-26b-a4b');
+  const lora = { rank: 32, targets: ['linear_qkv', 'linear_proj', 'linear_fc1', 'linear_fc2'] };
+  const c = trainingConfig({ tp: 2, ep: 4, etp: 1, sp: true, worldSize: 4, peft: lora });
+  const shared = stageParams(m, c)[0]!.trainable;
+  assert.deepEqual(shared, { dense: 14_837_760, experts: 30 * 32 * (2816 + 2 * 704 + 704 + 2816) });
+  assert.equal(shared.dense + shared.experts, 22_272_000);
+  // share_expert_adapters false: one adapter per local expert (128 / EP 4 = 32 on the rank).
+  const own = stageParams(m, { ...c, peft: { ...lora, shareExpertAdapters: false } })[0]!.trainable;
+  assert.equal(own.experts, 32 * shared.experts);
+});
+
+test('Nemotron 3 MTP: one repeated attention + MoE block ("*E"); the checkpoints’ element counts (verification cards)', () => {
+  // Card conversion items: Nemotron 3 Super exports 123,611,033,088 elements, Nemotron 3.5 Lightning imports
+  // 32,913,266,240 — the main stack plus one "*E" MTP block (enorm, hnorm, eh_proj, attention layer, MoE layer, norm).
+  for (const [id, total] of [
+    ['nemotron3-super-120b-a12b', 123_611_033_088],
+    ['nemotron3.5-lightning-30b-a3b', 32_913_266_240],
+  ] as const) {
+    const shape = { ...modelShape(id), mtpLayers: 1 };
+    const p = countParams(shape);
+    assert.equal(p.total + p.mtp, total, id);
+    // Two training depths over the repeated block: the same weights (Megatron mtp_use_repeated_layer).
+    assert.equal(countParams({ ...shape, mtpLayers: 2 }).mtp, p.mtp, id);
+    assert.equal(countParams({ ...shape, mtpLayers: 2, mtpRepeated: false }).mtp, 2 * p.mtp, id);
+  }
+});
+
+test('latent MoE: dispatched tokens at moe_latent_size; the fused weighted squared ReLU saves no activation output', () => {
+  // Nemotron 3 Super: T = 4096 tokens, top-22, latent 1024 (fc1_latent_proj before dispatch, moe/moe_layer.py).
+  const sup = modelShape('nemotron3-super-120b-a12b');
+  const c = trainingConfig({ seq: 4096, ep: 32, worldSize: 64, recompute: NO_RECOMPUTE, moe: { dispatcher: 'alltoall' } });
+  const terms = (m: ModelShape, x: TrainingConfig) =>
+    new Map(megatronKind(m, x, 1, x.seq, 'moe-mlp').terms.map((t) => [t.label, t.bytes] as const));
+  const s = terms(sup, c);
+  assert.equal(s.get('experts: FC1 input (dispatched tokens)'), 2 * 4096 * 22 * 1024);
+  assert.equal(s.get('latent MoE: fc2_latent_proj input (combined tokens)'), 2 * 4096 * 1024);
+  // Squared-ReLU experts (Lightning: top-6, moe_ffn 1856): act(x)·probs saves act(x) unless the fused function does it.
+  const lt = modelShape('nemotron3.5-lightning-30b-a3b');
+  const plain = terms(lt, { ...c, seq: 8192 });
+  assert.equal(plain.get('experts: activation output (weighted by the probabilities)'), 2 * 8192 * 6 * 1856);
+  const fused = terms(lt, { ...c, seq: 8192, moe: { dispatcher: 'alltoall', squaredReluFusion: true } });
+  assert.equal(fused.has('experts: activation output (weighted by the probabilities)'), false);
+  assert.equal(plain.get('experts: FC1 input (dispatched tokens)'), 2 * 8192 * 6 * 2688);
+});
+
 test('FSDP2 shards fp32 parameters, gradients and Adam over DP and gathers its largest unit (plus the next) at a time', () => {
   const e = estimateTraining(llama8b, cfg({ fsdp: 'fsdp2', distributedOptimizer: false }), H100);
   const n = 8_030_261_248;

@@ -3,6 +3,7 @@
 // - ai-dynamo/aiconfigurator model_configs/ (history up to 095f58a): DeepSeek-R1, gpt-oss-120b, Qwen3-30B-A3B,
 //   Qwen3-32B-FP8, Qwen3-Next-80B-A3B-Thinking, Qwen3.5-35B-A3B, Qwen2.5-7B, Llama-4-Maverick-17B-128E-Instruct,
 //   NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 (+ hf_quant_config.json), NVIDIA-Nemotron-3-Super-120B-A12B-FP8 (+ hf_quant_config.json),
+//   NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4,
 //   Llama-3.1-70B-Instruct-FP8 (+ hf_quant_config.json), DeepSeek-V3-0324-NVFP4 (+ hf_quant_config.json), Kimi-K2-Instruct,
 //   Nemotron-H-56B-Base-8K, MiniMax-M2.5;
 // - mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py@79d603f: gemma-3-1b-it, gemma-2-9b, Llama-3.2-1B, starcoder2-7b,
@@ -185,6 +186,11 @@ test('Nemotron 3 Nano NVFP4: hybrid pattern, Mamba dims, MoE with a shared exper
   assert.deepEqual([r.weights.dtype, r.weights.scope, r.weights.kvCache, r.weights.excluded?.length], ['nvfp4', 'mlp', 'fp8', 60]);
   const sup = read('nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8');
   assert.deepEqual([sup.shape.moeLatentSize, sup.shape.mtpLayers, sup.shape.experts, sup.shape.topK], [1024, 1, 512, 22]);
+  // The MTP block: mtp_hybrid_override_pattern "*E", repeated over the depths (Bridge nemotron_h_bridge.py default).
+  assert.deepEqual([sup.shape.mtpPattern, sup.shape.mtpRepeated], ['*E', true]);
+  // transformers ≥ 5 spells it mtp_layers_block_type (Nemotron 3.5 Lightning).
+  const lightning = read('nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4').shape;
+  assert.deepEqual([lightning.mtpLayers, lightning.mtpPattern, lightning.mtpRepeated, lightning.layers], [1, '*E', true, 52]);
   assert.deepEqual([sup.weights.dtype, sup.weights.scope, sup.weights.kvCache], ['fp8', 'linear', 'fp8']);
   const h56 = read('nvidia--Nemotron-H-56B-Base-8K').shape;
   assert.deepEqual([h56.layers, h56.hybridPattern?.length, h56.experts, h56.mamba?.stateDim], [118, 118, 0, 256]);

@@ -114,6 +114,8 @@ export const BRIDGE: TrainingTable = {
     moeLayerFreq: ['model.moe_layer_freq'],
     routerBias: ['model.moe_router_enable_expert_bias'],
     mtpLayers: ['model.mtp_num_layers'],
+    mtpRepeated: ['model.mtp_use_repeated_layer'],
+    mtpPattern: ['model.mtp_hybrid_override_pattern'],
     mla: ['model.multi_latent_attention'],
     qLoraRank: ['model.q_lora_rank'],
     kvLoraRank: ['model.kv_lora_rank'],
@@ -148,6 +150,7 @@ export const BRIDGE: TrainingTable = {
     ceFusion: ['model.cross_entropy_loss_fusion'],
     ceFusionImpl: ['model.cross_entropy_fusion_impl'],
     biasActFusion: ['model.bias_activation_fusion'],
+    squaredReluFusion: ['model.use_fused_weighted_squared_relu'],
     cudaGraphImpl: ['model.cuda_graph_impl'],
     cudaGraphScope: ['model.cuda_graph_scope', 'model.cuda_graph_modules'],
     cudaGraphWarmup: ['model.cuda_graph_warmup_steps'],
@@ -164,5 +167,6 @@ export const BRIDGE: TrainingTable = {
     loraRank: ['peft.dim'],
     loraTargets: ['peft.target_modules'],
     loraRegather: ['peft.sequence_parallel_input_regather'],
+    loraShareExperts: ['peft.share_expert_adapters'],
   },
 };

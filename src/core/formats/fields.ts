@@ -89,6 +89,9 @@ export const TRAINING_FIELDS = {
   /** moe_router_enable_expert_bias: a per-expert router bias. */
   routerBias: 'bool',
   mtpLayers: 'int',
+  /** mtp_use_repeated_layer: one MTP block for every depth; mtp_hybrid_override_pattern: the layers of one depth. */
+  mtpRepeated: 'bool',
+  mtpPattern: 'str',
   /** multi_latent_attention and its ranks and head sizes. */
   mla: 'bool',
   qLoraRank: 'int',
@@ -180,6 +183,8 @@ export const TRAINING_FIELDS = {
   ceFusionImpl: 'str',
   /** bias_activation_fusion (gated experts fuse the routing weights into the activation). */
   biasActFusion: 'bool',
+  /** use_fused_weighted_squared_relu (MoE squared-ReLU experts). */
+  squaredReluFusion: 'bool',
   cudaGraphImpl: 'str',
   /** enable_cuda_graph (per-layer graphs, impl "local") and external_cuda_graph (impl "transformer_engine"), the older switches. */
   enableCudaGraph: 'bool',
@@ -206,6 +211,8 @@ export const TRAINING_FIELDS = {
   loraTargets: 'any',
   /** Bridge LoRA sequence_parallel_input_regather. */
   loraRegather: 'bool',
+  /** Bridge LoRA share_expert_adapters. */
+  loraShareExperts: 'bool',
 } as const satisfies Record<string, FieldKind>;
 
 export type TrainingField = keyof typeof TRAINING_FIELDS;

@@ -12,10 +12,10 @@ import {
   hasGdn,
   hasLayerVariants,
   hasMoe,
-  lastLayerKind,
   mambaInner,
   meanAttentionWidths,
   meanDenseFfn,
+  mtpKinds,
   type LayerKind,
 } from './params.js';
 import { NVFP4_BF16_LAYER_FRACTION, PRECISIONS } from './precision.js';
@@ -330,6 +330,9 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered:
   const E = m.experts;
   const k = m.topK;
   const Te = T * expertTokenFactor(m, c); // token-expert pairs this rank's experts process
+  // Latent MoE: fc1_latent_proj takes the tokens to moe_latent_size before dispatch and fc2_latent_proj back after combine,
+  // so the dispatcher and the experts see latent-width tokens (Megatron moe/moe_layer.py preprocess / postprocess).
+  const w = m.moeLatentSize ?? h;
   const ffnE = m.moeFfn / c.etp;
   const g = m.gatedMlp ? 2 : 1;
   x.at('moe_router');
@@ -357,7 +360,12 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered:
       `${idx}·(s·b·k${sp} + tokens after dispatch) — moe_utils permute`,
     );
     x.at('moe_experts');
-    d += add('experts: FC1 input (dispatched tokens)', lin * Te * h, `${fmt(lin)}·k·ETP·s·b·h${sp}`, 'expert_fc1');
+    d += add(
+      'experts: FC1 input (dispatched tokens)',
+      lin * Te * w,
+      `${fmt(lin)}·k·ETP·s·b·${m.moeLatentSize ? 'moe_latent_size' : 'h'}${sp}`,
+      'expert_fc1',
+    );
     d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`, 'moe_act');
     d += add('experts: routing probabilities (fp32)', 4 * Te, `4·k·ETP·s·b${sp}`, 'moe_act');
     if (!mods.has('moe_act')) {
@@ -367,11 +375,15 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered:
         `${fmt(lin)}·k·ETP·s·b·moe_ffn/ETP${sp} — moe_act recompute drops it`,
       );
       // The router probabilities weight the activation output (moe_apply_probs_on_input False): without the fused weighted
-      // kernels (weighted_bias_swiglu for SwiGLU with bias_activation_fusion) the product act(x)·probs saves act(x) as well
-      // (Megatron-Core moe/experts.py TEGroupedMLP bias_act_func, SequentialMLP via MLP per_token_scale).
-      if (!m.gatedMlp || c.moe?.activationFusion === false)
-        d += add('experts: activation output (weighted by the probabilities)', e * Te * ffnE, `${e}·k·ETP·s·b·moe_ffn/ETP${sp}`);
+      // kernels (weighted_bias_swiglu for SwiGLU with bias_activation_fusion; use_fused_weighted_squared_relu, which saves
+      // only its input and the probabilities) the product act(x)·probs saves act(x) as well (Megatron-Core moe/experts.py
+      // TEGroupedMLP bias_act_func, SequentialMLP via MLP per_token_scale; fusions/fused_weighted_squared_relu.py).
+      const fused = m.gatedMlp ? c.moe?.activationFusion !== false : m.activation === 'squared-relu' && c.moe?.squaredReluFusion === true;
+      if (!fused) d += add('experts: activation output (weighted by the probabilities)', e * Te * ffnE, `${e}·k·ETP·s·b·moe_ffn/ETP${sp}`);
     }
+    // fc2_latent_proj saves the combined latent tokens (a TELinear input).
+    if (m.moeLatentSize)
+      d += add('latent MoE: fc2_latent_proj input (combined tokens)', lin * T * w, `${fmt(lin)}·s·b·moe_latent_size${sp}`);
     if (m.sharedExpertFfn > 0 && !mods.has('shared_experts')) {
       const sffn = m.sharedExpertFfn;
       // cuda_graph_modules moe_router captures the shared experts with the router (transformer_config.py).
@@ -386,9 +398,9 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered:
   // MoEAllGatherTokenDispatcher.token_dispatch, use_global_buffer=True; no gather when ETP and EP are 1), while the
   // gradient of the gathered tokens is allocated in backward; flex (DeepEP / HybridEP) writes the received tokens in place.
   const dispatcher = c.moe?.dispatcher ?? 'allgather';
-  const gathered = dispatcher === 'allgather' && (c.ep > 1 || c.etp > 1) ? e * T * c.ep * c.etp * h : 0;
-  const buffers = dispatcher === 'alltoall' ? 2 * e * Te * h : e * Te * h;
-  const expertBwd = e * Te * (g * ffnE + h) + gathered;
+  const gathered = dispatcher === 'allgather' && (c.ep > 1 || c.etp > 1) ? e * T * c.ep * c.etp * w : 0;
+  const buffers = dispatcher === 'alltoall' ? 2 * e * Te * w : e * Te * w;
+  const expertBwd = e * Te * (g * ffnE + w) + gathered;
   // Whole-MoE recompute rebuilds the block's saved tensors during its backward.
   const remat = mods.has('moe')
     ? moeBlock({ ...x, mods: new Set([...mods].filter((z) => z !== 'moe')), add: (_l, bytes) => bytes }).stored - d
@@ -930,7 +942,13 @@ export function deferredWgradEntry(m: ModelShape, c: TrainingConfig, b: number, 
 
 /** One multi-token-prediction layer: its norms and eh_proj input, a decoder layer, its final norm, output-layer input and loss. */
 export function mtpActivations(m: ModelShape, c: TrainingConfig, b: number, s: number, V: number): EdgeActivations {
-  const layer = megatronKind(m, c, b, s, lastLayerKind(m), false);
+  // The depth's decoder layers in turn: their saved tensors add up, their transients do not overlap.
+  const layers = mtpKinds(m).map((k) => megatronKind(m, c, b, s, k, false));
+  const layer = {
+    stored: layers.reduce((a, l) => a + l.stored, 0),
+    fwd: Math.max(...layers.map((l) => l.fwd)),
+    bwd: Math.max(...layers.map((l) => l.bwd)),
+  };
   const loss = lossActivations(m, c, b, s, V);
   const rep = c.sp ? 1 / c.tp : 1;
   const e = actBytes(c);

@@ -147,6 +147,11 @@ export interface MoeSettings {
   permuteFusion?: boolean;
   /** bias_activation_fusion for gated experts (weighted_bias_swiglu, Megatron default on); GELU experts never fuse the weighting. */
   activationFusion?: boolean;
+  /**
+   * use_fused_weighted_squared_relu: squared-ReLU experts weight by the probabilities in one function that saves only its
+   * input and the probabilities (Megatron fusions/fused_weighted_squared_relu.py); default false.
+   */
+  squaredReluFusion?: boolean;
   /** moe_grouped_gemm (TE GroupedLinear over the local experts, with its multi-stream workspaces); default true here (Bridge recipes), false in Megatron-LM. */
   groupedGemm?: boolean;
 }
@@ -159,6 +164,11 @@ export interface LoraSettings {
   targets: string[];
   /** sequence_parallel_input_regather (Bridge); default false. */
   inputRegather?: boolean;
+  /**
+   * share_expert_adapters (Bridge peft/lora.py, default true): a grouped-GEMM expert linear gets one adapter shared by the
+   * rank's local experts (NeMo 2's LoRA wraps the TE grouped linear the same way); false: one per local expert.
+   */
+  shareExpertAdapters?: boolean;
 }
 
 /** Recompute modules Megatron-Core accepts (TransformerConfig.recompute_modules). */

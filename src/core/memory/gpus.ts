@@ -37,9 +37,9 @@ export const GPUS: GpuSpec[] = [
   {
     id: 'gb200',
     name: 'NVIDIA GB200 (per Blackwell GPU)',
-    bytes: 186e9,
+    bytes: gib2(184.3),
     source:
-      'GB200 NVL72 datasheet: up to 13.4 TB HBM3e for 72 GPUs (372 GB per superchip) = 186 GB per GPU, read as 10^9 bytes [UNVERIFIED: no CUDA figure found]',
+      'Megatron-Bridge model verification card qwen3.8-27b (examples/model_verification_cards/qwen3.8-27b/card.yaml): runs "OOMed near the approximately 184.3-GiB per-GPU device limit" of GB200; the same share of the HBM as GB300 (276.5 GiB of 288 GB) for 192 GB',
   },
   {
     id: 'gb300',

@@ -454,9 +454,10 @@ export function moeGroups(m: ModelShape): ParamGroup[] {
     out.push(g('router scales', h + E, 'rep', false, 'router'));
     out.push(g('MoE branch norms', 3 * normParams(m, h), 'rep', false, 'norm'));
   }
-  // Latent MoE (HF Nemotron 3 Super `moe_latent_size`): experts work in a latent space entered and left through two projections.
+  // Latent MoE (HF Nemotron 3 Super `moe_latent_size`): experts work in a latent space entered and left through two
+  // projections, TELinear parallel_mode "duplicated" — whole on every TP rank (Megatron moe/moe_layer.py fc1/fc2_latent_proj).
   const w = m.moeLatentSize ?? h;
-  if (m.moeLatentSize) out.push(g('latent projections', 2 * h * m.moeLatentSize, 'tp', true, 'mlp'));
+  if (m.moeLatentSize) out.push(g('latent projections', 2 * h * m.moeLatentSize, 'rep', true, 'mlp'));
   out.push(g('routed experts', E * mats * w * m.moeFfn, 'exp', true, 'experts'));
   if (m.expertBias || m.linearBias) out.push(g('expert biases', E * ((mats - 1) * m.moeFfn + w), 'exp', false, 'experts'));
   if (m.sharedExpertFfn > 0) out.push(...mlpGroups(m, m.sharedExpertFfn, 'shared-experts', false));
@@ -531,13 +532,26 @@ export function layerGroups(m: ModelShape, kind: LayerKind, indexerShare = dsaIn
   }
 }
 
-/** One multi-token-prediction layer (Megatron multi_token_prediction.py; DeepSeek-V3 §2.2): enorm, hnorm, eh_proj, a decoder layer, its final norm. */
+/**
+ * The decoder layers of one MTP depth: the hybrid characters of its pattern (Megatron hybrid_layer_allocation.py
+ * parse_hybrid_pattern, the part after `/`; HF Nemotron-H mtp_hybrid_override_pattern), else one layer of the last
+ * decoder layer's kind (multi_token_prediction.py builds the MTP layer from the decoder's layer spec).
+ */
+export function mtpKinds(m: ModelShape): LayerKind[] {
+  const p = m.mtpPattern?.replace(/[|\s]/g, '');
+  return p ? [...p].map((ch) => HYBRID[ch] ?? 'dense') : [lastLayerKind(m)];
+}
+
+/** MTP blocks with weights of their own among `depths` depths: one when it is repeated (Megatron mtp_use_repeated_layer). */
+export const mtpWeightCopies = (m: ModelShape, depths: number): number => (m.mtpRepeated ? Math.min(1, depths) : depths);
+
+/** One multi-token-prediction block (Megatron multi_token_prediction.py; DeepSeek-V3 §2.2): enorm, hnorm, eh_proj, its decoder layers, its final norm. */
 export function mtpGroups(m: ModelShape): ParamGroup[] {
   const h = m.hidden;
   return [
     g('MTP enorm + hnorm', 2 * normParams(m, h), 'rep', false, 'norm'),
     g('MTP eh_proj', 2 * h * h, 'tp', true, 'mtp'),
-    ...layerGroups(m, lastLayerKind(m), 1),
+    ...mtpKinds(m).flatMap((k) => layerGroups(m, k, 1)),
     g('MTP final norm', normParams(m, h), 'rep', false, 'norm'),
   ];
 }
@@ -603,7 +617,7 @@ export function countParams(s: ModelShape): ParamCount {
   const router = by('router');
   const mamba = by('mamba');
   const perLayerEmbedding = by('per-layer-embedding');
-  const mtp = (s.mtpLayers ?? 0) * sumGroups(mtpGroups(s));
+  const mtp = mtpWeightCopies(s, s.mtpLayers ?? 0) * sumGroups(mtpGroups(s));
   const total = embedding + positions + attention + denseMlp + routedExperts + sharedExperts + router + mamba + perLayerEmbedding + norms;
   const attn = attentionGroups(s);
   return {

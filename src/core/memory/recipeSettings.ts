@@ -202,6 +202,7 @@ function loraOf(v: TrainingValues): LoraSettings | null | undefined {
   let rank = pos(v.loraRank);
   let targets: unknown = v.loraTargets;
   let regather = bool(v.loraRegather);
+  let shareExperts = bool(v.loraShareExperts);
   if (typeof p === 'string') lora = /^lora$/i.test(p.trim());
   else if (typeof p === 'object' && !Array.isArray(p)) {
     const o = p as Record<string, unknown>;
@@ -212,6 +213,7 @@ function loraOf(v: TrainingValues): LoraSettings | null | undefined {
     rank ??= pos(o.dim);
     targets ??= o.target_modules;
     regather ??= bool(o.sequence_parallel_input_regather);
+    shareExperts ??= bool(o.share_expert_adapters);
   }
   if (!lora) return undefined;
   const list = Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [];
@@ -220,6 +222,7 @@ function loraOf(v: TrainingValues): LoraSettings | null | undefined {
     rank: rank ?? 32,
     targets: list.length ? list : LORA_DEFAULT_TARGETS,
     ...(regather !== undefined ? { inputRegather: regather } : {}),
+    ...(shareExperts !== undefined ? { shareExpertAdapters: shareExperts } : {}),
   };
 }
 
@@ -400,6 +403,7 @@ export function optionalSettings(
     if (typeof v.moePermuteFusion === 'boolean') moe.permuteFusion = v.moePermuteFusion;
     if (typeof v.moeGroupedGemm === 'boolean') moe.groupedGemm = v.moeGroupedGemm;
     if (typeof v.biasActFusion === 'boolean') moe.activationFusion = v.biasActFusion;
+    if (typeof v.squaredReluFusion === 'boolean') moe.squaredReluFusion = v.squaredReluFusion;
     if (Object.keys(moe).length) out.moe = moe;
   }
   return out;
@@ -473,6 +477,9 @@ export function applyFileStructure(shape: ModelShape, v: TrainingValues, assumpt
   }
   if (int(v.mtpLayers) !== undefined) shape.mtpLayers = v.mtpLayers as number;
   else if (v.mtpLayers === null) shape.mtpLayers = 0;
+  if (typeof v.mtpRepeated === 'boolean') shape.mtpRepeated = v.mtpRepeated;
+  const mtpPattern = str(v.mtpPattern)?.trim();
+  if (mtpPattern && /^[M*\-E]+$/.test(mtpPattern)) shape.mtpPattern = mtpPattern;
   if (v.mla === false) delete shape.mla;
   else if (v.mla === true) {
     const base = shape.mla;
@@ -487,6 +494,9 @@ export function applyFileStructure(shape: ModelShape, v: TrainingValues, assumpt
   }
   const pattern = str(v.hybridPattern)?.trim();
   if (pattern) shape.hybridPattern = pattern;
+  // The unified pattern "<main>/<mtp>/<mtp>…" names one depth's layers after each `/` (hybrid_layer_allocation.py).
+  const depth = pattern?.split('/')[1]?.replace(/[|\s]/g, '');
+  if (depth && /^[M*\-E]+$/.test(depth)) shape.mtpPattern = depth;
   if (shape.hybridPattern && /M/.test(shape.hybridPattern)) {
     const stated = [v.mambaStateDim, v.mambaHeadDim, v.mambaGroups, v.mambaHeads].some((x) => pos(x) !== undefined);
     const base = shape.mamba;

@@ -15,7 +15,7 @@
 //   the last rank the final norm, the LM head and any MTP layers; the most loaded rank is reported;
 // - norms, routers and biases are replicated and stay 16-bit.
 import { parentCategoryQuantized, quantBytes, type QuantBytes } from './weightFormat.js';
-import { countKinds, LAYER_KINDS, layerGroups, mtpGroups, normParams, type ParamGroup } from './params.js';
+import { countKinds, LAYER_KINDS, layerGroups, mtpGroups, mtpWeightCopies, normParams, type ParamGroup } from './params.js';
 import { ppLayers } from './kvcache.js';
 import type { WeightFormat } from '../models/types.js';
 import type { ModelShape } from './types.js';
@@ -169,7 +169,7 @@ function rankWeights(shape: ModelShape, format: WeightFormat, p: ServingParallel
         const quantized = group.gemm && parentCategoryQuantized(mtpFormat, partOf(group));
         add(
           'MTP',
-          (group.n * p.mtpLayers * (group.category === 'experts' ? slots : 1)) / s.ways,
+          (group.n * mtpWeightCopies(shape, p.mtpLayers) * (group.category === 'experts' ? slots : 1)) / s.ways,
           quantBytes(mtpFormat, quantized, group.gemm),
           s.text,
         );

@@ -68,6 +68,17 @@ export interface ModelShape {
   /** Multi-token prediction layers after the last decoder layer (DeepSeek-V3 num_nextn_predict_layers, Megatron mtp_num_layers). */
   mtpLayers?: number;
   /**
+   * The layers of one MTP depth as hybrid characters (`*` attention, `E` MoE, `M` Mamba, `-` MLP): Megatron
+   * hybrid_layer_pattern after `/` (hybrid_layer_allocation.py parse_hybrid_pattern), HF Nemotron-H
+   * `mtp_hybrid_override_pattern` / `mtp_layers_block_type`. Unset: one layer of the last decoder layer's kind.
+   */
+  mtpPattern?: string;
+  /**
+   * One MTP block applied at every depth (Megatron mtp_use_repeated_layer, multi_token_prediction.py _build_layers): its
+   * weights exist once, its activations once per depth.
+   */
+  mtpRepeated?: boolean;
+  /**
    * Hybrid Mamba / attention stacks (Nemotron-H, Megatron `hybrid_override_pattern`): one character per layer,
    * `M` Mamba-2 mixer, `*` self-attention, `-` MLP, `E` MoE. `layers` is then the pattern's length.
    */

@@ -10,9 +10,11 @@ import {
   hasMoe,
   LAYER_KINDS,
   layerGroups,
+  meanAttentionWidths,
   mlpMatrices,
   moeLayerCount,
   mtpGroups,
+  mtpWeightCopies,
   noRankParams,
   normParams,
   rankShare,
@@ -71,17 +73,24 @@ export function layersOfStage(L: number, pp: number, stage: number): { first: nu
   return { first, count };
 }
 
-/** LoRA adapter parameters of one layer kind: r·(in + out) per targeted linear, split over TP (Bridge ParallelLinearAdapter). */
+/**
+ * LoRA adapter parameters of one layer kind: r·(in + out) per targeted linear, split over TP (Bridge ParallelLinearAdapter).
+ * `expertAdapters`: adapter copies of each routed-expert linear in the whole layer — one per expert, or one per EP rank
+ * when the rank's grouped experts share one (Bridge peft/lora.py share_expert_adapters).
+ */
 export function loraLayerParams(
   m: ModelShape,
   kind: LayerKind,
   rank: number,
   targets: readonly string[],
+  expertAdapters = m.experts,
 ): { dense: number; experts: number } {
   const h = m.hidden;
-  const q = m.mla ? m.heads * m.mla.vHeadDim : m.heads * m.headDim;
+  // The mean layer's widths (Gemma 4's global layers have their own head dim and KV heads; the sum over layers is exact).
+  const widths = meanAttentionWidths(m);
+  const q = m.mla ? m.heads * m.mla.vHeadDim : widths.q;
   // linear_qkv's output includes the per-head output gate of gated attention (Megatron attention.py linear_qkv_out_dim).
-  const qkvOut = m.mla ? 0 : (m.attentionOutputGate ? 2 * q : q) + 2 * m.kvHeads * m.headDim;
+  const qkvOut = m.mla ? 0 : (m.attentionOutputGate ? 2 * q : q) + 2 * widths.kv;
   const t = new Set(targets);
   const mlpFfn = hasDenseMlp(kind) ? m.ffn : 0;
   const fc1 = (ffn: number) => (t.has('linear_fc1') ? rank * (h + (mlpMatrices(m) - 1) * ffn) : 0);
@@ -95,7 +104,7 @@ export function loraLayerParams(
   let experts = 0;
   if (hasMoe(kind)) {
     if (m.sharedExpertFfn) dense += fc1(m.sharedExpertFfn) + fc2(m.sharedExpertFfn);
-    experts += m.experts * (fc1(m.moeFfn) + fc2(m.moeFfn)); // one adapter per routed expert (Bridge LoRA on GroupedLinear)
+    experts += expertAdapters * (fc1(m.moeFfn) + fc2(m.moeFfn));
   }
   return { dense, experts };
 }
@@ -141,7 +150,11 @@ export function stageParams(
         unit(rankShare(layerGroups(m, kind), c.tp, c.ep, c.etp));
         layerParams = addRankParams(layerParams, rankShare(layerGroups(m, kind), c.tp, c.ep, c.etp, k[kind]));
         if (lora) {
-          const a = loraLayerParams(m, kind, lora.rank, lora.targets.length ? lora.targets : LORA_DEFAULT_TARGETS);
+          // Grouped experts share one adapter per EP rank unless share_expert_adapters is off (Bridge peft/lora.py:
+          // is_grouped_expert_linear and share_expert_adapters → one ParallelLinearAdapter); sequential experts get one each.
+          const shared = lora.shareExpertAdapters !== false && c.moe?.groupedGemm !== false;
+          const copies = shared ? Math.min(m.experts, c.ep) : m.experts;
+          const a = loraLayerParams(m, kind, lora.rank, lora.targets.length ? lora.targets : LORA_DEFAULT_TARGETS, copies);
           adapters = {
             dense: adapters.dense + (k[kind] * a.dense) / c.tp,
             experts: adapters.experts + (k[kind] * a.experts) / (c.ep * c.etp),
@@ -173,7 +186,8 @@ export function stageParams(
       }
       if (ch.mtp) {
         unit(rankShare(mtpGroups(m), c.tp, c.ep, c.etp));
-        p = addRankParams(p, rankShare(mtpGroups(m), c.tp, c.ep, c.etp, ch.mtp));
+        // A repeated MTP block holds one depth's weights for all of them (mtp_use_repeated_layer).
+        p = addRankParams(p, rankShare(mtpGroups(m), c.tp, c.ep, c.etp, mtpWeightCopies(m, ch.mtp)));
         // An MTP stage that is not the first keeps its own embedding copy (Megatron GPTModel: pre_process or mtp_process).
         if (!chunks.some((x) => x.embedding) && r !== 0)
           p = addRankParams(p, { dense: (V * h) / c.tp, denseGemm: 0, experts: 0, expertGemm: 0, denseMatrix: 0, expertMatrix: 0 });

@@ -352,6 +352,11 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   }
   const mtp = posInt(c.num_nextn_predict_layers) ?? posInt(c.mtp_num_hidden_layers);
   if (mtp) shape.mtpLayers = mtp;
+  // Nemotron-H: the MTP block's own layers (mtp_hybrid_override_pattern, or mtp_layers_block_type in transformers ≥ 5), and
+  // one block repeated over the depths (Megatron-Bridge nemotronh/nemotron_h_bridge.py: mtp_use_repeated_layer, default True).
+  const mtpPattern = str(c.mtp_hybrid_override_pattern) ?? blockTypePattern(c.mtp_layers_block_type);
+  if (mtp && mtpPattern && /^[M*\-E]+$/.test(mtpPattern)) shape.mtpPattern = mtpPattern;
+  if (mtp && kind === 'nemotron_h') shape.mtpRepeated = c.mtp_use_repeated_layer !== false;
   const dsa = dsaIndexer(c, shape, src, notes);
   if (dsa) shape.dsa = dsa;
   // MiniMax-M2's config declares MTP modules its published weights do not hold (Megatron-Bridge docs/models/minimax/minimax-m2.md: "MTP modules are not currently mapped").

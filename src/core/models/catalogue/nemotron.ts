@@ -59,6 +59,12 @@ const NEMOTRON3_NANO_SHAPE = {
 } as const;
 
 const NEMOTRON3_NANO_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', 'aic');
+/**
+ * The MTP block of the Nemotron 3 checkpoints: attention + MoE (config.json mtp_hybrid_override_pattern "*E" /
+ * mtp_layers_block_type [attention, moe]), one block repeated over the training depths (Megatron-Bridge
+ * nemotronh/nemotron_h_bridge.py sets mtp_use_repeated_layer, default True).
+ */
+const NEMOTRON_H_MTP = { mtpPattern: '*E', mtpRepeated: true } as const;
 const NEMOTRON3_SUPER_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8', 'aic');
 const NEMOTRON35_LIGHTNING_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4', 'aic');
 const NEMOTRON3_ULTRA_CONFIG = SRC.hf('nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16', 'aic');
@@ -295,6 +301,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
       moeLatentSize: 1024,
       routerBias: true,
       mtpLayers: 1,
+      ...NEMOTRON_H_MTP,
       hybridPattern: 'MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME',
       mamba: mamba(128, 128),
     },
@@ -335,7 +342,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron 3.5 Lightning 30B-A3B',
     // Nemotron 3 Nano's stack (the same layers_block_type, dims and experts) with one MTP layer.
-    shape: { ...NEMOTRON3_NANO_SHAPE, mtpLayers: 1, maxPositionEmbeddings: 1048576 },
+    shape: { ...NEMOTRON3_NANO_SHAPE, mtpLayers: 1, ...NEMOTRON_H_MTP, maxPositionEmbeddings: 1048576 },
     checkpoints: [
       ckpt('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16', assumedBf16Weights('the BF16 release named by its -BF16 suffix')),
       ckpt('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4', {
@@ -418,6 +425,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
       moeLatentSize: 2048,
       routerBias: true,
       mtpLayers: 1,
+      ...NEMOTRON_H_MTP,
       maxPositionEmbeddings: 262144,
       hybridPattern: 'MEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME',
       mamba: mamba(256, 128),

@@ -385,28 +385,27 @@ const ROWS: Row[] = [
       'the optimizer step sets the peak (every stage-1–6 rank reports the same), its foreach temporary modelled to 7 MiB; ' +
       'allocated after the step is 1.7 GiB above the static estimate (not identified)',
   },
-  {
-    id: 'bridge_card_nemotron3_super_64xh100_pretrain',
-    source: `${CARDS}nemotron-3-super-120b-a12b/card.yaml (pretrain.H100)`,
+  ...(
+    [
+      ['pretrain', 'pretrain.H100', 58.079, 'natural routing, but padding to capacity sizes every expert as the balanced model does'],
+      [
+        'performance',
+        'pretrain_performance.H100',
+        59.0,
+        'forced routing (0.92 GB above the natural-routing run of the same configuration: not modelled)',
+      ],
+    ] as const
+  ).map(([name, item, gb, note]): Row => ({
+    id: `bridge_card_nemotron3_super_64xh100_${name}`,
+    source: `${CARDS}nemotron-3-super-120b-a12b/card.yaml (${item})`,
     model: { ...modelShape('nemotron3-super-120b-a12b'), mtpLayers: 2 },
     config: superConfig,
-    measured: 58.079 * GB,
+    measured: gb * GB,
     rank: 'max',
     confidence: 'medium-low',
     tolerance: 0.08,
-    why: `${SUPER_WHY}; natural routing, but padding to capacity sizes every expert as the balanced model does`,
-  },
-  {
-    id: 'bridge_card_nemotron3_super_64xh100_performance',
-    source: `${CARDS}nemotron-3-super-120b-a12b/card.yaml (pretrain_performance.H100)`,
-    model: { ...modelShape('nemotron3-super-120b-a12b'), mtpLayers: 2 },
-    config: superConfig,
-    measured: 59.0 * GB,
-    rank: 'max',
-    confidence: 'medium-low',
-    tolerance: 0.08,
-    why: `${SUPER_WHY}; forced routing (0.92 GB above the natural-routing run of the same configuration: not modelled)`,
-  },
+    why: `${SUPER_WHY}; ${note}`,
+  })),
   {
     // pretrain.H100 (Bridge 33ede317): the H100 8-GPU recipe (fused attention, native cross-entropy fusion, fp32 optimizer
     // states, bf16 gradients) with GBS 512, CP 2, recompute moe, layernorm, core_attn, TE graphs over Mamba; 16 H100, seq 8192.

@@ -348,6 +348,18 @@ test('Nemotron 3 MTP: one repeated attention + MoE block ("*E"); the checkpoints
   }
 });
 
+test('qk_layernorm: the Q and K norms save their input and the fp32 rstd per head', () => {
+  // Qwen3-30B-A3B: 32 query heads, 4 KV heads of 128; s = 4096, b = 1, TP 1 — 2·s·(a+g)·d + 4·s·(a+g).
+  const m = modelShape('qwen3-30b-a3b');
+  const c = trainingConfig({ seq: 4096, recompute: NO_RECOMPUTE });
+  const term = megatronKind(m, c, 1, 4096, 'moe').terms.find((x) => x.label === 'Q, K norm inputs and rstd (fp32)');
+  assert.equal(term?.bytes, 2 * 4096 * 36 * 128 + 4 * 4096 * 36);
+  assert.equal(
+    megatronKind({ ...m, qkNorm: false }, c, 1, 4096, 'moe').terms.some((x) => x.label.startsWith('Q, K norm')),
+    false,
+  );
+});
+
 test('latent MoE: dispatched tokens at moe_latent_size; the fused weighted squared ReLU saves no activation output', () => {
   // Nemotron 3 Super: T = 4096 tokens, top-22, latent 1024 (fc1_latent_proj before dispatch, moe/moe_layer.py).
   const sup = modelShape('nemotron3-super-120b-a12b');

@@ -187,6 +187,17 @@ function attentionBlock(x: Ctx, indexerShare = 0): { stored: number; fwd: number
     `${fmt(lin)}·sbh${sp} — saved for the weight gradient (TE LayerNormLinear)`,
     'qkv_linear',
   );
+  if (m.qkNorm && c.profile === 'megatron') {
+    // q_layernorm / k_layernorm (TE RMSNorm) run on the Q and K views of the fused QKV output and save a contiguous copy of
+    // their input and the fp32 rstd of every normalised row: per head, or per token with a full-width norm (Megatron
+    // attention.py get_query_key_value_tensors; TransformerEngine ops/basic/rmsnorm.py saves x and rstdevs).
+    const rows = m.qkNorm === 'full' ? 2 : m.heads + m.kvHeads;
+    a += add(
+      'Q, K norm inputs and rstd (fp32)',
+      (e * sbh * (qd + kv)) / t + (4 * s * b * rows) / t,
+      `${e}·sbh·(a+g)·d/(h·t) + 4·s·b·${m.qkNorm === 'full' ? '2' : '(a+g)'}/t — qk_layernorm`,
+    );
+  }
   if (c.attention === 'flash' || c.profile !== 'megatron') {
     // TE makes V contiguous (its view into the fused QKV output matches no supported layout), so the fused output is freed.
     a += add('V (contiguous copy)', (e * sbh * kv) / t, `${e}·sbh·g·d/(h·t)`, 'core_attn');

@@ -538,8 +538,13 @@ export function layerGroups(m: ModelShape, kind: LayerKind, indexerShare = dsaIn
  * decoder layer's kind (multi_token_prediction.py builds the MTP layer from the decoder's layer spec).
  */
 export function mtpKinds(m: ModelShape): LayerKind[] {
-  const p = m.mtpPattern?.replace(/[|\s]/g, '');
-  return p ? [...p].map((ch) => HYBRID[ch] ?? 'dense') : [lastLayerKind(m)];
+  return m.mtpPattern ? [...m.mtpPattern].map((ch) => HYBRID[ch] ?? 'dense') : [lastLayerKind(m)];
+}
+
+/** One MTP depth's pattern as a file or config.json writes it: its hybrid characters, or undefined when it holds others. */
+export function mtpDepthPattern(x: unknown): string | undefined {
+  const p = typeof x === 'string' ? x.replace(/[|\s]/g, '') : '';
+  return p && [...p].every((ch) => ch in HYBRID) ? p : undefined;
 }
 
 /** MTP blocks with weights of their own among `depths` depths: one when it is repeated (Megatron mtp_use_repeated_layer). */

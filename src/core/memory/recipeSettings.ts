@@ -14,6 +14,7 @@ import {
   type StateDtype,
   type TrainingConfig,
 } from './config.js';
+import { mtpDepthPattern } from './params.js';
 import type { Assumption, ModelShape } from './types.js';
 
 type Optional = Partial<
@@ -478,8 +479,8 @@ export function applyFileStructure(shape: ModelShape, v: TrainingValues, assumpt
   if (int(v.mtpLayers) !== undefined) shape.mtpLayers = v.mtpLayers as number;
   else if (v.mtpLayers === null) shape.mtpLayers = 0;
   if (typeof v.mtpRepeated === 'boolean') shape.mtpRepeated = v.mtpRepeated;
-  const mtpPattern = str(v.mtpPattern)?.trim();
-  if (mtpPattern && /^[M*\-E]+$/.test(mtpPattern)) shape.mtpPattern = mtpPattern;
+  const mtpPattern = mtpDepthPattern(v.mtpPattern);
+  if (mtpPattern) shape.mtpPattern = mtpPattern;
   if (v.mla === false) delete shape.mla;
   else if (v.mla === true) {
     const base = shape.mla;
@@ -495,8 +496,8 @@ export function applyFileStructure(shape: ModelShape, v: TrainingValues, assumpt
   const pattern = str(v.hybridPattern)?.trim();
   if (pattern) shape.hybridPattern = pattern;
   // The unified pattern "<main>/<mtp>/<mtp>…" names one depth's layers after each `/` (hybrid_layer_allocation.py).
-  const depth = pattern?.split('/')[1]?.replace(/[|\s]/g, '');
-  if (depth && /^[M*\-E]+$/.test(depth)) shape.mtpPattern = depth;
+  const depth = mtpDepthPattern(pattern?.split('/')[1]);
+  if (depth) shape.mtpPattern = depth;
   if (shape.hybridPattern && /M/.test(shape.hybridPattern)) {
     const stated = [v.mambaStateDim, v.mambaHeadDim, v.mambaGroups, v.mambaHeads].some((x) => pos(x) !== undefined);
     const base = shape.mamba;

@@ -126,6 +126,10 @@ export function stageParams(
   const V = modelVocab(m, c, vocabDivisibleBy);
   const out: StageParams[] = [];
   const lora = c.peft;
+  // LoRA copies of each routed-expert linear per layer: grouped experts share one adapter per EP rank unless
+  // share_expert_adapters is off (Bridge peft/lora.py: is_grouped_expert_linear and share_expert_adapters → one
+  // ParallelLinearAdapter); sequential experts get one each.
+  const expertAdapters = lora?.shareExpertAdapters !== false && c.moe?.groupedGemm !== false ? Math.min(m.experts, c.ep) : m.experts;
   for (let r = 0; r < layout.pp; r++) {
     const chunks: Chunk[] = layout.chunks[r]!;
     let p = noRankParams();
@@ -150,11 +154,7 @@ export function stageParams(
         unit(rankShare(layerGroups(m, kind), c.tp, c.ep, c.etp));
         layerParams = addRankParams(layerParams, rankShare(layerGroups(m, kind), c.tp, c.ep, c.etp, k[kind]));
         if (lora) {
-          // Grouped experts share one adapter per EP rank unless share_expert_adapters is off (Bridge peft/lora.py:
-          // is_grouped_expert_linear and share_expert_adapters → one ParallelLinearAdapter); sequential experts get one each.
-          const shared = lora.shareExpertAdapters !== false && c.moe?.groupedGemm !== false;
-          const copies = shared ? Math.min(m.experts, c.ep) : m.experts;
-          const a = loraLayerParams(m, kind, lora.rank, lora.targets.length ? lora.targets : LORA_DEFAULT_TARGETS, copies);
+          const a = loraLayerParams(m, kind, lora.rank, lora.targets.length ? lora.targets : LORA_DEFAULT_TARGETS, expertAdapters);
           adapters = {
             dense: adapters.dense + (k[kind] * a.dense) / c.tp,
             experts: adapters.experts + (k[kind] * a.experts) / (c.ep * c.etp),

@@ -3,7 +3,7 @@
 // classes (LlamaConfig, Qwen2/3(Moe/Next)Config, DeepseekV3Config, GptOssConfig, Gemma2/3Config, Phi3Config,
 // NemotronHConfig, Starcoder2Config, FalconConfig, GlmConfig, …). Unknown architectures are read with the common keys
 // and their assumptions listed; nothing here throws.
-import { hasDsaIndexer } from '../memory/params.js';
+import { hasDsaIndexer, mtpDepthPattern } from '../memory/params.js';
 import type { Assumption, ModelShape } from '../memory/types.js';
 import { assumeVocab } from './tokenizers.js';
 import type { ConfigShape } from './types.js';
@@ -354,8 +354,8 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   if (mtp) shape.mtpLayers = mtp;
   // Nemotron-H: the MTP block's own layers (mtp_hybrid_override_pattern, or mtp_layers_block_type in transformers ≥ 5), and
   // one block repeated over the depths (Megatron-Bridge nemotronh/nemotron_h_bridge.py: mtp_use_repeated_layer, default True).
-  const mtpPattern = str(c.mtp_hybrid_override_pattern) ?? blockTypePattern(c.mtp_layers_block_type);
-  if (mtp && mtpPattern && /^[M*\-E]+$/.test(mtpPattern)) shape.mtpPattern = mtpPattern;
+  const mtpPattern = mtpDepthPattern(str(c.mtp_hybrid_override_pattern) ?? blockTypePattern(c.mtp_layers_block_type));
+  if (mtp && mtpPattern) shape.mtpPattern = mtpPattern;
   if (mtp && kind === 'nemotron_h') shape.mtpRepeated = c.mtp_use_repeated_layer !== false;
   const dsa = dsaIndexer(c, shape, src, notes);
   if (dsa) shape.dsa = dsa;

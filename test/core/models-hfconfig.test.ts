@@ -237,6 +237,41 @@ test('MiniMax-M2.5: full-width Q/K norms, router bias, declared MTP modules left
   assert.equal(countParams(r.shape).total, 228_689_764_864);
 });
 
+test('a config.json of a model Recipe Lens does not model is read with the common keys and a note naming what is left out', () => {
+  // The keys of HF deepseek-ai/DeepSeek-V4-Flash config.json that the note is about (a trimmed copy).
+  const v4 = fromHfConfig(
+    {
+      architectures: ['DeepseekV4ForCausalLM'],
+      model_type: 'deepseek_v4',
+      hidden_size: 4096,
+      num_hidden_layers: 43,
+      num_attention_heads: 64,
+      num_key_value_heads: 1,
+      head_dim: 512,
+      hc_mult: 4,
+      vocab_size: 129280,
+    },
+    undefined,
+    'DeepSeek-V4-Flash',
+  );
+  assert.ok(v4.ok);
+  assert.ok(
+    v4.ok &&
+      v4.notes.some((n) => /^DeepSeek-V4 is a model Recipe Lens does not model yet: its manifold-constrained hyper-connections/.test(n)),
+  );
+  assert.ok(v4.ok && !v4.notes.some((n) => /is not one Recipe Lens reads specifically/.test(n)));
+  // Kimi K3 nests a kimi_linear text_config under model_type kimi_k3.
+  const k3 = fromHfConfig(
+    {
+      model_type: 'kimi_k3',
+      text_config: { model_type: 'kimi_linear', hidden_size: 7168, num_hidden_layers: 93, num_attention_heads: 96, vocab_size: 163840 },
+    },
+    undefined,
+    'Kimi-K3',
+  );
+  assert.ok(k3.ok && k3.notes.some((n) => /^Kimi K3 is a model Recipe Lens does not model yet: its Kimi Delta Attention layers/.test(n)));
+});
+
 test('Gemma 2 alternates a 4096 window; Gemma 3 1B has five local layers per global one; both tie embeddings by default', () => {
   const g2 = read('google--gemma-2-9b').shape;
   assert.deepEqual(

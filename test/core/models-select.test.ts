@@ -79,7 +79,7 @@ test('path hints: config databases, recipe names with NeMo version underscores, 
   });
   assert.equal(pathHints('scripts/performance/configs/llama31/llama31_405b_llm_pretrain.yaml').model?.ref, 'llama31-405b');
   assert.equal(pathHints('dryrun_configs/deepseek/deepseek_v3_pretrain_h100_fp8_sc_v2.yaml').gpu?.id, 'h100');
-  assert.equal(pathHints('examples/auto_deploy/model_registry/configs/qwen3.5_moe_400b_nvfp4.yaml').model?.ref, 'qwen3.5-400b-nvfp4');
+  assert.equal(pathHints('examples/auto_deploy/model_registry/configs/qwen3.5_moe_400b_nvfp4.yaml').model?.ref, 'qwen3.5-moe-400b-nvfp4');
   // A Qwen3-VL recipe names the Qwen3-VL entry, never the Qwen3 text model of that size; `qwen3_30b_a3b` stays the text model.
   assert.deepEqual(pathHints('conf/qwen3_vl_235b_a22b_pretrain_mfsdp_override_example.yaml').model, {
     ref: 'qwen3-vl-235b-a22b',
@@ -91,6 +91,53 @@ test('path hints: config databases, recipe names with NeMo version underscores, 
     ambiguous: { segment: 'llama4', choices: ['llama4-scout-17b-16e', 'llama4-maverick-17b-128e'] },
   });
   assert.deepEqual(pathHints(undefined), {});
+});
+
+test('path hints: TensorRT-LLM AutoDeploy registry names; a variant word (lite, flash, pro, coder) is never dropped', () => {
+  const ref = (p: string) => pathHints(p).model?.ref;
+  const id = (p: string) => {
+    const r = resolveModelRef(ref(p) ?? '');
+    return r.kind === 'catalogue' ? r.entry.id : r.kind;
+  };
+  const AD = 'examples/auto_deploy/model_registry/configs/';
+  assert.equal(id(`${AD}super_v3_mtp.yaml`), 'nemotron3-super-120b-a12b');
+  assert.equal(id(`${AD}nano_v3.yaml`), 'nemotron3-nano-30b-a3b');
+  assert.equal(id(`${AD}ultra_v3_mtp.yaml`), 'nemotron3-ultra-550b-a55b');
+  assert.equal(id(`${AD}nano_omni.yaml`), 'nemotron3-nano-omni-30b-a3b');
+  // `moe` is a noise word of recipe names, but `gemma4_moe` is the registry's name of the one Gemma 4 MoE.
+  assert.equal(id(`${AD}gemma4_moe.yaml`), 'gemma4-26b-a4b');
+  assert.equal(id(`${AD}gemma4_dense.yaml`), 'gemma4-31b');
+  // DeepSeek-V3-Lite is TensorRT-LLM's 16B test model, not DeepSeek-V3: no hint rather than a 671B estimate.
+  assert.equal(ref(`${AD}deepseek_v3_lite.yaml`), undefined);
+  assert.equal(ref('tests/disaggregated/test_configs/disagg_config_ctxtp2_gentp2_deepseek_v3_lite_nixl.yaml'), undefined);
+  assert.equal(id('conf/llama3_8b_distill_override.yaml'), 'llama3-8b');
+  assert.equal(id('conf/glm4.5_air_sft.yaml'), 'glm4.5-air-106b-a12b');
+});
+
+test('a model Recipe Lens recognises but does not model: the file, path or config.json says which parts have no terms', () => {
+  const reason = served('tensor_parallel_size: 8\n', { documentPath: 'examples/configs/curated/deepseek-v4-pro-latency.yaml' }) as string;
+  assert.match(
+    reason,
+    /^no model resolves: the path segment "deepseek-v4-pro-latency\.yaml": "deepseek-v4-pro-latency" names DeepSeek-V4, a model Recipe Lens does not model yet: its manifold-constrained hyper-connections \(hc_mult 4/,
+  );
+  const named = resolveModelRef('deepseek-ai/DeepSeek-V4-Flash');
+  assert.equal(named.kind, 'not-found');
+  assert.match(named.kind === 'not-found' ? named.message : '', /names DeepSeek-V4, .*compressed sparse attention/);
+  for (const [r, title] of [
+    ['nvidia/DeepSeek-V4-Pro-NVFP4', 'DeepSeek-V4'],
+    ['moonshotai/Kimi-K3', 'Kimi K3'],
+    ['MiniMaxAI/MiniMax-M3', 'MiniMax-M3'],
+  ] as const) {
+    const res = resolveModelRef(r);
+    assert.match(
+      res.kind === 'not-found' ? res.message : res.kind,
+      new RegExp(`names ${title}, a model Recipe Lens does not model yet`),
+      r,
+    );
+  }
+  // Neighbours stay what they are: MiniMax-M2.7 is in the catalogue, DeepSeek-V3 too.
+  assert.equal(resolveModelRef('MiniMaxAI/MiniMax-M2.7').kind, 'catalogue');
+  assert.equal(resolveModelRef('deepseek-ai/DeepSeek-V3').kind, 'catalogue');
 });
 
 test('a named model whose shape contradicts the file is passed over with the reason', () => {

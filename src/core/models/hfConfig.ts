@@ -8,6 +8,7 @@ import type { Assumption, ModelShape } from '../memory/types.js';
 import { assumeVocab } from './tokenizers.js';
 import type { ConfigShape } from './types.js';
 import { checkpointFile, weightFormatFromConfig } from './weights.js';
+import { unmodelledByType, unmodelledReason } from './unmodelled.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -150,7 +151,12 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   const modelType = str(nested?.model_type) ?? str(c.model_type) ?? '';
   const kind: Kind = KINDS[modelType] ?? ARCH_KINDS.find(([re]) => archs.some((a) => re.test(a)))?.[1] ?? 'unknown';
   const architecture = archs[0] ?? (modelType || 'unknown');
-  if (kind === 'unknown')
+  const unmodelled = unmodelledByType(modelType) ?? unmodelledByType(str(top.model_type) ?? '');
+  if (unmodelled)
+    notes.push(
+      `${unmodelled.title} is ${unmodelledReason(unmodelled)}; the estimate reads the common config.json keys and leaves those parts out`,
+    );
+  else if (kind === 'unknown')
     notes.push(`architecture ${architecture} is not one Recipe Lens reads specifically; the common config.json keys were used`);
   if (nested) notes.push('multimodal checkpoint: the language model only (the vision/audio encoders are not in the shape)');
 

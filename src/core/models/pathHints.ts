@@ -6,6 +6,7 @@
 import { findGpu } from '../memory/gpus.js';
 import { matchModelName } from './catalogue.js';
 import { pathSegments } from './files.js';
+import { unmodelledByName } from './unmodelled.js';
 
 export interface PathModelHint {
   /** The reference to resolve (`deepseek-ai/DeepSeek-R1-0528`, `llama3.1_405b`). */
@@ -110,20 +111,35 @@ export type NameMatch = { kind: 'found'; ref: string } | { kind: 'ambiguous'; ch
 
 /** Size words of model names: `405b`, `8x22b`, `a22b`, `128e`. */
 const SIZE = /^(\d+(\.\d+)?[bmt]|\d+x\d+(\.\d+)?[bm]|a\d+(\.\d+)?b|\d+e)$/i;
+/**
+ * Words that name another model of a family (`DeepSeek-V3-Lite` is a 16B test model, not DeepSeek-V3; `GLM-4.5-Air`,
+ * `Qwen3-Coder`, `Qwen3-VL`): like a size word, a run may not drop one.
+ */
+const VARIANT =
+  /^(lite|mini|small|medium|large|tiny|micro|nano|super|ultra|flash|pro|air|turbo|plus|max|coder|next|vl|vision|omni|audio)$/i;
+/** How many of `words` a run must keep: its size and variant words. */
+const kept = (words: readonly string[]) => words.filter((w) => SIZE.test(w) || VARIANT.test(w)).length;
 
 /**
  * The model a file or run name names: the longest leading run of its model words that names one catalogue model
  * (`llama31_405b_llm_pretrain` → `llama31-405b`, `deepseek_v3_pretrain_h100_fp8_sc_v2` → `deepseek-v3-fp8-v2`). A run must
- * keep every size word of the name (`qwen3.5_moe_400b` is no `qwen3.5` model of another size) and, when the name has
- * several words, at least two. A run that fits several models is reported only when no run names one.
+ * keep every size and variant word of the name (`qwen3.5_moe_400b` is no `qwen3.5` model of another size,
+ * `deepseek_v3_lite` no DeepSeek-V3) and, when the name has several words, at least two. A run that fits several models
+ * is reported only when no run names one.
  */
 export function modelInName(name: string): NameMatch {
+  // The whole name first, noise words kept: an alias may hold one (`gemma4_moe`, TensorRT-LLM AutoDeploy's registry name).
+  const whole = tokensOf(name)
+    .filter((t) => !LAYOUT.test(t.toLowerCase()) && !GPU_WORD.test(t.toLowerCase()))
+    .join('-');
+  const w = whole ? matchModelName(whole) : undefined;
+  if (w?.kind === 'found' && w.via !== 'name-tokens') return { kind: 'found', ref: whole };
   const words = modelWords(name);
-  const sizes = words.filter((w) => SIZE.test(w)).length;
+  const must = kept(words);
   let ambiguous: string[] | undefined;
   for (let n = words.length; n >= Math.min(2, words.length); n--) {
     const run = words.slice(0, n);
-    if (run.filter((w) => SIZE.test(w)).length < sizes) break;
+    if (kept(run) < must) break;
     const ref = run.join('-');
     const m = matchModelName(ref);
     if (m.kind === 'found') return { kind: 'found', ref };
@@ -163,6 +179,8 @@ function readHints(documentPath: string): PathHints {
     const m = modelInName(seg);
     if (m.kind === 'found') out.model = { ref: m.ref, segment: seg };
     else if (m.kind === 'ambiguous' && !out.ambiguous) out.ambiguous = { segment: seg, choices: m.choices };
+    // A model Recipe Lens knows but does not model is still the model the path names: resolving it says why no estimate.
+    else if (unmodelledByName(seg)) out.model = { ref: seg.replace(/\.(ya?ml|json)$/i, ''), segment: seg };
   }
   if (out.model) delete out.ambiguous;
   // GPU: every GPU word anywhere in the path; one GPU is a hint, several are none.

@@ -16,6 +16,7 @@ import {
 } from './files.js';
 import { fromHfConfig, parseJsonText } from './hfConfig.js';
 import { hasQuantQualifier, isGenericSegment } from './names.js';
+import { unmodelledByName, unmodelledReason } from './unmodelled.js';
 import type { CatalogueEntry, Checkpoint, WeightFormat } from './types.js';
 import { bf16Weights, weightFormatFromName } from './weights.js';
 
@@ -130,6 +131,15 @@ function byName(query: string, origin: ModelRefOrigin, searched: string[], notes
         message: `"${query}" fits ${m.entries.length} catalogue models (${m.entries.map((e) => e.id).join(', ')}); name one of them, e.g. \`# recipe-lens: model=${m.entries[0]!.id}\``,
       };
   }
+  const unmodelled = candidates.map(unmodelledByName).find((m) => m);
+  if (unmodelled)
+    return {
+      kind: 'not-found',
+      query,
+      searched,
+      suggestions: [],
+      message: `"${query}" names ${unmodelled.title}, ${unmodelledReason(unmodelled)}`,
+    };
   const last = segs[segs.length - 1] ?? query;
   const near = matchModelName(last);
   const suggestions = near.kind === 'none' ? near.near.map((e) => e.id) : [];

@@ -94,7 +94,8 @@ export function chooseModel(
     }
     const message = res.message;
     if (explicit(r.source) || r.authoritative) return { kind: 'none', reason: `${r.where}: ${message}`, passedOver };
-    passedOver.push(`${r.where} "${r.ref}": ${message}`);
+    // A message that opens with the reference already names it.
+    passedOver.push(message.startsWith(`"${r.ref}"`) ? `${r.where}: ${message}` : `${r.where} "${r.ref}": ${message}`);
   }
   return {
     kind: 'none',

@@ -307,7 +307,8 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
         ),
       ),
     ],
-    aliases: ['gemma4_26b_a4b', 'gemma4_instruct_26b_a4b', 'gemma4_vl_26b'],
+    // gemma4_moe: TensorRT-LLM AutoDeploy model_registry/models.yaml runs google/gemma-4-26B-A4B-it with configs/gemma4_moe.yaml.
+    aliases: ['gemma4_26b_a4b', 'gemma4_instruct_26b_a4b', 'gemma4_vl_26b', 'gemma4_moe'],
     tokenizer: G4_TOKENIZER('google/gemma-4-26B-A4B-it', `${SRC.hf('google/gemma-4-26B-A4B', 'aic')} text_config.vocab_size`),
     published: g4Published('26B', 'gemma4_instruct_26b_a4b', 'vision encoder included; 4B active', true),
     sources: [
@@ -350,7 +351,8 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
         ),
       ),
     ],
-    aliases: ['gemma4_31b', 'gemma4_instruct_31b'],
+    // gemma4_dense: TensorRT-LLM AutoDeploy model_registry/models.yaml runs nvidia/Gemma-4-31B-IT-NVFP4 with configs/gemma4_dense.yaml.
+    aliases: ['gemma4_31b', 'gemma4_instruct_31b', 'gemma4_dense'],
     tokenizer: G4_TOKENIZER('google/gemma-4-31B-it', `${SRC.hf('nvidia/Gemma-4-31B-IT-NVFP4', 'aic')} text_config.vocab_size`),
     published: g4Published('31B', 'gemma4_instruct_31b', 'vision encoder included', true),
     sources: [

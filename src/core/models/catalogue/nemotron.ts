@@ -267,7 +267,8 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
         ),
       ),
     ],
-    aliases: ['Nemotron3NanoProvider', 'nemotron-3-nano', 'nemotron3-nano'],
+    // nano_v3: TensorRT-LLM AutoDeploy model_registry/models.yaml runs this model with configs/nano_v3.yaml.
+    aliases: ['Nemotron3NanoProvider', 'nemotron-3-nano', 'nemotron3-nano', 'nano_v3', 'nemotron-v3-nano'],
     tokenizer: {
       ...NEMOTRON_H_TOKENIZER,
       hfId: 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16',
@@ -324,7 +325,8 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
         ),
       ),
     ],
-    aliases: ['nemotron-3-super', 'nemotron3-super'],
+    // super_v3: TensorRT-LLM AutoDeploy model_registry/models.yaml runs this model with configs/super_v3_mtp.yaml.
+    aliases: ['nemotron-3-super', 'nemotron3-super', 'super_v3', 'nemotron-v3-super'],
     tokenizer: {
       ...NEMOTRON_H_TOKENIZER,
       hfId: 'nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16',
@@ -387,7 +389,8 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     checkpoints: [
       ckpt('nvidia/Nemotron-3-Nano-Omni-30B-A3B-Reasoning-BF16', assumedBf16Weights('the BF16 release named by its -BF16 suffix')),
     ],
-    aliases: ['nemotron-3-nano-omni', 'NemotronH_Nano_Omni_Reasoning_V3'],
+    // nano_omni: TensorRT-LLM AutoDeploy model_registry/configs/nano_omni.yaml (model_factory NemotronNanoOmniForConditionalGeneration).
+    aliases: ['nemotron-3-nano-omni', 'NemotronH_Nano_Omni_Reasoning_V3', 'nano_omni'],
     tokenizer: {
       ...NEMOTRON_H_TOKENIZER,
       hfId: 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16',
@@ -451,7 +454,9 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
         ),
       ),
     ],
-    aliases: ['nemotron-3-ultra', 'nemotron3-ultra'],
+    // ultra_v3: TensorRT-LLM AutoDeploy model_registry/configs/ultra_v3.yaml (the latent MoE projections fc1/fc2_latent_proj);
+    // NeMo AutoModel's performance summary names the model "Nemotron V3 Ultra 550B".
+    aliases: ['nemotron-3-ultra', 'nemotron3-ultra', 'ultra_v3', 'nemotron-v3-ultra'],
     tokenizer: {
       ...NEMOTRON_H_TOKENIZER,
       hfId: 'nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16',

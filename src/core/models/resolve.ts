@@ -114,6 +114,7 @@ function byName(query: string, origin: ModelRefOrigin, searched: string[], notes
   const segs = pathSegments(query)
     .map((s) => hfIdFromRepoFolder(s) ?? s)
     .filter((s) => !isGenericSegment(s));
+  const hfShaped = segs.length === 2 && /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(query.trim());
   const candidates: string[] = [];
   if (segs.length >= 2) candidates.push(`${segs[segs.length - 2]}/${segs[segs.length - 1]}`);
   for (let i = segs.length - 1; i >= Math.max(0, segs.length - 3); i--) candidates.push(segs[i]!);
@@ -123,7 +124,9 @@ function byName(query: string, origin: ModelRefOrigin, searched: string[], notes
       if (name !== segs[segs.length - 1] && !name.includes('/')) notes.push(`matched by the folder "${name}" of "${query}"`);
       return catalogueResult(query, m.entry, m.checkpoint, m.via, origin, notes, name);
     }
-    if (m.kind === 'ambiguous')
+    // The organisation of an HF id (`Qwen` of `Qwen/Qwen2.5-Math-1.5B-Instruct`) names no model: the id is not found,
+    // rather than "fits 36 catalogue models".
+    if (m.kind === 'ambiguous' && !(hfShaped && name === segs[0]))
       return {
         kind: 'ambiguous',
         query,

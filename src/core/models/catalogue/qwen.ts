@@ -264,6 +264,9 @@ export const QWEN_MODELS: CatalogueEntry[] = [
         ...ckpts(bf16('Qwen/Qwen2.5-1.5B', 'aic'), 'Qwen/Qwen2.5-1.5B', 'Qwen/Qwen2.5-1.5B-Instruct'),
         // HF Qwen/Qwen2.5-Coder-1.5B model card: 28 layers, 12 Q / 2 KV heads, tied word embeddings, 1.54B parameters.
         ...ckpts(QWEN_BF16, 'Qwen/Qwen2.5-Coder-1.5B', 'Qwen/Qwen2.5-Coder-1.5B-Instruct'),
+        // HF Qwen/Qwen2.5-Math-1.5B model card: base_model Qwen/Qwen2.5-1.5B (a continued pre-training of it, the same
+        // shape); Qwen2.5-Math-1.5B-Instruct's card: base_model Qwen/Qwen2.5-Math-1.5B. NeMo-RL's math GRPO recipes train it.
+        ...ckpts(QWEN_BF16, 'Qwen/Qwen2.5-Math-1.5B', 'Qwen/Qwen2.5-Math-1.5B-Instruct'),
       ],
       aliases: ['Qwen25Config1P5B', 'Qwen25ModelProvider1P5B', 'qwen25_1p5b'],
       published: roundedParams('1.54B', 'Qwen2.5-1.5B model card "Number of Parameters: 1.54B"', { truncated: true }),

@@ -164,7 +164,10 @@ test("check runs the editor's memory check by default (H100), --no-memory turns 
     on.map((d: { code: string; path: string; severity: string }) => [d.code, d.path, d.severity]),
     [['RL-MEM', 'model.encoder_seq_length', 'warning']],
   );
-  assert.match(on[0].message, /exceeds the NVIDIA H100 80GB HBM3 \(SXM\)/);
+  assert.match(on[0].message, /exceeds the NVIDIA H100 80GB HBM3 \(SXM\) \(79\.2 GiB\) — no GPU is named, so the default is assumed; /);
+  // Named, the GPU is no assumption and the message says nothing of a default.
+  const named = JSON.parse(run('check', '--format', 'json', '--gpu', 'h100', big).stdout).files[0].diagnostics;
+  assert.match(named[0].message, /exceeds the NVIDIA H100 80GB HBM3 \(SXM\) \(79\.2 GiB\): activations /);
   assert.deepEqual(JSON.parse(run('check', '--format', 'json', '--no-memory', big).stdout).files[0].diagnostics, []);
 });
 

@@ -170,7 +170,8 @@ test('RL-MEM on the phase that overflows, on the key that sizes it: colocated vL
       [
         'warning',
         'policy.generation.vllm_cfg.gpu_memory_utilization',
-        'generation (colocated) needs an estimated 79.7 GiB per GPU, more than the NVIDIA H100 80GB HBM3 (SXM) (79.2 GiB)',
+        // No GPU named: the message says the H100 is the default, and how to name one.
+        'generation (colocated) needs an estimated 79.7 GiB per GPU, more than the NVIDIA H100 80GB HBM3 (SXM) (79.2 GiB) — no GPU is named, so the default is assumed; name yours with `# recipe-lens',
       ],
     ],
   );

@@ -7,7 +7,7 @@ import type { Finding, RelatedInfo } from '../types.js';
 import type { DocEstimate } from './estimate.js';
 import { peftOn } from './fromRecipe.js';
 import { gib } from '../units.js';
-import { rlMemoryFindings } from './nemoRlReport.js';
+import { assumedGpu, rlMemoryFindings } from './nemoRlReport.js';
 
 const g = (b: number) => gib(b, 1);
 
@@ -23,7 +23,7 @@ export function memoryFindings(recipe: Recipe, e: DocEstimate): Finding[] {
   if (e.kind === 'serving' && recipe.kind === 'serving') return servingFindings(recipe, e);
   // NeMo-RL: the phases around training (refit, generation, logprobs, teacher) may be what overflows.
   if (e.kind === 'training' && recipe.kind === 'training' && e.rl)
-    return [...trainingFindings(recipe, e), ...rlMemoryFindings(recipe, e.rl, e.gpu)];
+    return [...trainingFindings(recipe, e), ...rlMemoryFindings(recipe, e.rl, e.gpu, e.gpuAssumed === true)];
   return trainingFindings(recipe, e);
 }
 
@@ -73,7 +73,7 @@ function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
       severity: bound ? 'info' : 'warning',
       message:
         (bound ? `if a micro-batch reaches ${recipe.values.seq} tokens (NeMo-RL pads to the longest sample of a batch): ` : '') +
-        `estimated ${g(p.total)} per GPU${stage} exceeds the ${e.gpu.name} (${g(e.gpu.bytes)}): ` +
+        `estimated ${g(p.total)} per GPU${stage} exceeds the ${e.gpu.name} (${g(e.gpu.bytes)})${assumedGpu(e.gpuAssumed === true)}: ` +
         `activations ${g(p.activations)}, transient ${g(p.transient)}, weights ${g(p.weights)}, gradients ${g(p.gradients)}, optimizer ${g(p.optimizer)}, overheads ${g(p.overhead)}`,
       path: pathToString(seq.path),
       span: seq.valueSpan,

@@ -73,6 +73,8 @@ export type DocEstimate =
       vocabAssumed?: boolean;
       /** The sequence length is a stated guess (a Megatron-Bridge override that leaves it to its recipe). */
       seqAssumed?: boolean;
+      /** No GPU was named: the estimate is on the default GPU (findings say so). */
+      gpuAssumed?: boolean;
     }
   | {
       kind: 'serving';
@@ -151,7 +153,16 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
     // NeMo-RL: the model is policy.model_name, and a step has more phases than training (memory/nemoRl.ts).
     const e = estimateNemoRl(recipe, recipe.rl, modeline, g.gpu, opts);
     if (!e.ok) return { kind: 'none', format, reason: e.reason, modelRefs: e.modelRefs };
-    return { kind: 'training', format, shape: e.shape, config: e.config, gpu: g.gpu, estimate: e.estimate, rl: e.rl };
+    return {
+      kind: 'training',
+      format,
+      shape: e.shape,
+      config: e.config,
+      gpu: g.gpu,
+      estimate: e.estimate,
+      rl: e.rl,
+      ...(g.source === 'default' ? { gpuAssumed: true } : {}),
+    };
   }
   let training = recipe;
   let gpu = g.gpu;
@@ -176,6 +187,7 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
     modelRefs: ex.modelRefs,
     ...(ex.vocabAssumed ? { vocabAssumed: true } : {}),
     ...(ex.seqAssumed ? { seqAssumed: true } : {}),
+    ...(g.source === 'default' && !recipe.perfMatrix ? { gpuAssumed: true } : {}),
   };
 }
 

@@ -47,12 +47,16 @@ export function rlPhasesText(rl: RlMemory): string[] {
   return out;
 }
 
+/** What a finding on the default GPU adds: no GPU was named, and how to name one. */
+export const assumedGpu = (assumed: boolean) =>
+  assumed ? ' — no GPU is named, so the default is assumed; name yours with `# recipe-lens: gpu=…`, --gpu or recipeLens.gpu' : '';
+
 /**
  * RL-MEM for the phases around training (the training phase has its own RL-MEM, memory/diagnostics.ts): a phase that
  * does not fit, placed on the key that sizes it (generation: gpu_memory_utilization; logprobs: logprob_batch_size;
  * teacher: teacher.model_name).
  */
-export function rlMemoryFindings(r: TrainingRecipe, rl: RlMemory, gpu: GpuSpec): Finding[] {
+export function rlMemoryFindings(r: TrainingRecipe, rl: RlMemory, gpu: GpuSpec, gpuAssumed = false): Finding[] {
   const out: Finding[] = [];
   const read = r.rl;
   if (!read) return out;
@@ -71,7 +75,7 @@ export function rlMemoryFindings(r: TrainingRecipe, rl: RlMemory, gpu: GpuSpec):
     out.push({
       code: 'RL-MEM',
       severity: bound ? 'info' : 'warning',
-      message: `${bound ? `if a micro-batch reaches ${r.values.seq} tokens (NeMo-RL pads to the longest sample of a batch): ` : ''}${p.label} needs an estimated ${gib(p.bytes, 1)} per GPU, more than the ${gpu.name} (${gib(gpu.bytes, 1)}): ${top.map((l) => `${l.label} ${gib(l.bytes, 1)}`).join(', ')}`,
+      message: `${bound ? `if a micro-batch reaches ${r.values.seq} tokens (NeMo-RL pads to the longest sample of a batch): ` : ''}${p.label} needs an estimated ${gib(p.bytes, 1)} per GPU, more than the ${gpu.name} (${gib(gpu.bytes, 1)})${assumedGpu(gpuAssumed)}: ${top.map((l) => `${l.label} ${gib(l.bytes, 1)}`).join(', ')}`,
       path: pathToString(at.path),
       span: at.valueSpan,
       ...(at.inherited

@@ -270,6 +270,15 @@ test('a config.json of a model Recipe Lens does not model is read with the commo
     'Kimi-K3',
   );
   assert.ok(k3.ok && k3.notes.some((n) => /^Kimi K3 is a model Recipe Lens does not model yet: its Kimi Delta Attention layers/.test(n)));
+  // A Kimi Linear checkpoint on its own (model_type kimi_linear) is named as such, not as Kimi K3.
+  const linear = fromHfConfig(
+    { model_type: 'kimi_linear', hidden_size: 2304, num_hidden_layers: 27, num_attention_heads: 32 },
+    undefined,
+    'Kimi-Linear',
+  );
+  assert.ok(
+    linear.ok && linear.notes.some((n) => /^Kimi Linear is a model Recipe Lens does not model yet: its Kimi Delta Attention/.test(n)),
+  );
 });
 
 test('Gemma 2 alternates a 4096 window; Gemma 3 1B has five local layers per global one; both tie embeddings by default', () => {

@@ -151,7 +151,8 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   const modelType = str(nested?.model_type) ?? str(c.model_type) ?? '';
   const kind: Kind = KINDS[modelType] ?? ARCH_KINDS.find(([re]) => archs.some((a) => re.test(a)))?.[1] ?? 'unknown';
   const architecture = archs[0] ?? (modelType || 'unknown');
-  const unmodelled = unmodelledByType(modelType) ?? unmodelledByType(str(top.model_type) ?? '');
+  // The checkpoint's own type first: Kimi K3 (kimi_k3) nests a kimi_linear language model.
+  const unmodelled = unmodelledByType(str(top.model_type) ?? '') ?? unmodelledByType(modelType);
   if (unmodelled)
     notes.push(
       `${unmodelled.title} is ${unmodelledReason(unmodelled)}; the estimate reads the common config.json keys and leaves those parts out`,

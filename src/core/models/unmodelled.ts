@@ -30,10 +30,18 @@ export const UNMODELLED: readonly UnmodelledModel[] = [
   {
     title: 'Kimi K3',
     names: ['kimi-k3'],
-    modelTypes: ['kimi_k3', 'kimi_linear'],
+    modelTypes: ['kimi_k3'],
     missing:
       'Kimi Delta Attention layers between the MLA layers (linear_attn_config kda_layers), block attention residuals ' +
       '(attn_res_block_size), latent routed experts (routed_expert_hidden_size below hidden_size) and the SiTU activation',
+    source: `HF moonshotai/Kimi-K3 config.json, text_config ${AIC}`,
+  },
+  {
+    // Kimi K3's language model is one (its text_config: architectures KimiLinearForCausalLM, model_type kimi_linear).
+    title: 'Kimi Linear',
+    names: ['kimi-linear'],
+    modelTypes: ['kimi_linear'],
+    missing: 'Kimi Delta Attention layers between the MLA layers (linear_attn_config kda_layers)',
     source: `HF moonshotai/Kimi-K3 config.json, text_config ${AIC}`,
   },
   {

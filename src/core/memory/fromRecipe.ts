@@ -3,6 +3,7 @@
 // fills the gaps from the model catalogue or a local config.json (src/core/models/select.ts), the tokenizer table the
 // vocabulary; every filled value is listed as an assumption. Where a value lives in a file is the format tables'
 // business (src/core/formats).
+import { isHfId } from '../models/names.js';
 import { pathHints } from '../models/pathHints.js';
 import { chooseModel, runNameRef, type ChosenModel, type ModelRef, type ResolvedModels } from '../models/select.js';
 import { assumeVocab, resolveTokenizerVocab } from '../models/tokenizers.js';
@@ -50,7 +51,6 @@ export type Extracted =
 const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 const bool = (x: unknown) => (typeof x === 'boolean' ? x : undefined);
-const HF_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 
 /**
  * A recipe that fine-tunes adapters only: a NeMo `peft_scheme` other than none, a Megatron-Bridge `peft:` section, a
@@ -101,7 +101,7 @@ function fileModelRefs(recipe: TrainingRecipe): ModelRef[] {
   // A tokenizer names a model only as an HF id (`meta-llama/Meta-Llama-3-8B`); Megatron types and files name none.
   for (const k of ['tokModel', 'tokType'] as const) {
     const t = str(v[k])?.trim();
-    if (t && HF_ID.test(t)) refs.push({ ref: t, source: 'file', where: at(k, 'the tokenizer'), tokenizer: true });
+    if (t && isHfId(t)) refs.push({ ref: t, source: 'file', where: at(k, 'the tokenizer'), tokenizer: true });
   }
   return refs;
 }

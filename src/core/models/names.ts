@@ -101,6 +101,9 @@ export function hasQuantQualifier(name: string): boolean {
   return rawTokens(name).some((t) => /^(nv|mx)?fp[48]$|^fp8kv$|^awq$|^gptq$|^int[48]$|^w4a16$/.test(t));
 }
 
+/** A Hugging Face model id as written (`org/name`, `meta-llama/Meta-Llama-3-8B`). */
+export const isHfId = (s: string) => /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(s);
+
 /** A name made only of qualifiers, dates, versions or a commit hash (`bf16`, `fp8`, `main`, a 40-hex snapshot) names no model. */
 export function isGenericSegment(segment: string): boolean {
   if (/^[0-9a-f]{40}$/i.test(segment)) return true;

@@ -99,12 +99,12 @@ const tokensOf = (segment: string) =>
     .split(/[-_\s]+/)
     .filter(Boolean);
 
+/** A parallel layout, benchmark size or GPU word (`tp8`, `8k1k`, `B200`): never part of a model's name. */
+const layoutOrGpu = (t: string) => LAYOUT.test(t.toLowerCase()) || GPU_WORD.test(t.toLowerCase());
+
 /** The model words of one segment: noise, layout and GPU words dropped. */
 function modelWords(segment: string): string[] {
-  return tokensOf(segment).filter((t) => {
-    const k = t.toLowerCase();
-    return !NOISE.has(k) && !LAYOUT.test(k) && !GPU_WORD.test(k);
-  });
+  return tokensOf(segment).filter((t) => !NOISE.has(t.toLowerCase()) && !layoutOrGpu(t));
 }
 
 export type NameMatch = { kind: 'found'; ref: string } | { kind: 'ambiguous'; choices: string[] } | { kind: 'none' };
@@ -130,7 +130,7 @@ const kept = (words: readonly string[]) => words.filter((w) => SIZE.test(w) || V
 export function modelInName(name: string): NameMatch {
   // The whole name first, noise words kept: an alias may hold one (`gemma4_moe`, TensorRT-LLM AutoDeploy's registry name).
   const whole = tokensOf(name)
-    .filter((t) => !LAYOUT.test(t.toLowerCase()) && !GPU_WORD.test(t.toLowerCase()))
+    .filter((t) => !layoutOrGpu(t))
     .join('-');
   const w = whole ? matchModelName(whole) : undefined;
   if (w?.kind === 'found' && w.via !== 'name-tokens') return { kind: 'found', ref: whole };

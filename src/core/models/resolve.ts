@@ -15,7 +15,7 @@ import {
   type ModelFileSystem,
 } from './files.js';
 import { fromHfConfig, parseJsonText } from './hfConfig.js';
-import { hasQuantQualifier, isGenericSegment } from './names.js';
+import { hasQuantQualifier, isGenericSegment, isHfId } from './names.js';
 import { unmodelledByName, unmodelledReason } from './unmodelled.js';
 import type { CatalogueEntry, Checkpoint, WeightFormat } from './types.js';
 import { bf16Weights, weightFormatFromName } from './weights.js';
@@ -64,7 +64,6 @@ const ORIGIN_TEXT: Record<ModelRefOrigin, string> = {
 };
 const PROVENANCE = { cli: 'setting', setting: 'setting', modeline: 'modeline', file: 'file', path: 'default' } as const;
 
-const HF_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 const LOOKS_LIKE_PATH = /^(\/|\\\\|\.{1,2}[\\/]|~([\\/]|$)|[A-Za-z]:[\\/])/;
 
 /**
@@ -92,7 +91,7 @@ export function resolveModelRef(ref: string, fs?: ModelFileSystem, origin: Model
   if (direct.kind === 'found' && direct.via !== 'name-tokens' && (direct.via === 'hf-id' || !query.includes('/')))
     return catalogueResult(query, direct.entry, direct.checkpoint, direct.via, origin, notes);
 
-  if (fs && HF_ID.test(query) && !pathLike) {
+  if (fs && isHfId(query) && !pathLike) {
     const cached = findInHubCache(fs, query);
     if (cached.kind === 'found') return withEntry(cached.result, query);
     if (cached.kind === 'invalid') return cached.result;
@@ -114,7 +113,7 @@ function byName(query: string, origin: ModelRefOrigin, searched: string[], notes
   const segs = pathSegments(query)
     .map((s) => hfIdFromRepoFolder(s) ?? s)
     .filter((s) => !isGenericSegment(s));
-  const hfShaped = segs.length === 2 && /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(query.trim());
+  const hfShaped = segs.length === 2 && isHfId(query.trim());
   const candidates: string[] = [];
   if (segs.length >= 2) candidates.push(`${segs[segs.length - 2]}/${segs[segs.length - 1]}`);
   for (let i = segs.length - 1; i >= Math.max(0, segs.length - 3); i--) candidates.push(segs[i]!);

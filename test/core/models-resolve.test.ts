@@ -107,6 +107,27 @@ test('path basenames resolve when unambiguous: gpt_oss/gpt-oss-120b, Qwen3/Qwen3
   assert.deepEqual([words.entry.id, words.matchedBy], ['qwen3-30b-a3b', 'name-tokens']);
 });
 
+test("TensorRT-LLM's test names: `v3.3` is a version, and a name's FP4 / FP8 that is the model's released format keeps its exact form", () => {
+  // tests/integration/defs/perf/_model_paths.py names Llama 3.x `llama_v3.1_8b_instruct`, `llama_v3.3_70b_instruct_fp4`.
+  assert.equal(catalogue('llama_v3.3_70b_instruct').entry.id, 'llama3.3-70b');
+  assert.equal(catalogue('llama_v4_scout_17b_16e_instruct_fp8').entry.id, 'llama4-scout-17b-16e');
+  assert.equal(catalogue('deepseek_v3').entry.id, 'deepseek-v3');
+  // gpt-oss is released in MXFP4: a bare `fp4` in its name is that, experts only, not NVFP4 on every linear layer.
+  const oss = catalogue('gpt_oss_120b_fp4');
+  assert.deepEqual([oss.weights.dtype, oss.weights.scope], ['mxfp4', 'experts']);
+  assert.match(oss.weights.source, /^the name's FP4 is the released format of openai\/gpt-oss-120b: /);
+  assert.equal(oss.assumptions[1]!.provenance, 'preset');
+  // DeepSeek-R1 is released in block-scaled FP8: `_fp8` keeps its 128×128 blocks.
+  const r1 = catalogue('deepseek_r1_0528_fp8');
+  assert.deepEqual(
+    [r1.entry.id, r1.weights.dtype, r1.weights.block],
+    ['deepseek-r1', 'fp8', '128×128 weight blocks with FP32 scales (weight_block_size [128, 128])'],
+  );
+  // A format the release is not in stays the name's (Llama 3.3 is released in BF16).
+  const llama = catalogue('llama_v3.3_70b_instruct_fp4');
+  assert.deepEqual([llama.weights.dtype, llama.weights.scope, llama.assumptions[1]!.provenance], ['nvfp4', 'linear', 'default']);
+});
+
 test('an ambiguous name lists the choices instead of guessing', () => {
   const mistral = resolveModelRef('mistral-7b');
   assert.equal(mistral.kind, 'ambiguous');

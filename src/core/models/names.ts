@@ -51,8 +51,13 @@ export function rawTokens(name: string): string[] {
   return toks;
 }
 
-/** Word and number parts of one token: `llama3.1` → llama 3.1, `a3b` → a 3b, `llama3config70b` → llama 3 config 70b. */
+/**
+ * Word and number parts of one token: `llama3.1` → llama 3.1, `a3b` → a 3b, `llama3config70b` → llama 3 config 70b. A
+ * version token's `v` goes (`v3.3` → 3.3): TensorRT-LLM's test names write `llama_v3.3_70b` for Llama-3.3-70B, and
+ * `deepseek_v3` / `DeepSeek-V3` stay equal since both sides are read the same way.
+ */
 function parts(token: string): string[] {
+  if (VERSION.test(token)) return [token.slice(1)];
   return token.match(/\d+(?:\.\d+)*(?:[bmtke](?![a-z]))?|[a-z]+/g) ?? [];
 }
 

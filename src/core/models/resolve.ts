@@ -168,9 +168,17 @@ function catalogueResult(
   const reference = entry.checkpoints[0];
   let weights: WeightFormat;
   let weightsProvenance: Assumption['provenance'] = 'preset';
+  const named = hasQuantQualifier(matchedName) ? weightFormatFromName(matchedName) : undefined;
   if (checkpoint) weights = checkpoint.weights;
-  else if (hasQuantQualifier(matchedName) && weightFormatFromName(matchedName)) {
-    weights = weightFormatFromName(matchedName)!;
+  else if (named && reference && namesOwnFormat(matchedName, named, reference.weights))
+    // `gpt_oss_120b_fp4`, `deepseek_r1_0528_fp8`: the name says the format the model is released in, so its reference
+    // checkpoint's exact format (MXFP4 experts, block-scaled FP8 and its exclusions) applies.
+    weights = {
+      ...reference.weights,
+      source: `the name's ${BARE_FP4.test(matchedName) ? 'FP4' : named.dtype.toUpperCase()} is the released format of ${reference.hfId}: ${reference.weights.source}`,
+    };
+  else if (named) {
+    weights = named;
     weightsProvenance = 'default';
   } else if (reference)
     weights = { ...reference.weights, source: `as the reference checkpoint ${reference.hfId}: ${reference.weights.source}` };
@@ -322,3 +330,12 @@ function withEntry(r: ConfigResult, query: string): ConfigResult {
   }
   return r;
 }
+
+/** A name's format qualifier is the model's own released format: the same dtype, or a bare `fp4` for a 4-bit float release. */
+function namesOwnFormat(name: string, named: WeightFormat, released: WeightFormat): boolean {
+  if (named.dtype === released.dtype) return true;
+  return BARE_FP4.test(name) && (released.dtype === 'mxfp4' || released.dtype === 'nvfp4');
+}
+
+/** `fp4` with no NV / MX: a 4-bit float of whichever block format the release uses. */
+const BARE_FP4 = /(^|[-_.])fp4([-_.]|$)/i;

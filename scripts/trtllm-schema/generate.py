@@ -7,6 +7,8 @@ torch or pip install is needed) and writes JSON Schema 2020-12:
   schemas/trtllm-options.schema.json   LlmArgs (TorchLlmArgs + TrtLlmArgs + AutoDeploy's LlmArgs)
   schemas/trtllm-disagg.schema.json    the `trtllm-serve disaggregated -c` config, reusing the LlmArgs
                                        definitions for the context and generation server roles
+  schemas/trtllm-perf.schema.json      a perf-sanity server list (tests/scripts/perf-sanity/aggregated),
+                                       each server an LlmArgs plus the harness's own keys
 
 Several releases are merged into one schema per format: every property lists the releases that have it
 (`x-releases`), a per-release difference in type, enum or default is kept under `x-releaseNotes`, and the
@@ -64,6 +66,7 @@ LLM_ARGS_CLASSES = [
 
 OPTIONS_ID = 'https://recipe-lens.dev/schemas/trtllm-options.schema.json'
 DISAGG_ID = 'https://recipe-lens.dev/schemas/trtllm-disagg.schema.json'
+PERF_ID = 'https://recipe-lens.dev/schemas/trtllm-perf.schema.json'
 
 PYDANTIC_ROOTS = {'BaseModel', 'BaseSettings', 'RootModel'}
 ENUM_ROOTS = {'Enum', 'StrEnum', 'IntEnum', 'IntFlag', 'Flag'}
@@ -1103,7 +1106,7 @@ def merge_defs(releases: List[Tuple[str, dict]], order: List[str]) -> Dict[str, 
 # Output
 
 
-def build(releases: List[Tuple[str, str, dict]], overlay: dict) -> Tuple[dict, dict]:
+def build(releases: List[Tuple[str, str, dict]], overlay: dict) -> Tuple[dict, dict, dict]:
     order = [r for r, _, _ in releases]
     data = [(r, d) for r, _, d in releases]
     defs = merge_defs(data, order)
@@ -1173,8 +1176,10 @@ def build(releases: List[Tuple[str, str, dict]], overlay: dict) -> Tuple[dict, d
     options = {k: options[k] for k in ('$schema', '$id', 'title', 'description', 'type', 'x-releases', 'x-source', 'x-aliases', '$ref', 'properties', 'additionalProperties', '$defs') if k in options}
     disagg = build_disagg(data, order, names)
     apply_overlay(disagg, overlay.get('disagg', {}))
+    perf = build_perf(order, names)
+    apply_overlay(perf, overlay.get('perf', {}))
     prune_defs(options)
-    return options, disagg
+    return options, disagg, perf
 
 
 def build_disagg(data: List[Tuple[str, dict]], order: List[str], option_names: List[str]) -> dict:
@@ -1215,6 +1220,33 @@ def build_disagg(data: List[Tuple[str, dict]], order: List[str], option_names: L
     if passes:
         out['allOf'] = [dict(llm)]
     return out
+
+
+def build_perf(order: List[str], option_names: List[str]) -> dict:
+    """The perf-sanity aggregated config (tests/integration/defs/perf/test_perf_sanity.py `_parse_aggr_config_file`):
+    `server_configs` lists trtllm-serve servers. Each entry is written, less the harness's own keys
+    (`ServerConfig.exclude_keys`, from the overlay), as the server's `--config` YAML, so every LlmArgs key is a server
+    key and the set is closed like the options file's top level. `metadata` and `hardware` come from the overlay."""
+    llm = {'$ref': 'trtllm-options.schema.json#/$defs/LlmArgs'}
+    server = {
+        'type': 'object',
+        'allOf': [dict(llm)],
+        'properties': {p: {} for p in option_names},
+        'additionalProperties': False,
+    }
+    return {
+        '$schema': 'https://json-schema.org/draft/2020-12/schema',
+        '$id': PERF_ID,
+        'title': 'TensorRT-LLM perf-sanity server configs',
+        'description': (
+            'A perf-sanity config (tests/scripts/perf-sanity/aggregated): trtllm-serve servers, each an LlmArgs plus the '
+            'harness keys that name it, its model and its benchmark clients.'
+        ),
+        'type': 'object',
+        'x-releases': order,
+        'properties': {'server_configs': {'type': 'array', 'items': {'$ref': '#/$defs/perfServer'}}},
+        '$defs': {'perfServer': server},
+    }
 
 
 def apply_overlay(schema: dict, overlay: dict) -> None:
@@ -1287,7 +1319,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument('--release', action='append', required=True, help='release name for the --src at the same position')
     ap.add_argument('--commit', action='append', default=[], help='commit of the --src at the same position (x-source)')
     ap.add_argument('--overlay', help='project annotations merged into the output (overlay.json)')
-    ap.add_argument('--out', required=True, help='directory for trtllm-options.schema.json and trtllm-disagg.schema.json')
+    ap.add_argument('--out', required=True, help='directory for trtllm-options.schema.json, trtllm-disagg.schema.json and trtllm-perf.schema.json')
     args = ap.parse_args(argv)
     if len(args.src) != len(args.release) or (args.commit and len(args.commit) != len(args.src)):
         ap.error('give one --release (and one --commit, if any) per --src, in the same order')
@@ -1299,9 +1331,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.overlay:
         with open(args.overlay, encoding='utf-8') as f:
             overlay = json.load(f)
-    options, disagg = build(releases, overlay)
+    options, disagg, perf = build(releases, overlay)
     os.makedirs(args.out, exist_ok=True)
-    for name, s in (('trtllm-options.schema.json', options), ('trtllm-disagg.schema.json', disagg)):
+    for name, s in (('trtllm-options.schema.json', options), ('trtllm-disagg.schema.json', disagg), ('trtllm-perf.schema.json', perf)):
         with open(os.path.join(args.out, name), 'w', encoding='utf-8') as f:
             f.write(dump(s))
     print(f'wrote {len(options["properties"])} options keys, {len(options["$defs"])} models, releases {", ".join(r for r, _, _ in releases)}')

@@ -192,6 +192,22 @@ function trtllm(root: MapNode): Reading[] {
     const s = Math.max(llmArgsScore(child(wc, 'ctx')).score, llmArgsScore(child(wc, 'gen')).score);
     if (s >= 2) out.push({ format: 'trtllm-disagg', score: 6 + Math.min(s, 4), evidence: ['keys worker_config.ctx, worker_config.gen'] });
   }
+  // A perf-sanity server list (tests/scripts/perf-sanity/aggregated): `server_configs` items, each an LlmArgs with the
+  // benchmark clients run against it (tests/integration/defs/perf/test_perf_sanity.py).
+  const servers = child(root, 'server_configs');
+  if (servers?.kind === 'seq') {
+    const items = servers.items.filter(isMap);
+    const s = Math.max(0, ...items.map((m) => llmArgsScore(m).score));
+    const clients = items.some((m) => child(m, 'client_configs')?.kind === 'seq');
+    if (s >= 2 || (clients && s >= 1))
+      out.push({
+        format: 'trtllm-perf',
+        score: 6 + Math.min(s, 4) + (clients ? 2 : 0),
+        evidence: [
+          `server_configs: ${items.length} LlmArgs server${items.length === 1 ? '' : 's'}${clients ? ' with client_configs' : ''}`,
+        ],
+      });
+  }
   if (has(root, 'token_range_retention_configs'))
     out.push({ format: 'kv-retention', score: 10, evidence: ['key token_range_retention_configs'] });
   const { score, known, total } = llmArgsScore(root);

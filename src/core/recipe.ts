@@ -15,13 +15,23 @@ import {
   type TrainingField,
   type TrainingValues,
 } from './formats/fields.js';
-import { TRAINING_TABLES } from './formats/index.js';
+import { isServingFormat, TRAINING_TABLES } from './formats/index.js';
 import { KV_RETENTION, RETENTION_RANGE } from './formats/kvRetention.js';
-import { fieldAt, readTable, type FieldLoc } from './formats/table.js';
+import { fieldAt, readTable, type FieldLoc, type Table } from './formats/table.js';
 import { DISAGG_ROLES, roleBases, WORKER_CONFIG, type DisaggLayout, type DisaggRole } from './formats/trtllmDisagg.js';
 import { perfMatrixRuns, type PerfMatrixRun } from './formats/bridgePerfMatrix.js';
 import { readNemoRl, type NemoRlRead } from './formats/nemoRl.js';
 import { TRTLLM_OPTIONS } from './formats/trtllmOptions.js';
+import {
+  PERF_FILE,
+  PERF_GPUS_PER_NODE,
+  PERF_MODEL_DIRS,
+  PERF_SERVER,
+  PERF_SERVER_NAME,
+  PERF_SERVERS,
+  PERF_SUPPORTED_GPUS,
+  perfServerBase,
+} from './formats/trtllmPerf.js';
 import type { TrainingFamily, TrainingTable } from './formats/training.js';
 import { lookup } from './tree.js';
 import { targetRelease, type TargetRelease, type Versions } from './versions.js';
@@ -59,22 +69,33 @@ export interface TrainingRecipe {
 }
 
 export interface ServingRole {
-  /** '' for an options file, else the disaggregated role. */
-  role: DisaggRole | '';
+  /** '' for an options file, the disaggregated role, or a perf-sanity server's name (`server_configs[i]` when it has no unique one). */
+  role: ServingRoleName;
   bases: KeyPath[];
   values: ServingValues;
   loc: Locs<ServingField>;
+  /** A perf-sanity `model_name` as written, when the harness's model table turned it into `values.model`. */
+  modelAlias?: string;
 }
 
 export interface ServingRecipe {
   kind: 'serving';
   format: FormatId;
-  /** `servers` (context_servers / generation_servers) or `worker_config` (wide-EP SLURM benchmark); '' for an options file. */
-  layout: DisaggLayout | '';
+  /**
+   * `servers` (context_servers / generation_servers), `worker_config` (wide-EP SLURM benchmark), `server_configs` (a
+   * perf-sanity server list); '' for an options file.
+   */
+  layout: ServingLayout;
   roles: ServingRole[];
-  /** `hardware.gpus_per_node` of the wide-EP layout. */
+  /** `hardware.gpus_per_node` of the wide-EP and perf-sanity layouts. */
   gpusPerNode?: number;
+  /** A perf-sanity file's `metadata.supported_gpus`, as written. */
+  supportedGpus?: string[];
 }
+
+export type ServingLayout = DisaggLayout | 'server_configs' | '';
+/** '' for an options file, the disaggregated role, or a perf-sanity server's name. */
+export type ServingRoleName = DisaggRole | '' | (string & {});
 
 export interface RetentionRangeRead {
   index: number;
@@ -106,7 +127,7 @@ export function readRecipe(doc: RecipeDoc, ctx: RecipeContext = {}): Recipe | un
   if (!format || !doc.root) return undefined;
   const table = TRAINING_TABLES[format];
   if (table) return readTraining(doc, format, table, ctx);
-  if (format === 'trtllm-options' || format === 'trtllm-disagg') return readServing(doc, format);
+  if (isServingFormat(format)) return readServing(doc, format);
   if (format === 'kv-retention') return readRetention(doc, format);
   return undefined;
 }
@@ -170,6 +191,7 @@ function worldOf(file: TrainingValues, loc: Locs<TrainingField>, ctx: RecipeCont
 }
 
 function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
+  if (format === 'trtllm-perf') return readPerfServers(doc, format);
   const roles: ServingRole[] = [];
   const intAt = (path: string[]) => {
     const n = lookup(doc.root, path)?.node;
@@ -192,10 +214,76 @@ function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
       const n = intAt(['hardware', WORKER_CONFIG[role].count]);
       if (n !== undefined) values.instances = n;
     }
-    roles.push({ role, bases, values, loc });
+    // The perf-sanity disaggregated configs are this layout with the harness's `metadata` (model_name, supported_gpus).
+    const modelAlias = layout === 'worker_config' ? harnessModel(doc, values, loc) : undefined;
+    roles.push({ role, bases, values, loc, ...(modelAlias ? { modelAlias } : {}) });
   }
   const gpusPerNode = layout === 'worker_config' ? intAt(['hardware', 'gpus_per_node']) : undefined;
-  return { kind: 'serving', format, layout, roles, ...(gpusPerNode ? { gpusPerNode } : {}) };
+  const supportedGpus = layout === 'worker_config' ? supportedGpusOf(doc) : [];
+  return {
+    kind: 'serving',
+    format,
+    layout,
+    roles,
+    ...(gpusPerNode ? { gpusPerNode } : {}),
+    ...(supportedGpus.length ? { supportedGpus } : {}),
+  };
+}
+
+/**
+ * A perf-sanity server's model: its own `model_name`, else `metadata.model_name`; the harness's sanity aliases become the
+ * checkpoint directory they load. Returns the name as written when the alias table changed it.
+ */
+function harnessModel(doc: RecipeDoc, values: ServingValues, loc: Locs<ServingField>): string | undefined {
+  if (!loc.model) {
+    const fileWide = readTable(doc, PERF_FILE, SERVING_FIELDS);
+    if (fileWide.loc.model) loc.model = fileWide.loc.model;
+    if (fileWide.values.model !== undefined) values.model = fileWide.values.model;
+  }
+  const written = values.model;
+  if (typeof written !== 'string' || !PERF_MODEL_DIRS[written]) return undefined;
+  values.model = PERF_MODEL_DIRS[written];
+  return written;
+}
+
+/** `metadata.supported_gpus` of a perf-sanity file, as written. */
+function supportedGpusOf(doc: RecipeDoc): string[] {
+  const gpus = lookup(doc.root, PERF_SUPPORTED_GPUS)?.node;
+  return gpus?.kind === 'seq' ? gpus.items.flatMap((g) => (g.kind === 'scalar' && typeof g.value === 'string' ? [g.value] : [])) : [];
+}
+
+/** A perf-sanity server list: one role per server, named by its `name`; `metadata.model_name` is the default model. */
+function readPerfServers(doc: RecipeDoc, format: FormatId): ServingRecipe {
+  const list = lookup(doc.root, [PERF_SERVERS])?.node;
+  const items = list?.kind === 'seq' ? list.items : [];
+  const names = items.map((item) => {
+    const n = item.kind === 'map' ? item.entries.find((e) => e.key === PERF_SERVER_NAME)?.value : undefined;
+    return n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() ? n.value.trim() : undefined;
+  });
+  const roles: ServingRole[] = [];
+  items.forEach((item, index) => {
+    if (item.kind !== 'map') return;
+    const base = perfServerBase(index);
+    const { values, loc } = readTable(doc, PERF_SERVER, SERVING_FIELDS, [base]);
+    const modelAlias = harnessModel(doc, values, loc);
+    const name = names[index];
+    const unique = name !== undefined && names.indexOf(name) === names.lastIndexOf(name);
+    roles.push({ role: unique ? name : `${PERF_SERVERS}[${index}]`, bases: [base], values, loc, ...(modelAlias ? { modelAlias } : {}) });
+  });
+  const supportedGpus = supportedGpusOf(doc);
+  const perNode = lookup(doc.root, PERF_GPUS_PER_NODE)?.node;
+  const gpusPerNode =
+    perNode?.kind === 'scalar' && typeof perNode.value === 'number' && Number.isInteger(perNode.value) && perNode.value >= 1
+      ? perNode.value
+      : undefined;
+  return {
+    kind: 'serving',
+    format,
+    layout: 'server_configs',
+    roles,
+    ...(gpusPerNode ? { gpusPerNode } : {}),
+    ...(supportedGpus.length ? { supportedGpus } : {}),
+  };
 }
 
 function readRetention(doc: RecipeDoc, format: FormatId): RetentionRecipe {
@@ -210,8 +298,11 @@ function readRetention(doc: RecipeDoc, format: FormatId): RetentionRecipe {
   return { kind: 'retention', format, values, loc, ranges };
 }
 
+/** The key-path table of a serving file's servers: a perf-sanity server names its model by `model_name`. */
+export const servingTable = (r: ServingRecipe): Table<ServingField> => (r.layout === 'server_configs' ? PERF_SERVER : TRTLLM_OPTIONS);
+
 /** Which field of the recipe a key path holds (and in which server role), for hovers. */
-export function fieldAtPath(recipe: Recipe | undefined, path: KeyPath): { field: string; role?: DisaggRole | '' } | undefined {
+export function fieldAtPath(recipe: Recipe | undefined, path: KeyPath): { field: string; role?: ServingRoleName } | undefined {
   if (!recipe) return undefined;
   if (recipe.kind === 'training') {
     const field = fieldAt(recipe.table, recipe.loc, path);
@@ -219,7 +310,7 @@ export function fieldAtPath(recipe: Recipe | undefined, path: KeyPath): { field:
   }
   if (recipe.kind === 'serving')
     for (const r of recipe.roles) {
-      const field = fieldAt(TRTLLM_OPTIONS, r.loc, path);
+      const field = fieldAt(servingTable(recipe), r.loc, path);
       if (field) return { field, role: r.role };
     }
   return undefined;

@@ -34,6 +34,7 @@ const COMPILED: Partial<Record<FormatId, ValidateFn>> = {
   'nemo-rl': V.nemoRl,
   'trtllm-options': V.trtllmOptions,
   'trtllm-disagg': V.trtllmDisagg,
+  'trtllm-perf': V.trtllmPerf,
   'kv-retention': V.kvRetention,
 };
 

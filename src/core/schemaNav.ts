@@ -10,6 +10,7 @@ import megatronLm from '../../schemas/megatron-lm.schema.json';
 import nemoRl from '../../schemas/nemo-rl.schema.json';
 import trtllmOptions from '../../schemas/trtllm-options.schema.json';
 import trtllmDisagg from '../../schemas/trtllm-disagg.schema.json';
+import trtllmPerf from '../../schemas/trtllm-perf.schema.json';
 import kvRetention from '../../schemas/kv-retention.schema.json';
 
 export type JsonSchema = {
@@ -49,6 +50,7 @@ export const SCHEMAS: Record<FormatId, JsonSchema> = {
   'nemo-rl': nemoRl as JsonSchema,
   'trtllm-options': trtllmOptions as JsonSchema,
   'trtllm-disagg': trtllmDisagg as JsonSchema,
+  'trtllm-perf': trtllmPerf as JsonSchema,
   'kv-retention': kvRetention as JsonSchema,
 };
 

@@ -10,12 +10,14 @@
 // against. Anything that hinges on a release the schema was not read from is a warning that says so. The top level of an LlmArgs (an options
 // file, a disaggregated pool, a benchmark's worker_config.gen/ctx) also takes trtllm-serve's CLI option names
 // (`x-aliases` there), so an unknown key at that level stays a warning.
+import { isServingFormat } from './formats/index.js';
 import { SCHEMAS, type JsonSchema, type Located } from './schemaNav.js';
 import { compareReleases, keyRelease, schemaReleases } from './trtllmReleases.js';
 import type { FormatId, KeyPath, Severity } from './types.js';
 import type { TargetRelease } from './versions.js';
 
-export const isTrtllm = (format: FormatId) => format === 'trtllm-options' || format === 'trtllm-disagg';
+/** The formats these findings apply to: every file whose keys are LlmArgs (formats/index.ts). */
+export const isTrtllm = (format: FormatId) => isServingFormat(format);
 
 /** The schema a check reads (the shipped one of the format; a test passes one generated from its fixtures). */
 export interface TrtllmSchemas {

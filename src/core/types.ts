@@ -10,6 +10,7 @@ export const FORMAT_IDS = [
   'nemo-rl',
   'trtllm-options',
   'trtllm-disagg',
+  'trtllm-perf',
   'kv-retention',
 ] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
@@ -28,6 +29,7 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   'nemo-rl': 'NeMo-RL config',
   'trtllm-options': 'TensorRT-LLM LLM-API options',
   'trtllm-disagg': 'TensorRT-LLM disaggregated-server config',
+  'trtllm-perf': 'TensorRT-LLM perf-sanity server configs',
   'kv-retention': 'TensorRT-LLM KV cache retention config',
 };
 

@@ -28,6 +28,7 @@ export const FRAMEWORK_OF: Record<FormatId, Framework> = {
   'nemo-rl': 'nemo_rl',
   'trtllm-options': 'trtllm',
   'trtllm-disagg': 'trtllm',
+  'trtllm-perf': 'trtllm',
   'kv-retention': 'trtllm',
 };
 

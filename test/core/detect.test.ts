@@ -3,10 +3,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FORMAT_IDS } from '../../src/core/types.js';
 import { analyzeText, diagnose, WILD, wildSources } from '../helpers.js';
 
 const cases: [string, string, string | null][] = [
   ['disagg', 'hostname: localhost\ncontext_servers:\n  num_instances: 1\ngeneration_servers:\n  num_instances: 1\n', 'trtllm-disagg'],
+  [
+    'perf-sanity servers',
+    'server_configs:\n  - name: a\n    tensor_parallel_size: 4\n    client_configs:\n      - concurrency: 1\n',
+    'trtllm-perf',
+  ],
   ['retention', 'token_range_retention_configs:\n  - token_start: 0\n    priority: 100\n', 'kv-retention'],
   ['trt options (kv_cache_config)', 'kv_cache_config:\n  free_gpu_memory_fraction: 0.9\n', 'trtllm-options'],
   ['trt options (parallel size only)', 'tensor_parallel_size: 4\nmax_batch_size: 8\n', 'trtllm-options'],
@@ -75,6 +81,12 @@ const KIND_FORMAT: Record<string, string | null> = {
   'trtllm-disagg': 'trtllm-disagg',
   other: null,
 };
+
+test('the formatAssociations setting offers every format (package.json), and nothing else', () => {
+  const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+  const setting = pkg.contributes.configuration.properties['recipeLens.formatAssociations'];
+  assert.deepEqual(setting.additionalProperties.enum, [...FORMAT_IDS, 'none']);
+});
 
 test('every corpus-wild file is detected as what SOURCES.tsv says it is (or as no recipe)', () => {
   const rows = wildSources();

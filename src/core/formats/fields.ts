@@ -266,6 +266,8 @@ export const SERVING_FIELDS = {
   mambaSsmDtype: 'str',
   instances: 'int',
   worldSize: 'int',
+  // A perf-sanity server's AutoDeploy config, merged under its keys (formats/trtllmPerf.ts).
+  extraConfig: 'str',
 } as const satisfies Record<string, FieldKind>;
 
 export type ServingField = keyof typeof SERVING_FIELDS;

@@ -18,4 +18,6 @@ export const TRAINING_TABLES: Partial<Record<FormatId, TrainingTable>> = {
   'nemo-rl': NEMO_RL,
 };
 
-export const isServingFormat = (f: FormatId | null): boolean => f === 'trtllm-options' || f === 'trtllm-disagg';
+/** The TensorRT-LLM formats whose servers are LlmArgs: an options file, a disaggregated config, a perf-sanity server list. */
+const SERVING_FORMATS: ReadonlySet<FormatId> = new Set(['trtllm-options', 'trtllm-disagg', 'trtllm-perf']);
+export const isServingFormat = (f: FormatId | null): boolean => f !== null && SERVING_FORMATS.has(f);

@@ -88,9 +88,10 @@ function trainingFindings(recipe: Recipe, e: DocEstimate): Finding[] {
  * not a finding.
  */
 function servingFindings(recipe: ServingRecipe, e: Extract<DocEstimate, { kind: 'serving' }>): Finding[] {
-  // A serving file runs on the GPU its deployment names: with no GPU named (the silent default), or a model only the
+  // A serving file runs on the GPU its deployment names: with no GPU named (the silent default), one of the GPUs a
+  // perf-sanity file lists (its CI runs it there, so a finding would only say the estimate is off), or a model only the
   // path suggests (its reference checkpoint may not be the one deployed), the estimate is shown, not warned about.
-  if (e.gpuSource === 'default' || e.model.source === 'path') return [];
+  if (e.gpuSource === 'default' || e.gpuSource === 'file' || e.model.source === 'path') return [];
   const out: Finding[] = [];
   for (const r of e.roles) {
     const k = r.kv;

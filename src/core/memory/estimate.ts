@@ -3,7 +3,14 @@ import { pathHints } from '../models/pathHints.js';
 import { chooseModel, type ChosenModel, type ModelRef } from '../models/select.js';
 import type { WeightFormat } from '../models/types.js';
 import type { PerfMatrixRun } from '../formats/bridgePerfMatrix.js';
-import { withChanges, type Recipe, type RetentionRecipe, type ServingRecipe, type TrainingRecipe } from '../recipe.js';
+import {
+  withChanges,
+  type Recipe,
+  type RetentionRecipe,
+  type ServingRecipe,
+  type ServingRoleName,
+  type TrainingRecipe,
+} from '../recipe.js';
 import { retentionRanges } from '../rules/retention.js';
 import type { FormatId } from '../types.js';
 import type { TrainingConfig } from './config.js';
@@ -34,8 +41,8 @@ export const SERVING_GPU_LADDER = ['h100', 'h200', 'b200', 'gb200', 'b300', 'gb3
 const BLACKWELL = new Set(['b200', 'gb200', 'b300', 'gb300']);
 
 export interface ServingRole {
-  /** '' for a plain options file, else context_servers / generation_servers. */
-  role: '' | 'context_servers' | 'generation_servers';
+  /** '' for a plain options file, else context_servers / generation_servers, or a perf-sanity server's name. */
+  role: ServingRoleName;
   tp: number;
   pp: number;
   /** Context parallelism (Helix in generation servers): the KV cache of a sequence is split over CP ranks. */
@@ -97,7 +104,7 @@ export type DocEstimate =
  * The GPU: a `gpu=` modeline, else --gpu, else the one GPU the document's path names (an upstream config database's
  * `…/B200/…`), else the recipeLens.gpu setting, else H100. Anything but an explicit choice is stated.
  */
-export type GpuSource = 'modeline' | 'cli' | 'path' | 'setting' | 'default';
+export type GpuSource = 'modeline' | 'cli' | 'path' | 'setting' | 'file' | 'default';
 
 export function resolveGpu(
   modeline: Record<string, string>,
@@ -134,6 +141,25 @@ export function resolveGpu(
   };
 }
 
+/**
+ * The GPU a perf-sanity file lists first in `metadata.supported_gpus` (the harness runs it on each listed GPU:
+ * tests/integration/defs/perf/test_perf_sanity.py SUPPORTED_GPU_MAPPING), when nobody named one.
+ */
+function supportedGpu(recipe: ServingRecipe): { gpu: GpuSpec; assumption: Assumption } | undefined {
+  const listed = recipe.supportedGpus ?? [];
+  const known = listed.map((name) => ({ name, gpu: findGpu(name) })).find((x) => x.gpu);
+  if (!known) return undefined;
+  const others = listed.filter((x) => x !== known.name);
+  return {
+    gpu: known.gpu!,
+    assumption: {
+      what: `GPU ${known.gpu!.name}`,
+      source: `the first GPU of the file's metadata.supported_gpus${others.length ? ` (it also lists ${others.join(', ')})` : ''}; set \`# recipe-lens: gpu=…\` or --gpu to choose another`,
+      provenance: 'file',
+    },
+  };
+}
+
 /** The estimate of one recipe document: training memory, the TensorRT-LLM KV pool, or a retention config's coverage. */
 export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<string, string>, opts: EstimateOptions = {}): DocEstimate {
   if (!recipe) return { kind: 'none', format: null, reason: 'not a recipe' };
@@ -142,7 +168,9 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
   if ('error' in g) return { kind: 'none', format, reason: g.error };
   if (recipe.kind === 'retention') return retentionEstimate(recipe, modeline);
   if (recipe.kind === 'serving') {
+    const listed = g.source === 'default' || g.source === 'path' ? supportedGpu(recipe) : undefined;
     try {
+      if (listed) return servingEstimate(recipe, modeline, opts, listed.gpu, 'file', listed.assumption);
       return servingEstimate(recipe, modeline, opts, g.gpu, g.source, g.assumption);
     } catch (err) {
       // kvPerToken rejects a KV dtype it cannot size (RL-K3 reports it); no estimate then.
@@ -366,9 +394,13 @@ function servingEstimate(
   const fileRefs: ModelRef[] = [];
   for (const r of recipe.roles) {
     const m = r.values.model;
-    const where = r.loc.model ? r.loc.model.path.join('.') : 'model';
+    const path = r.loc.model ? r.loc.model.path.join('.') : 'model';
+    const where = r.modelAlias ? `${path} ("${r.modelAlias}" in the perf harness's model table)` : path;
     if (typeof m === 'string' && !fileRefs.some((x) => x.ref === m)) fileRefs.push({ ref: m, source: 'file', where, authoritative: true });
   }
+  // A perf-sanity list may run several models: the first that resolves sizes the servers that name it.
+  const perModel = recipe.layout === 'server_configs' && fileRefs.length > 1;
+  if (perModel) for (const r of fileRefs) r.authoritative = false;
   const refs = [...common.refs, ...fileRefs];
   const modelRefs = refs.map((r) => r.ref);
   const choice = chooseModel(refs, opts.models);
@@ -385,10 +417,35 @@ function servingEstimate(
   }
   const model = choice.model;
   const shape = model.shape;
+  // The servers whose own model_name is the chosen model (by the file, a modeline or the setting), else all of them.
+  const resolvesTo = new Map<string, boolean>();
+  const same = (ref: unknown) => {
+    if (typeof ref !== 'string') return false;
+    let hit = resolvesTo.get(ref);
+    if (hit === undefined) {
+      const c = chooseModel([{ ref, source: 'file', where: '', authoritative: false }], opts.models);
+      resolvesTo.set(ref, (hit = ref === model.ref || (c.kind === 'chosen' && c.model.name === model.name)));
+    }
+    return hit;
+  };
+  const matching = perModel ? recipe.roles.filter((r) => same(r.values.model)) : recipe.roles;
+  const sized = matching.length ? matching : recipe.roles;
+  const left = recipe.roles.filter((r) => !sized.includes(r));
+  const modelNote: Assumption[] = left.length
+    ? [
+        {
+          what: `the servers of ${model.name} only`,
+          source: `the file's servers run ${fileRefs.length} models; ${left.length} server${left.length === 1 ? '' : 's'} of ${[
+            ...new Set(left.map((r) => String(r.values.model))),
+          ].join(', ')} ${left.length === 1 ? 'is' : 'are'} not sized here: name one with \`# recipe-lens: model=…\` to size its servers`,
+          provenance: 'file',
+        },
+      ]
+    : [];
   // Each role adds its assumptions (max_seq_len, MTP, KV dtype) while it is sized, so every GPU tried gets its own list.
   const build = (on: GpuSpec) => {
-    const stated: Assumption[] = [...model.assumptions];
-    return { gpu: on, roles: recipe.roles.map((r) => servingRole(r, recipe, shape, model, on, stated)), stated };
+    const stated: Assumption[] = [...model.assumptions, ...modelNote];
+    return { gpu: on, roles: sized.map((r) => servingRole(r, recipe, shape, model, on, stated)), stated };
   };
   let chosen = build(gpu);
   if (gpuSource === 'default') {

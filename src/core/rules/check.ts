@@ -3,8 +3,7 @@
 import type { TrainingField, TrainingValues } from '../formats/fields.js';
 import { NEMO_RL_FIELDS, NEMO_RL_TABLE, type NemoRlField, type NemoRlRead } from '../formats/nemoRl.js';
 import { writePath } from '../formats/table.js';
-import { TRTLLM_OPTIONS } from '../formats/trtllmOptions.js';
-import { withChanges, type Recipe, type RetentionRecipe, type ServingRecipe, type TrainingRecipe } from '../recipe.js';
+import { servingTable, withChanges, type Recipe, type RetentionRecipe, type ServingRecipe, type TrainingRecipe } from '../recipe.js';
 import type { Finding } from '../types.js';
 import { refField, type FixChoice, type Ref } from './hit.js';
 import { disaggRules, kvCacheRules, type ServingHit } from './kvcache.js';
@@ -114,7 +113,7 @@ function checkServing(r: ServingRecipe, ctx: CheckContext): Finding[] {
     text: ctx.text,
     docIndex: ctx.docIndex,
     locate: (ref) => role(ref).loc[field(ref)],
-    writePath: (ref) => writePath(TRTLLM_OPTIONS, role(ref).loc, field(ref), role(ref).bases[0]),
+    writePath: (ref) => writePath(servingTable(r), role(ref).loc, field(ref), role(ref).bases[0]),
     value: (ref) => role(ref).values[field(ref)],
   });
 }

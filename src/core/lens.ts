@@ -21,7 +21,8 @@ export interface EstimateLens {
 const TRAINING_ANCHORS: readonly TrainingField[] = ['tp', 'pp', 'vpp', 'cp', 'ep', 'etp', 'sp'];
 /** Without a parallelism key in the file, the line goes on the sequence and batch keys the estimate reads. */
 const TRAINING_FALLBACK: readonly TrainingField[] = ['seq', 'mbs', 'gbs'];
-const SERVING_ANCHORS: readonly ServingField[] = ['tp', 'pp', 'cp', 'ep', 'kvConfig'];
+// AutoDeploy's world_size shards the model when no tensor_parallel_size is written (estimate.ts).
+const SERVING_ANCHORS: readonly ServingField[] = ['tp', 'pp', 'cp', 'ep', 'worldSize', 'kvConfig'];
 
 /** The written key of `fields` that comes first in the text. */
 function firstKey<F extends string>(loc: Partial<Record<F, FieldLoc>>, fields: readonly F[]): Span | undefined {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, type AnalysisSettings } from '../../src/core/analysis.js';
+import { estimateLenses } from '../../src/core/lens.js';
 import type { DocEstimate } from '../../src/core/memory/estimate.js';
 import { REPO } from '../helpers.js';
 
@@ -227,4 +228,33 @@ test("the perf-sanity disaggregated configs (worker_config) take the model and G
     readFileSync(join(dir, 'perf', 'Qwen3-235B-A22B-FP4_1k1k_ctx1_gen1_dep16_bs64_eplb0_mtp0_ccb-NIXL-python.yaml'), 'utf8'),
   );
   assert.deepEqual([qwen.model.name, qwen.gpu.id, qwen.gpuSource], ['qwen3-235b-a22b', 'gb200', 'file']);
+});
+
+test("each server gets its KV-pool code lens on its own parallelism key (AutoDeploy's world_size too)", () => {
+  const lenses = (name: string) => {
+    const text = upstream(name);
+    return estimateLenses(analyze(text)).map((l) => [text.slice(l.span[0], l.span[1]), l.text]);
+  };
+  assert.deepEqual(lenses('llama_v3_3_70b_instruct_fp4_blackwell.yaml'), [
+    ['tensor_parallel_size', 'KV pool 150.03 GiB per GPU = 1,966,439 tokens (b200, TP 4) · llama70b_fp4_tp4_512_32'],
+    ['tensor_parallel_size', 'KV pool 141.52 GiB per GPU = 1,854,886 tokens (b200, TP 4) · llama70b_fp4_tp4_1000_1000'],
+  ]);
+  assert.deepEqual(lenses('super_mtp_ad_blackwell.yaml'), [
+    ['world_size', 'KV pool 73.68 GiB per GPU = 19,313,815 tokens (gb200, TP 4) · super_mtp_ad_ws4_1k1k'],
+  ]);
+});
+
+test("an AutoDeploy server's extra_llm_api_config_path is named as not read", () => {
+  const e = serving(upstream('super_mtp_ad_blackwell.yaml'));
+  assert.deepEqual(
+    e.assumptions.filter((a) => a.what.startsWith('only this file')),
+    [
+      {
+        what: "only this file's keys (super_mtp_ad_ws4_1k1k)",
+        source:
+          "the perf harness merges examples/auto_deploy/model_registry/configs/super_v3_mtp.yaml under this server's keys (test_perf_sanity.py generate_extra_llm_api_config; the server's keys win), and that file is not read here: a parallel size, max_seq_len or KV setting it sets is not counted",
+        provenance: 'default',
+      },
+    ],
+  );
 });

@@ -503,6 +503,12 @@ function servingRole(
   // moe_expert_parallel_size unset: every rank holds a TP slice of every expert (Mapping: moe_tp_size = tp_size, moe_ep_size = 1).
   const ep = n(v.ep) ?? 1;
   const attentionDp = v.attentionDp === true;
+  if (typeof v.extraConfig === 'string')
+    assumptions.push({
+      what: `only this file's keys${tag}`,
+      source: `the perf harness merges ${v.extraConfig} under this server's keys (test_perf_sanity.py generate_extra_llm_api_config; the server's keys win), and that file is not read here: a parallel size, max_seq_len or KV setting it sets is not counted`,
+      provenance: 'default',
+    });
   const maxNumTokens = n(v.maxNumTokens);
   let maxSeqLen = n(v.maxSeqLen);
   if (maxSeqLen === undefined) {

@@ -17,7 +17,7 @@ import {
 } from './formats/fields.js';
 import { isServingFormat, TRAINING_TABLES } from './formats/index.js';
 import { KV_RETENTION, RETENTION_RANGE } from './formats/kvRetention.js';
-import { fieldAt, readTable, type FieldLoc, type Table } from './formats/table.js';
+import { fieldAt, readTable, type FieldLoc, type ReadFields, type Table } from './formats/table.js';
 import { DISAGG_ROLES, roleBases, WORKER_CONFIG, type DisaggLayout, type DisaggRole } from './formats/trtllmDisagg.js';
 import { perfMatrixRuns, type PerfMatrixRun } from './formats/bridgePerfMatrix.js';
 import { readNemoRl, type NemoRlRead } from './formats/nemoRl.js';
@@ -193,10 +193,6 @@ function worldOf(file: TrainingValues, loc: Locs<TrainingField>, ctx: RecipeCont
 function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
   if (format === 'trtllm-perf') return readPerfServers(doc, format);
   const roles: ServingRole[] = [];
-  const intAt = (path: string[]) => {
-    const n = lookup(doc.root, path)?.node;
-    return n?.kind === 'scalar' && typeof n.value === 'number' && Number.isInteger(n.value) ? n.value : undefined;
-  };
   let layout: DisaggLayout | '' = '';
   let names: (DisaggRole | '')[] = [''];
   if (format === 'trtllm-disagg') {
@@ -207,18 +203,19 @@ function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
         : 'servers';
     names = DISAGG_ROLES.filter((r) => lookup(doc.root, layout === 'worker_config' ? ['worker_config', WORKER_CONFIG[r].key] : [r]));
   }
+  const fileWide = layout === 'worker_config' ? readTable(doc, PERF_FILE, SERVING_FIELDS) : undefined;
   for (const role of names) {
     const bases = roleBases(role, layout || 'servers');
     const { values, loc } = readTable(doc, TRTLLM_OPTIONS, SERVING_FIELDS, bases);
     if (role && layout === 'worker_config' && values.instances === undefined) {
-      const n = intAt(['hardware', WORKER_CONFIG[role].count]);
+      const n = integerAt(doc, ['hardware', WORKER_CONFIG[role].count]);
       if (n !== undefined) values.instances = n;
     }
     // The perf-sanity disaggregated configs are this layout with the harness's `metadata` (model_name, supported_gpus).
-    const modelAlias = layout === 'worker_config' ? harnessModel(doc, values, loc) : undefined;
+    const modelAlias = fileWide ? harnessModel(fileWide, values, loc) : undefined;
     roles.push({ role, bases, values, loc, ...(modelAlias ? { modelAlias } : {}) });
   }
-  const gpusPerNode = layout === 'worker_config' ? intAt(['hardware', 'gpus_per_node']) : undefined;
+  const gpusPerNode = layout === 'worker_config' ? integerAt(doc, PERF_GPUS_PER_NODE) : undefined;
   const supportedGpus = layout === 'worker_config' ? supportedGpusOf(doc) : [];
   return {
     kind: 'serving',
@@ -234,9 +231,12 @@ function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
  * A perf-sanity server's model: its own `model_name`, else `metadata.model_name`; the harness's sanity aliases become the
  * checkpoint directory they load. Returns the name as written when the alias table changed it.
  */
-function harnessModel(doc: RecipeDoc, values: ServingValues, loc: Locs<ServingField>): string | undefined {
+function harnessModel(
+  fileWide: ReadFields<ServingField, ServingValues>,
+  values: ServingValues,
+  loc: Locs<ServingField>,
+): string | undefined {
   if (!loc.model) {
-    const fileWide = readTable(doc, PERF_FILE, SERVING_FIELDS);
     if (fileWide.loc.model) loc.model = fileWide.loc.model;
     if (fileWide.values.model !== undefined) values.model = fileWide.values.model;
   }
@@ -244,6 +244,12 @@ function harnessModel(doc: RecipeDoc, values: ServingValues, loc: Locs<ServingFi
   if (typeof written !== 'string' || !PERF_MODEL_DIRS[written]) return undefined;
   values.model = PERF_MODEL_DIRS[written];
   return written;
+}
+
+/** The integer written at `path`, if it is one. */
+function integerAt(doc: RecipeDoc, path: KeyPath): number | undefined {
+  const n = lookup(doc.root, path)?.node;
+  return n?.kind === 'scalar' && typeof n.value === 'number' && Number.isInteger(n.value) ? n.value : undefined;
 }
 
 /** `metadata.supported_gpus` of a perf-sanity file, as written. */
@@ -261,21 +267,19 @@ function readPerfServers(doc: RecipeDoc, format: FormatId): ServingRecipe {
     return n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() ? n.value.trim() : undefined;
   });
   const roles: ServingRole[] = [];
+  const fileWide = readTable(doc, PERF_FILE, SERVING_FIELDS);
   items.forEach((item, index) => {
     if (item.kind !== 'map') return;
     const base = perfServerBase(index);
     const { values, loc } = readTable(doc, PERF_SERVER, SERVING_FIELDS, [base]);
-    const modelAlias = harnessModel(doc, values, loc);
+    const modelAlias = harnessModel(fileWide, values, loc);
     const name = names[index];
     const unique = name !== undefined && names.indexOf(name) === names.lastIndexOf(name);
     roles.push({ role: unique ? name : `${PERF_SERVERS}[${index}]`, bases: [base], values, loc, ...(modelAlias ? { modelAlias } : {}) });
   });
   const supportedGpus = supportedGpusOf(doc);
-  const perNode = lookup(doc.root, PERF_GPUS_PER_NODE)?.node;
-  const gpusPerNode =
-    perNode?.kind === 'scalar' && typeof perNode.value === 'number' && Number.isInteger(perNode.value) && perNode.value >= 1
-      ? perNode.value
-      : undefined;
+  const perNode = integerAt(doc, PERF_GPUS_PER_NODE);
+  const gpusPerNode = perNode !== undefined && perNode >= 1 ? perNode : undefined;
   return {
     kind: 'serving',
     format,

@@ -43,9 +43,15 @@ function layers(e: CatalogueEntry): string {
   return s.experts > 0 ? `${s.layers} (${s.experts} experts, top ${s.topK})` : String(s.layers);
 }
 
-/** The reference checkpoint's config.json, or the first source of an entry no checkpoint ships. */
-const source = (e: CatalogueEntry) =>
-  e.checkpoints[0] ? `\`${e.checkpoints[0].hfId}\` config.json` : (e.sources[0] ?? '—').replace(/\|/g, '\\|');
+/**
+ * Where the shape was read: the reference checkpoint's config.json when the first source is one, else that source
+ * (a NeMo config class, a Megatron-Bridge provider) without its parenthesised detail.
+ */
+function source(e: CatalogueEntry): string {
+  const first = e.sources[0] ?? '—';
+  if (e.checkpoints[0] && (first.startsWith('HF ') || !e.sources.length)) return `\`${e.checkpoints[0].hfId}\` config.json`;
+  return first.replace(/ \(.*$/, '').replace(/\|/g, '\\|');
+}
 
 /** The markdown table, one row per catalogue entry in catalogue order. */
 export function modelsTable(entries: readonly CatalogueEntry[] = CATALOGUE): string {

@@ -29,7 +29,7 @@ test('ids are unique kebab-case, each shape is named by its id, and titles are s
     assert.equal(e.shape.name, e.id);
     assert.ok(e.title.length > 2, e.id);
   }
-  assert.equal(CATALOGUE.length, 109);
+  assert.equal(CATALOGUE.length, 118);
 });
 
 test('no alias, checkpoint name or HF id names two entries', () => {

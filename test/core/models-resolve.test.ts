@@ -165,11 +165,12 @@ test('a name the catalogue does not hold is not found, with near names — a dra
     false,
   ]);
   assert.deepEqual(resolveModelRef('  '), { kind: 'not-found', query: '', message: 'no model named', searched: [], suggestions: [] });
-  // The organisation of an HF id is no family hint: NeMo-RL's Qwen/Qwen2.5-VL-3B-Instruct is not found (it was "fits 36
-  // catalogue models" from the `Qwen` folder); a family folder of a local path still lists its models.
-  const vl = resolveModelRef('Qwen/Qwen2.5-VL-3B-Instruct');
-  assert.equal(vl.kind, 'not-found');
-  assert.match(vl.kind === 'not-found' ? vl.message : '', /^"Qwen\/Qwen2\.5-VL-3B-Instruct" is no catalogue model \(did you mean qwen2-/);
+  // The organisation of an HF id is no family hint: NeMo-RL's Qwen/Qwen2.5-Omni-3B is not found (Qwen2.5-VL-3B was
+  // "fits 36 catalogue models" from the `Qwen` folder before it was catalogued); a family folder of a local path still
+  // lists its models.
+  const omni = resolveModelRef('Qwen/Qwen2.5-Omni-3B');
+  assert.equal(omni.kind, 'not-found');
+  assert.match(omni.kind === 'not-found' ? omni.message : '', /^"Qwen\/Qwen2\.5-Omni-3B" is no catalogue model \(did you mean qwen2-/);
   // Qwen2.5-Math-1.5B(-Instruct) is Qwen2.5-1.5B's shape (its model card's base_model).
   const math = resolveModelRef('Qwen/Qwen2.5-Math-1.5B-Instruct');
   assert.equal(math.kind === 'catalogue' && math.entry.id, 'qwen2.5-1.5b');

@@ -80,7 +80,7 @@ test("an unknown vocabulary is assumed and stated: the family's most common one,
     assumption: {
       what: 'vocab = 151936',
       source:
-        '"Qwen/QwQ-32B-Preview" names no known tokenizer; the most common vocabulary of the catalogue\'s qwen models (21 of 37); set `# recipe-lens: vocab=N` (or the model: `# recipe-lens: model=ORG/NAME`) to replace it',
+        '"Qwen/QwQ-32B-Preview" names no known tokenizer; the most common vocabulary of the catalogue\'s qwen models (24 of 45); set `# recipe-lens: vocab=N` (or the model: `# recipe-lens: model=ORG/NAME`) to replace it',
       provenance: 'default',
     },
   });

@@ -25,6 +25,8 @@ const QUALIFIERS = new Set([
   'w8a8',
   'dynamic',
   'static',
+  'pertensor',
+  'perchannel',
   'thinking',
   'reasoning',
   'preview',

@@ -53,6 +53,26 @@ export const UNMODELLED: readonly UnmodelledModel[] = [
       'blocks, with the indexer keys cached beside the KV cache) and its MTP modules (num_mtp_modules)',
     source: `HF MiniMaxAI/MiniMax-M3 config.json ${AIC}`,
   },
+  {
+    title: 'Llama-Nemotron Super / Ultra (DeciLM)',
+    // `Llama-3_3-…` splits into 3, 3: both spellings are listed.
+    names: ['llama-3.3-nemotron-super', 'llama-3_3-nemotron-super', 'llama-3.1-nemotron-ultra', 'llama-3_1-nemotron-ultra'],
+    modelTypes: ['nemotron-nas'],
+    missing:
+      'heterogeneous blocks from neural architecture search (block_configs: each layer its own FFN width, ffn_mult 0.5 to ' +
+      '5.25 in the 49B, and 31 of its 80 layers without attention)',
+    source: `HF nvidia/Llama-3_3-Nemotron-Super-49B-v1 config.json ${AIC}`,
+  },
+  {
+    title: 'MiMo-V2',
+    names: ['mimo-v2'],
+    modelTypes: ['mimo_v2_flash'],
+    missing:
+      'hybrid attention with per-layer-type heads (full-attention layers 4 KV heads, sliding-window layers 8 KV heads with ' +
+      'an attention-sink bias, in an irregular hybrid_layer_pattern) and a query/key head_dim (192) unlike the value ' +
+      'head_dim (128) outside MLA',
+    source: `HF XiaomiMiMo/MiMo-V2-Flash config.json ${AIC}`,
+  },
 ];
 
 const PREFIXES = UNMODELLED.flatMap((m) => m.names.map((n) => ({ m, tokens: fuzzyTokens(n) })));

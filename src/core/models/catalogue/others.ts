@@ -1,8 +1,8 @@
-// StarCoder2, Falcon, Baichuan 2 and TinyLlama.
+// StarCoder2, Falcon, Baichuan 2, TinyLlama and MiMo-7B.
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { assumedBf16Weights, bf16Weights } from '../weights.js';
-import { ckpt, DENSE, entry, SRC } from './common.js';
+import { ckpt, ckpts, DENSE, entry, SRC } from './common.js';
 
 /**
  * StarCoder2: LayerNorm, GELU MLP without gate, biases on every linear layer, a 4096-token sliding window in every layer
@@ -171,5 +171,50 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     },
     published: roundedParams('1.1B', 'Model name (TinyLlama/TinyLlama-1.1B-Chat-v1.0)', { nominal: true }),
     sources: [SRC.hf('TinyLlama/TinyLlama-1.1B-Chat-v1.0', 'mlc')],
+  }),
+  // MiMo-7B (HF MiMoForCausalLM, model_type mimo): Qwen2's layer (q/k/v biases, SwiGLU, RMSNorm) with one multi-token
+  // prediction layer (num_nextn_predict_layers 1).
+  entry({
+    id: 'mimo-7b',
+    family: 'mimo',
+    title: 'MiMo 7B',
+    shape: {
+      ...DENSE,
+      gatedMlp: true,
+      norm: 'rmsnorm',
+      activation: 'swiglu',
+      attentionBias: 'qkv',
+      layers: 36,
+      hidden: 4096,
+      ffn: 11008,
+      heads: 32,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 151680,
+      tiedEmbeddings: false,
+      mtpLayers: 1,
+      maxPositionEmbeddings: 32768,
+    },
+    checkpoints: [
+      ckpt('XiaomiMiMo/MiMo-7B-Base', bf16Weights(`${SRC.hf('XiaomiMiMo/MiMo-7B-Base', 'aic')} torch_dtype bfloat16`)),
+      ...ckpts(
+        assumedBf16Weights('the BF16 XiaomiMiMo/MiMo-7B-Base release they are tuned from'),
+        'XiaomiMiMo/MiMo-7B-SFT',
+        'XiaomiMiMo/MiMo-7B-RL',
+        'XiaomiMiMo/MiMo-7B-RL-Zero',
+      ),
+    ],
+    aliases: ['mimo_7b'],
+    tokenizer: {
+      hfId: 'XiaomiMiMo/MiMo-7B-Base',
+      kind: 'bpe',
+      vocab: 151680,
+      source: SRC.hf('XiaomiMiMo/MiMo-7B-Base', 'aic') + ' vocab_size',
+    },
+    published: roundedParams('7B', 'Model name (XiaomiMiMo/MiMo-7B-Base)', { nominal: true }),
+    sources: [
+      SRC.hf('XiaomiMiMo/MiMo-7B-Base', 'aic') +
+        ' (36 layers, hidden 4096, intermediate 11008, 32 heads, 8 KV heads, head_dim 128, attention_bias true, num_nextn_predict_layers 1, use_sliding_window false, tie_word_embeddings false)',
+    ],
   }),
 ];

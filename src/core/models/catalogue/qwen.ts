@@ -1,7 +1,7 @@
 // Alibaba Qwen: Qwen2, Qwen2.5, Qwen3 dense and MoE, Qwen3-Coder, Qwen3-Next, Qwen3.5, Qwen3.6.
 import { exactParams, roundedParams } from '../published.js';
 import type { CatalogueEntry, TokenizerFacts, WeightFormat } from '../types.js';
-import { assumedBf16Weights, bf16Weights, fp8BlockWeights, nvfp4Weights } from '../weights.js';
+import { assumedBf16Weights, bf16Weights, fp8BlockWeights, modeloptFp8Weights, nvfp4Weights } from '../weights.js';
 import { ckpt, ckpts, DENSE, entry, SRC } from './common.js';
 
 const QWEN = { gatedMlp: true, norm: 'rmsnorm', activation: 'swiglu' } as const;
@@ -31,7 +31,7 @@ const nvfp4 = (id: string, excluded: string[]) =>
     'fp8',
   );
 
-function qwen2(
+export function qwen2(
   id: string,
   title: string,
   s: { layers: number; hidden: number; ffn: number; heads: number; kvHeads: number; vocab: number; tied: boolean },
@@ -415,6 +415,14 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     checkpoints: [
       ...ckpts(bf16('Qwen/Qwen3-32B', 'aic'), 'Qwen/Qwen3-32B', 'Qwen/Qwen3-32B-Base'),
       ckpt('Qwen/Qwen3-32B-FP8', qwenFp8('Qwen/Qwen3-32B-FP8')),
+      ckpt(
+        'Qwen/Qwen3-32B-FP8-Static-PerTensor',
+        modeloptFp8Weights(
+          `${SRC.hf('Qwen/Qwen3-32B-FP8-Static-PerTensor', 'aic')} and hf_quant_config.json: ModelOpt quant_algo FP8 (static per-tensor scales), kv_cache_quant_algo FP8, exclude_modules [lm_head]`,
+          ['lm_head'],
+          'fp8',
+        ),
+      ),
       ckpt('nvidia/Qwen3-32B-NVFP4', nvfp4('nvidia/Qwen3-32B-NVFP4', ['lm_head'])),
     ],
     aliases: ['Qwen3Config32B', 'Qwen3ModelProvider32B', 'qwen3_32b'],

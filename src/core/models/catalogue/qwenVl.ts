@@ -1,10 +1,11 @@
-// Qwen3-VL: Qwen3's language models under a vision tower (HF Qwen3VLForConditionalGeneration /
-// Qwen3VLMoeForConditionalGeneration). The shape is the text_config; the vision encoder is not in it.
+// Qwen2-VL, Qwen2.5-VL and Qwen3-VL: Qwen's language models under a vision tower (HF Qwen2VLForConditionalGeneration,
+// Qwen2_5_VLForConditionalGeneration, Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration). The shape is
+// the language model; the vision encoder is not in it.
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { assumedBf16Weights, bf16Weights } from '../weights.js';
 import { ckpt, ckpts, DENSE, entry, SRC } from './common.js';
-import { QWEN3_235B_A22B_SHAPE, QWEN3_30B_A3B_SHAPE } from './qwen.js';
+import { QWEN3_235B_A22B_SHAPE, QWEN3_30B_A3B_SHAPE, qwen2 } from './qwen.js';
 
 const QWEN3_TEXT = {
   gatedMlp: true,
@@ -33,7 +34,122 @@ const published = (size: string) =>
   roundedParams(size, 'Model name', { nominal: true, scope: 'the multimodal checkpoint (vision encoder included)' });
 const textSource = (id: string, what: string) => `${aic(id)} text_config (${what})`;
 
+/** NeMo's Qwen2-VL / Qwen2.5-VL configs, "copied from the corresponding HF model" (the file's own note). */
+const nemoVl = (cls: string, language: string) =>
+  `NeMo nemo/collections/vlm/qwen2vl/model/qwen2vl.py@8cfedd7 ${cls} (language_transformer_config ${language})`;
+const NEMO_VISION = 'NeMo nemo/collections/vlm/qwen2vl/model/base.py@8cfedd7';
+/** The Qwen2-VL / Qwen2.5-VL vision towers (NeMo Qwen2VLVisionConfig, Qwen25VLVisionConfig: 32 ViT layers of width 1280). */
+const vision2 = (what: string) =>
+  `A multimodal checkpoint: the vision encoder (${what}: 32 ViT layers of width 1280, ${NEMO_VISION}) and its projector are not in the shape.`;
+/** No Qwen2-VL / Qwen2.5-VL config.json was read: their language models' releases store BF16. */
+const QWEN25_VL_BF16 = assumedBf16Weights(
+  'the Qwen2/Qwen2.5 language models read here store BF16 (e.g. Qwen/Qwen2.5-7B config.json torch_dtype bfloat16)',
+);
+
+/** One Qwen2-VL / Qwen2.5-VL release: the language config NeMo copies from HF, under the vision tower noted. */
+function qwen2Vl(
+  id: string,
+  title: string,
+  hfIds: string[],
+  nemo: [cls: string, language: string],
+  dims: Parameters<typeof qwen2>[2],
+  aliases: string[],
+  visionWhat: string,
+): CatalogueEntry {
+  const source = nemoVl(...nemo);
+  return qwen2(id, title, dims, {
+    checkpoints: ckpts(QWEN25_VL_BF16, ...hfIds),
+    aliases,
+    published: published(/(\d+B)/.exec(title)![1]!),
+    sources: [source],
+    notes: [vision2(visionWhat)],
+  });
+}
+
 export const QWEN_VL_MODELS: CatalogueEntry[] = [
+  qwen2Vl(
+    'qwen2-vl-2b',
+    'Qwen2-VL 2B',
+    ['Qwen/Qwen2-VL-2B-Instruct', 'Qwen/Qwen2-VL-2B'],
+    ['Qwen2VLConfig2B', 'Qwen2Config1P5B(share_embeddings_and_output_weights=True): vocab 151936, tied'],
+    { layers: 28, hidden: 1536, ffn: 8960, heads: 12, kvHeads: 2, vocab: 151936, tied: true },
+    ['Qwen2VLConfig2B', 'qwen2vl_2b', 'qwen2_vl_2b'],
+    'Qwen2VLVisionConfig',
+  ),
+  qwen2Vl(
+    'qwen2-vl-7b',
+    'Qwen2-VL 7B',
+    ['Qwen/Qwen2-VL-7B-Instruct', 'Qwen/Qwen2-VL-7B'],
+    ['Qwen2VLConfig7B', 'Qwen2Config7B: vocab 152064, untied'],
+    { layers: 28, hidden: 3584, ffn: 18944, heads: 28, kvHeads: 4, vocab: 152064, tied: false },
+    ['Qwen2VLConfig7B', 'qwen2vl_7b', 'qwen2_vl_7b'],
+    'Qwen2VLVisionConfig',
+  ),
+  qwen2Vl(
+    'qwen2-vl-72b',
+    'Qwen2-VL 72B',
+    ['Qwen/Qwen2-VL-72B-Instruct', 'Qwen/Qwen2-VL-72B'],
+    ['Qwen2VLConfig72B', 'Qwen2Config72B: vocab 152064, untied'],
+    { layers: 80, hidden: 8192, ffn: 29568, heads: 64, kvHeads: 8, vocab: 152064, tied: false },
+    ['Qwen2VLConfig72B', 'qwen2vl_72b', 'qwen2_vl_72b'],
+    'Qwen2VLVisionConfig',
+  ),
+  qwen2Vl(
+    'qwen2.5-vl-3b',
+    'Qwen2.5-VL 3B',
+    ['Qwen/Qwen2.5-VL-3B-Instruct'],
+    ['Qwen25VLConfig3B', 'Qwen25Config3B: vocab 151936, tied'],
+    { layers: 36, hidden: 2048, ffn: 11008, heads: 16, kvHeads: 2, vocab: 151936, tied: true },
+    ['Qwen25VLConfig3B', 'qwen25vl_3b', 'qwen25_vl_3b'],
+    'Qwen25VLVisionConfig',
+  ),
+  qwen2Vl(
+    'qwen2.5-vl-7b',
+    'Qwen2.5-VL 7B',
+    ['Qwen/Qwen2.5-VL-7B-Instruct'],
+    ['Qwen25VLConfig7B', 'Qwen25Config7B: vocab 152064, untied'],
+    { layers: 28, hidden: 3584, ffn: 18944, heads: 28, kvHeads: 4, vocab: 152064, tied: false },
+    ['Qwen25VLConfig7B', 'qwen25vl_7b', 'qwen25_vl_7b'],
+    'Qwen25VLVisionConfig',
+  ),
+  qwen2Vl(
+    'qwen2.5-vl-32b',
+    'Qwen2.5-VL 32B',
+    ['Qwen/Qwen2.5-VL-32B-Instruct'],
+    ['Qwen25VLConfig32B', 'Qwen25Config32B: vocab 152064, untied'],
+    { layers: 64, hidden: 5120, ffn: 27648, heads: 40, kvHeads: 8, vocab: 152064, tied: false },
+    ['Qwen25VLConfig32B', 'qwen25vl_32b', 'qwen25_vl_32b'],
+    'Qwen25VLVisionConfig with ffn_hidden_size 3456',
+  ),
+  qwen2Vl(
+    'qwen2.5-vl-72b',
+    'Qwen2.5-VL 72B',
+    ['Qwen/Qwen2.5-VL-72B-Instruct'],
+    ['Qwen25VLConfig72B', 'Qwen25Config72B: vocab 152064, untied'],
+    { layers: 80, hidden: 8192, ffn: 29568, heads: 64, kvHeads: 8, vocab: 152064, tied: false },
+    ['Qwen25VLConfig72B', 'qwen25vl_72b', 'qwen25_vl_72b'],
+    'Qwen25VLVisionConfig with ffn_hidden_size 3456',
+  ),
+  entry({
+    id: 'qwen3-vl-2b',
+    family: 'qwen',
+    title: 'Qwen3-VL 2B',
+    shape: { ...QWEN3_TEXT, ...DENSE, layers: 28, hidden: 2048, ffn: 6144, heads: 16, kvHeads: 8, tiedEmbeddings: true },
+    checkpoints: [
+      ckpt('Qwen/Qwen3-VL-2B-Instruct', bf16('Qwen/Qwen3-VL-2B-Instruct')),
+      ckpt('Qwen/Qwen3-VL-2B-Thinking', sibling('Qwen/Qwen3-VL-2B-Instruct')),
+    ],
+    aliases: ['qwen3_vl_2b'],
+    tokenizer: tokenizer('Qwen/Qwen3-VL-2B-Instruct'),
+    published: published('2B'),
+    sources: [
+      textSource(
+        'Qwen/Qwen3-VL-2B-Instruct',
+        '28 layers, hidden 2048, intermediate 6144, 16 heads, 8 KV heads, head_dim 128, tie_word_embeddings true',
+      ),
+    ],
+    notes: [vision(24, 1024)],
+  }),
   entry({
     id: 'qwen3-vl-4b',
     family: 'qwen',

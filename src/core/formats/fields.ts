@@ -266,6 +266,8 @@ export const SERVING_FIELDS = {
   mambaSsmDtype: 'str',
   instances: 'int',
   worldSize: 'int',
+  // A multimodal encoder worker (TorchLlmArgs mm_encoder_only): the vision encoder only, no KV cache.
+  mmEncoderOnly: 'bool',
   // A perf-sanity server's AutoDeploy config, merged under its keys (formats/trtllmPerf.ts).
   extraConfig: 'str',
 } as const satisfies Record<string, FieldKind>;

@@ -53,5 +53,6 @@ export const TRTLLM_OPTIONS: Table<ServingField> = {
     instances: ['num_instances'],
     // AutoDeploy (examples/auto_deploy): `world_size` GPUs shard the model.
     worldSize: ['world_size'],
+    mmEncoderOnly: ['mm_encoder_only'],
   },
 };

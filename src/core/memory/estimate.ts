@@ -168,6 +168,8 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
   if ('error' in g) return { kind: 'none', format, reason: g.error };
   if (recipe.kind === 'retention') return retentionEstimate(recipe, modeline);
   if (recipe.kind === 'serving') {
+    const encoder = encoderOnly(recipe, opts.documentPath);
+    if (encoder) return { kind: 'none', format, reason: encoder };
     const listed = g.source === 'default' || g.source === 'path' ? supportedGpu(recipe) : undefined;
     try {
       if (listed) return servingEstimate(recipe, modeline, opts, listed.gpu, 'file', listed.assumption);
@@ -380,6 +382,29 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
 }
 
 const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+
+/** Dynamo's launch scripts pass the encode worker's engine args as `encode.yaml` (ENCODE_ENGINE_ARGS). */
+const DYNAMO_ENCODE_FILE = /^encode(?:[-_][\w-]*)?\.ya?ml$/i;
+
+/**
+ * Why a serving file sizes no LLM server: a multimodal encoder worker loads the vision encoder only and holds no KV cache.
+ * TensorRT-LLM's MultimodalEncoder sets mm_encoder_only (tensorrt_llm/llmapi/mm_encoder.py), and Dynamo's encode worker
+ * (DisaggregationMode.ENCODE) builds one from model, max_batch_size, trust_remote_code, tensor_parallel_size and
+ * model_kwargs only (ai-dynamo/dynamo components/src/dynamo/trtllm/tests/test_trtllm_multimodal_encoder.py).
+ */
+function encoderOnly(recipe: ServingRecipe, documentPath: string | undefined): string | undefined {
+  const none = 'Recipe Lens sizes the language model and its KV cache, and has no memory model for a vision encoder';
+  if (recipe.roles.length && recipe.roles.every((r) => r.values.mmEncoderOnly === true))
+    return `mm_encoder_only: true runs the multimodal encoder only (TensorRT-LLM MultimodalEncoder: no language model, no KV cache); ${none}`;
+  const name = documentPath?.split(/[\\/]/).pop() ?? '';
+  if (recipe.layout === '' && DYNAMO_ENCODE_FILE.test(name))
+    return (
+      `"${name}" is the engine args of Dynamo's encode worker, which runs TensorRT-LLM's MultimodalEncoder (the vision ` +
+      `encoder only; of these options it passes model, max_batch_size, trust_remote_code, tensor_parallel_size and ` +
+      `model_kwargs, so kv_cache_config and the rest are not used); ${none}`
+    );
+  return undefined;
+}
 
 function servingEstimate(
   recipe: ServingRecipe,

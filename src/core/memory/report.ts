@@ -52,7 +52,8 @@ export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string 
 function servingText(e: Extract<DocEstimate, { kind: 'serving' }>): string {
   const out: string[] = [
     `${e.model.name} · ${e.format} · GPU ${e.gpu.name}: ${gib(e.gpu.bytes)}`,
-    `model from ${e.model.where} "${e.model.ref}"; weights ${describeWeights(e.weights)} (${e.weights.source})`,
+    // A path segment's `where` already quotes the name it read.
+    `model from ${e.model.where.includes(`"${e.model.ref}"`) ? e.model.where : `${e.model.where} "${e.model.ref}"`}; weights ${describeWeights(e.weights)} (${e.weights.source})`,
   ];
   for (const r of e.roles) {
     const k = r.kv;

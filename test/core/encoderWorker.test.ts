@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, type AnalysisSettings } from '../../src/core/analysis.js';
+import { estimateText } from '../../src/core/memory/report.js';
 import { REPO } from '../helpers.js';
 
 const ENGINE_CONFIGS = join(REPO, 'test', 'data', 'upstream', 'dynamo', 'examples', 'backends', 'trtllm', 'engine_configs');
@@ -50,4 +51,13 @@ test('the encode worker is read from the file name only: encoder.yaml, an encode
   ])
     assert.equal(estimate(text, { documentPath: path })?.kind, 'serving', path);
   assert.equal(estimate(text, { documentPath: 'qwen3-vl-30b-a3b-instruct/encode_tp2.yaml' })?.kind, 'none');
+});
+
+test('the text report names a model read from a path segment once', () => {
+  const e = estimate(upstream('qwen3-vl-30b-a3b-instruct/agg_colocated.yaml'), {
+    documentPath: 'examples/backends/trtllm/engine_configs/qwen3-vl-30b-a3b-instruct/agg_colocated.yaml',
+  });
+  assert.ok(e && e.kind === 'serving');
+  const second = estimateText(e).split('\n')[1]!;
+  assert.match(second, /^model from the path segment "qwen3-vl-30b-a3b-instruct"; weights BF16 \(/);
 });

@@ -90,6 +90,11 @@ test('path hints: config databases, recipe names with NeMo version underscores, 
   assert.deepEqual(pathHints('engine_configs/llama4/eagle/eagle_decode.yaml'), {
     ambiguous: { segment: 'llama4', choices: ['llama4-scout-17b-16e', 'llama4-maverick-17b-128e'] },
   });
+  // A family of two words without a size (Dynamo's engine_configs/gpt_oss) lists its models too; two unrelated words do not.
+  assert.deepEqual(pathHints('components/backends/trtllm/engine_configs/gpt_oss/decode.yaml'), {
+    ambiguous: { segment: 'gpt_oss', choices: ['gpt-oss-20b', 'gpt-oss-120b'] },
+  });
+  assert.deepEqual(pathHints('engine_configs/nemotron_super/decode.yaml'), {});
   assert.deepEqual(pathHints(undefined), {});
 });
 

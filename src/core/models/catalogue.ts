@@ -134,8 +134,12 @@ export function matchModelName(name: string): NameMatch {
     const hits = unique(ix.tokenSets.filter((s) => tokens.every((t) => s.tokens.has(t)) && !modalOnly(s)).map((s) => s.entry));
     if (hits.length === 1) return { kind: 'found', entry: hits[0]!, via: 'name-tokens' };
     if (hits.length > 1) return { kind: 'ambiguous', entries: hits };
-  } else if (tokens.length === 1) {
-    const family = CATALOGUE.filter((e) => fuzzyTokens(e.id)[0] === tokens[0]);
+  } else if (tokens.length >= 1) {
+    // A family name without a size (`llama4`, `gpt_oss`): the models whose id starts with its words, none chosen.
+    const family = CATALOGUE.filter((e) => {
+      const id = fuzzyTokens(e.id);
+      return tokens.every((t, i) => id[i] === t);
+    });
     if (family.length) return { kind: 'ambiguous', entries: family };
   }
   return { kind: 'none', near: nearEntries(base) };

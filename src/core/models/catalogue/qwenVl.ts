@@ -5,7 +5,7 @@ import { roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { assumedBf16Weights, bf16Weights } from '../weights.js';
 import { ckpt, ckpts, DENSE, entry, SRC } from './common.js';
-import { QWEN3_235B_A22B_SHAPE, QWEN3_30B_A3B_SHAPE, qwen2 } from './qwen.js';
+import { QWEN3_235B_A22B_SHAPE, QWEN3_30B_A3B_SHAPE, QWEN_MODELS, qwen2 } from './qwen.js';
 
 const QWEN3_TEXT = {
   gatedMlp: true,
@@ -46,24 +46,36 @@ const QWEN25_VL_BF16 = assumedBf16Weights(
   'the Qwen2/Qwen2.5 language models read here store BF16 (e.g. Qwen/Qwen2.5-7B config.json torch_dtype bfloat16)',
 );
 
-/** One Qwen2-VL / Qwen2.5-VL release: the language config NeMo copies from HF, under the vision tower noted. */
+/**
+ * One Qwen2-VL / Qwen2.5-VL release: NeMo builds its language model from a Qwen2 / Qwen2.5 config
+ * (`language_transformer_config`), so its shape is that catalogue entry's, under the vision tower noted.
+ */
 function qwen2Vl(
   id: string,
   title: string,
   hfIds: string[],
-  nemo: [cls: string, language: string],
-  dims: Parameters<typeof qwen2>[2],
+  nemo: [cls: string, languageCls: string],
+  languageId: string,
   aliases: string[],
   visionWhat: string,
 ): CatalogueEntry {
-  const source = nemoVl(...nemo);
-  return qwen2(id, title, dims, {
-    checkpoints: ckpts(QWEN25_VL_BF16, ...hfIds),
-    aliases,
-    published: published(/(\d+B)/.exec(title)![1]!),
-    sources: [source],
-    notes: [vision2(visionWhat)],
-  });
+  const lm = QWEN_MODELS.find((e) => e.id === languageId)?.shape;
+  if (!lm) throw new Error(`${id}: no catalogue entry ${languageId}`);
+  const [cls, languageCls] = nemo;
+  const { layers, hidden, ffn, heads, kvHeads, vocab, tiedEmbeddings: tied } = lm;
+  const language = `${languageCls}: vocab ${vocab}, ${tied ? 'tied' : 'untied'}`;
+  return qwen2(
+    id,
+    title,
+    { layers, hidden, ffn, heads, kvHeads, vocab, tied },
+    {
+      checkpoints: ckpts(QWEN25_VL_BF16, ...hfIds),
+      aliases,
+      published: published(/(\d+B)/.exec(title)![1]!),
+      sources: [nemoVl(cls, language)],
+      notes: [vision2(visionWhat)],
+    },
+  );
 }
 
 export const QWEN_VL_MODELS: CatalogueEntry[] = [
@@ -71,8 +83,8 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2-vl-2b',
     'Qwen2-VL 2B',
     ['Qwen/Qwen2-VL-2B-Instruct', 'Qwen/Qwen2-VL-2B'],
-    ['Qwen2VLConfig2B', 'Qwen2Config1P5B(share_embeddings_and_output_weights=True): vocab 151936, tied'],
-    { layers: 28, hidden: 1536, ffn: 8960, heads: 12, kvHeads: 2, vocab: 151936, tied: true },
+    ['Qwen2VLConfig2B', 'Qwen2Config1P5B(share_embeddings_and_output_weights=True)'],
+    'qwen2-1.5b',
     ['Qwen2VLConfig2B', 'qwen2vl_2b', 'qwen2_vl_2b'],
     'Qwen2VLVisionConfig',
   ),
@@ -80,8 +92,8 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2-vl-7b',
     'Qwen2-VL 7B',
     ['Qwen/Qwen2-VL-7B-Instruct', 'Qwen/Qwen2-VL-7B'],
-    ['Qwen2VLConfig7B', 'Qwen2Config7B: vocab 152064, untied'],
-    { layers: 28, hidden: 3584, ffn: 18944, heads: 28, kvHeads: 4, vocab: 152064, tied: false },
+    ['Qwen2VLConfig7B', 'Qwen2Config7B'],
+    'qwen2-7b',
     ['Qwen2VLConfig7B', 'qwen2vl_7b', 'qwen2_vl_7b'],
     'Qwen2VLVisionConfig',
   ),
@@ -89,8 +101,8 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2-vl-72b',
     'Qwen2-VL 72B',
     ['Qwen/Qwen2-VL-72B-Instruct', 'Qwen/Qwen2-VL-72B'],
-    ['Qwen2VLConfig72B', 'Qwen2Config72B: vocab 152064, untied'],
-    { layers: 80, hidden: 8192, ffn: 29568, heads: 64, kvHeads: 8, vocab: 152064, tied: false },
+    ['Qwen2VLConfig72B', 'Qwen2Config72B'],
+    'qwen2-72b',
     ['Qwen2VLConfig72B', 'qwen2vl_72b', 'qwen2_vl_72b'],
     'Qwen2VLVisionConfig',
   ),
@@ -98,8 +110,8 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-vl-3b',
     'Qwen2.5-VL 3B',
     ['Qwen/Qwen2.5-VL-3B-Instruct'],
-    ['Qwen25VLConfig3B', 'Qwen25Config3B: vocab 151936, tied'],
-    { layers: 36, hidden: 2048, ffn: 11008, heads: 16, kvHeads: 2, vocab: 151936, tied: true },
+    ['Qwen25VLConfig3B', 'Qwen25Config3B'],
+    'qwen2.5-3b',
     ['Qwen25VLConfig3B', 'qwen25vl_3b', 'qwen25_vl_3b'],
     'Qwen25VLVisionConfig',
   ),
@@ -107,8 +119,8 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-vl-7b',
     'Qwen2.5-VL 7B',
     ['Qwen/Qwen2.5-VL-7B-Instruct'],
-    ['Qwen25VLConfig7B', 'Qwen25Config7B: vocab 152064, untied'],
-    { layers: 28, hidden: 3584, ffn: 18944, heads: 28, kvHeads: 4, vocab: 152064, tied: false },
+    ['Qwen25VLConfig7B', 'Qwen25Config7B'],
+    'qwen2.5-7b',
     ['Qwen25VLConfig7B', 'qwen25vl_7b', 'qwen25_vl_7b'],
     'Qwen25VLVisionConfig',
   ),
@@ -116,8 +128,8 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-vl-32b',
     'Qwen2.5-VL 32B',
     ['Qwen/Qwen2.5-VL-32B-Instruct'],
-    ['Qwen25VLConfig32B', 'Qwen25Config32B: vocab 152064, untied'],
-    { layers: 64, hidden: 5120, ffn: 27648, heads: 40, kvHeads: 8, vocab: 152064, tied: false },
+    ['Qwen25VLConfig32B', 'Qwen25Config32B'],
+    'qwen2.5-32b',
     ['Qwen25VLConfig32B', 'qwen25vl_32b', 'qwen25_vl_32b'],
     'Qwen25VLVisionConfig with ffn_hidden_size 3456',
   ),
@@ -125,8 +137,8 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-vl-72b',
     'Qwen2.5-VL 72B',
     ['Qwen/Qwen2.5-VL-72B-Instruct'],
-    ['Qwen25VLConfig72B', 'Qwen25Config72B: vocab 152064, untied'],
-    { layers: 80, hidden: 8192, ffn: 29568, heads: 64, kvHeads: 8, vocab: 152064, tied: false },
+    ['Qwen25VLConfig72B', 'Qwen25Config72B'],
+    'qwen2.5-72b',
     ['Qwen25VLConfig72B', 'qwen25vl_72b', 'qwen25_vl_72b'],
     'Qwen25VLVisionConfig with ffn_hidden_size 3456',
   ),

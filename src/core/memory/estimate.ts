@@ -1,4 +1,5 @@
 // The estimate for one document: training memory for NeMo / Megatron files, KV cache for TensorRT-LLM files.
+import { baseName } from '../models/files.js';
 import { pathHints } from '../models/pathHints.js';
 import { chooseModel, type ChosenModel, type ModelRef } from '../models/select.js';
 import type { WeightFormat } from '../models/types.js';
@@ -396,7 +397,7 @@ function encoderOnly(recipe: ServingRecipe, documentPath: string | undefined): s
   const none = 'Recipe Lens sizes the language model and its KV cache, and has no memory model for a vision encoder';
   if (recipe.roles.length && recipe.roles.every((r) => r.values.mmEncoderOnly === true))
     return `mm_encoder_only: true runs the multimodal encoder only (TensorRT-LLM MultimodalEncoder: no language model, no KV cache); ${none}`;
-  const name = documentPath?.split(/[\\/]/).pop() ?? '';
+  const name = documentPath ? baseName(documentPath) : '';
   if (recipe.layout === '' && DYNAMO_ENCODE_FILE.test(name))
     return (
       `"${name}" is the engine args of Dynamo's encode worker, which runs TensorRT-LLM's MultimodalEncoder (the vision ` +

@@ -71,6 +71,11 @@ export function normalizePath(p: string): string {
   return root + out.join('/') || '.';
 }
 
+/** The last component of a path, `/` or `\\` separated. */
+export function baseName(p: string): string {
+  return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+}
+
 /** The path without its last component. */
 export function dirName(p: string): string {
   const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));

@@ -3,6 +3,7 @@
 // the tokenizer (config.json `vocab_size`), before Megatron pads it; the tokenizer itself may hold a few hundred fewer.
 import type { Assumption } from '../memory/types.js';
 import { CATALOGUE, matchModelName } from './catalogue.js';
+import { baseName } from './files.js';
 import { fuzzyTokens } from './names.js';
 
 export interface TokenizerVocab {
@@ -67,7 +68,6 @@ const MEGATRON_BPE_FILES = new Set(['vocab.json', 'gpt2-vocab.json']);
 /** Neutral vocabulary for a truly unknown tokenizer: Llama 3's, the most common in the catalogue's NVIDIA recipes' models. */
 export const DEFAULT_VOCAB = 128256;
 
-const basename = (s: string) => s.slice(Math.max(s.lastIndexOf('/'), s.lastIndexOf('\\')) + 1);
 /** `${data_dir}/x.model` keeps its literal tail; a value that is only an interpolation names nothing. */
 const usable = (s: string | undefined) => (s && !/^\$\{[^}]*\}$/.test(s.trim()) ? s.trim() : undefined);
 
@@ -89,7 +89,7 @@ export function vocabFromTokenizer(
   if (Object.hasOwn(TOKENIZER_ONLY, id)) return hit(TOKENIZER_ONLY[id]);
   const family = TOKENIZER_FAMILIES.find(([re]) => re.test(id));
   if (family) return hit(family[1]);
-  const base = basename(id);
+  const base = baseName(id);
   if (Object.hasOwn(TOKENIZER_ONLY, base)) return hit(TOKENIZER_ONLY[base]);
   const suffixed = Object.keys(TOKENIZER_ONLY).find((k) => k.includes('.') && !k.includes('/') && base.endsWith(`_${k}`));
   if (suffixed) return hit(TOKENIZER_ONLY[suffixed]);

@@ -1,5 +1,6 @@
 // Checkpoint weight formats: the catalogue's constructors, and reading a checkpoint's quantization config
 // (config.json `quantization_config`, NVIDIA ModelOpt `hf_quant_config.json`) or, failing that, its name.
+import { baseName } from './files.js';
 import type { WeightDtype, WeightFormat, WeightScope } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -217,7 +218,7 @@ function fromCompressedTensors(qc: Obj, excluded: string[], src: string): ReadWe
  * config, so the source says this is read from the name.
  */
 export function weightFormatFromName(name: string): WeightFormat | undefined {
-  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  const base = baseName(name);
   const q = (re: RegExp) => re.test(base);
   const why = (what: string) =>
     `checkpoint name "${base}" says ${what}; assumed for the linear layers (the exact exclusions are in its hf_quant_config.json / quantization_config — point the model setting at the checkpoint directory to read them)`;

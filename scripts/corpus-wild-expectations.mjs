@@ -1,7 +1,7 @@
 // Writes a draft of test/data/corpus-wild-expected.tsv: what the product says today about every file of
 // ../shared/corpus-wild (test/corpusWild.ts computes the rows exactly as test/core/corpusWild.test.ts does).
 // The reviewer's `why` column is kept; a row whose computed columns changed gets "REVIEW:" in front of it, so that
-// nobody accepts a new diagnostic without reading the file.
+// nobody accepts a new diagnostic without reading the file (test/corpusWild.ts mergeReviewed).
 // Usage: node scripts/corpus-wild-expectations.mjs [OUT]   (default test/data/corpus-wild-expected.tsv)
 //        node scripts/corpus-wild-expectations.mjs --upstream [OUT]   (the project's corpus: test/data/upstream/EXPECTED.tsv)
 import { join, resolve } from 'node:path';
@@ -15,22 +15,13 @@ const out = resolve(
 );
 const entry = `
 import { existsSync, writeFileSync } from 'node:fs';
-import { COLUMNS, EXPECTED_TSV, readExpected, toTsv, upstreamRows, wildRows } from './test/corpusWild.ts';
+import { EXPECTED_TSV, mergeReviewed, readExpected, toTsv, upstreamRows, wildRows } from './test/corpusWild.ts';
 const out = process.env.CORPUS_WILD_OUT;
 const upstream = process.env.CORPUS_UPSTREAM === '1';
-const old = new Map(existsSync(out) ? readExpected(out).map((r) => [r.file, r]) : !upstream && existsSync(EXPECTED_TSV) ? readExpected().map((r) => [r.file, r]) : []);
-let changed = 0;
-const rows = (upstream ? upstreamRows() : wildRows()).map((r) => {
-  const before = old.get(r.file);
-  const same = before && COLUMNS.every((c) => c === 'why' || before[c] === r[c]);
-  const why = (before?.why ?? '').replace(/^REVIEW: ?/, '');
-  // The project's corpus asks a reason of every row with an error (an upstream mistake); the rest is recorded as it is.
-  const needsReview = !same && (!upstream || r.diagnostics.includes('error:'));
-  if (needsReview) changed++;
-  return { ...r, why: needsReview ? 'REVIEW: ' + why : why };
-});
+const before = existsSync(out) ? readExpected(out) : !upstream && existsSync(EXPECTED_TSV) ? readExpected() : [];
+const { rows, toReview } = mergeReviewed(upstream ? upstreamRows() : wildRows(), before, upstream);
 writeFileSync(out, toTsv(rows));
-console.log('wrote ' + out + ': ' + rows.length + ' files, ' + changed + ' to review');
+console.log('wrote ' + out + ': ' + rows.length + ' files, ' + toReview + ' to review');
 `;
 compileSchemas();
 process.exit(

@@ -114,6 +114,30 @@ export function readExpected(path = EXPECTED_TSV): WildRow[] {
 export const toTsv = (rows: readonly WildRow[]): string =>
   [COLUMNS.join('\t'), ...rows.map((r) => COLUMNS.map((c) => oneLine(String(r[c] ?? ''))).join('\t'))].join('\n') + '\n';
 
+/**
+ * A regenerated expectation table: each row keeps the reviewer's `why`; a row whose computed columns changed is marked
+ * "REVIEW:" (in the project's corpus only a row with an error asks a reason), and a mark stays on every later run until
+ * the reviewer deletes it, even where the row no longer changes.
+ */
+export function mergeReviewed(
+  rows: readonly WildRow[],
+  before: readonly WildRow[],
+  upstream: boolean,
+): { rows: WildRow[]; toReview: number } {
+  const old = new Map(before.map((r) => [r.file, r]));
+  let toReview = 0;
+  const merged = rows.map((r) => {
+    const prev = old.get(r.file);
+    const same = prev !== undefined && COLUMNS.every((c) => c === 'why' || prev[c] === r[c]);
+    const pending = /^REVIEW/.test(prev?.why ?? '');
+    const why = (prev?.why ?? '').replace(/^REVIEW: ?/, '');
+    const review = pending || (!same && (!upstream || r.diagnostics.includes('error:')));
+    if (review) toReview++;
+    return { ...r, why: review ? `REVIEW: ${why}` : why };
+  });
+  return { rows: merged, toReview };
+}
+
 /** The computed columns a test compares; a missing estimate is compared by the start of its reason. */
 const CHECKED = COLUMNS.filter((c) => c !== 'why');
 const modelKey = (m: string) => (m.startsWith('none:') ? m.slice(0, 120) : m);

@@ -150,10 +150,11 @@ test('a name the catalogue does not hold is not found, with near names — a dra
     assert.equal(r.kind, 'not-found', ref);
   }
   const lite = resolveModelRef('DeepSeek-V3-Lite/bf16');
+  // V3 shares the version, V2-Lite the `lite`: the version weighs more.
   assert.deepEqual(lite.kind === 'not-found' && lite.suggestions, [
+    'deepseek-v3',
     'deepseek-v2-lite',
     'deepseek-v2',
-    'deepseek-v3',
     'deepseek-r1',
     'deepseek-v3.2',
     'deepseek-r1-distill-qwen-1.5b',
@@ -170,11 +171,28 @@ test('a name the catalogue does not hold is not found, with near names — a dra
   // lists its models.
   const omni = resolveModelRef('Qwen/Qwen2.5-Omni-3B');
   assert.equal(omni.kind, 'not-found');
-  assert.match(omni.kind === 'not-found' ? omni.message : '', /^"Qwen\/Qwen2\.5-Omni-3B" is no catalogue model \(did you mean qwen2-/);
+  assert.match(
+    omni.kind === 'not-found' ? omni.message : '',
+    /^"Qwen\/Qwen2\.5-Omni-3B" is no catalogue model \(did you mean qwen2\.5-3b, qwen2\.5-vl-3b, /,
+  );
   // Qwen2.5-Math-1.5B(-Instruct) is Qwen2.5-1.5B's shape (its model card's base_model).
   const math = resolveModelRef('Qwen/Qwen2.5-Math-1.5B-Instruct');
   assert.equal(math.kind === 'catalogue' && math.entry.id, 'qwen2.5-1.5b');
   assert.equal(resolveModelRef('/models/llama').kind, 'ambiguous');
+});
+
+test('"did you mean" lists the closest entries of the family first: the size, then the version, wherever the family word is', () => {
+  const near = (name: string) => {
+    const r = resolveModelRef(name);
+    return r.kind === 'not-found' ? r.suggestions.slice(0, 2) : r.kind;
+  };
+  // A reward model built on Qwen3-235B-A22B (its name adds Nemotron and GenRM, so it is not taken for it).
+  assert.deepEqual(near('nvidia/Qwen3-Nemotron-235B-A22B-GenRM-2603'), ['qwen3-235b-a22b', 'qwen3-vl-235b-a22b']);
+  // The family word after an organisation word; a fine-tune of Llama 3.1 8B.
+  assert.deepEqual(near('Skywork/Skywork-Reward-V2-Qwen3-0.6B'), ['qwen3-0.6b', 'qwen2-0.5b']);
+  assert.deepEqual(near('allenai/Llama-3.1-Tulu-3-8B-SFT'), ['llama3-8b', 'llama3.1-nemotron-nano-8b']);
+  // No family word the catalogue knows: nothing to suggest.
+  assert.deepEqual(near('openai/whisper-large-v3'), []);
 });
 
 test('a path to a checkpoint directory or a config.json is read; hf_quant_config.json beside it sets the weight format', () => {

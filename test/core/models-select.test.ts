@@ -56,7 +56,7 @@ test('GPU order: modeline, then --gpu, then the path, then the setting, else H10
 test("a file's own model that does not resolve gives no estimate, not the path's or the setting's model", () => {
   const text = 'model: DeepSeek-V3-Lite/bf16\ntensor_parallel_size: 1\n';
   const r = served(text, { documentPath: 'test_configs/disagg_config_cache_reuse_deepseek_v3.yaml', model: 'llama3-8b' });
-  assert.match(r as string, /^model: "DeepSeek-V3-Lite\/bf16" is no catalogue model \(did you mean deepseek-v2-lite/);
+  assert.match(r as string, /^model: "DeepSeek-V3-Lite\/bf16" is no catalogue model \(did you mean deepseek-v3, deepseek-v2-lite,/);
 });
 
 test('a path basename that fits several models lists the choices; an ambiguous path segment is said, not guessed', () => {

@@ -92,12 +92,34 @@ function buildIndex(): Index {
 
 const index = () => (INDEX ??= buildIndex());
 
-/** Entries sharing the name's family word, for "did you mean" lists (at most 8). */
+/**
+ * Entries of the name's model families, for "did you mean" lists (at most 8), closest first: a family word the name
+ * holds anywhere (`Skywork-Reward-V2-Qwen3-0.6B` is a Qwen), then the most size, version and other words shared with
+ * any of the entry's names (`Qwen3-Nemotron-235B-A22B-GenRM` → qwen3-235b-a22b first); catalogue order breaks ties.
+ */
 function nearEntries(name: string): CatalogueEntry[] {
-  const first = fuzzyTokens(name)[0];
-  if (!first) return [];
-  return CATALOGUE.filter((e) => fuzzyTokens(e.id)[0] === first).slice(0, 8);
+  const tokens = new Set(fuzzyTokens(name));
+  if (!tokens.size) return [];
+  // A size or active-size word says more than a version or a family word.
+  const weight = (t: string) => (SIZE_PART.test(t) ? 3 : /\d/.test(t) ? 2 : 1);
+  const scored: { entry: CatalogueEntry; score: number; order: number }[] = [];
+  CATALOGUE.forEach((entry, order) => {
+    if (!tokens.has(fuzzyTokens(entry.id)[0] ?? '')) return;
+    let score = 0;
+    for (const s of index().tokenSets) {
+      if (s.entry !== entry) continue;
+      let shared = 0;
+      for (const t of s.tokens) if (tokens.has(t)) shared += weight(t);
+      score = Math.max(score, shared);
+    }
+    scored.push({ entry, score, order });
+  });
+  scored.sort((a, b) => b.score - a.score || a.order - b.order);
+  return scored.slice(0, 8).map((x) => x.entry);
 }
+
+/** A size part of a name token (`8b`, `0.6b`, `22b` of `a22b`, `1t`, `125m`). */
+const SIZE_PART = /^\d+(\.\d+)?[bmt]$/;
 
 /** Name words that mark a multimodal release of a language model. */
 const MODALITY = new Set(['vl', 'vision', 'omni', 'audio']);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { countParams } from '../../src/core/memory/params.js';
 import { hubCacheDirs, joinPath, type ModelFileSystem } from '../../src/core/models/files.js';
 import { describeWeights, resolveModelRef, type ModelResolution } from '../../src/core/models/resolve.js';
 import { REPO } from '../helpers.js';
@@ -296,4 +297,19 @@ test('without a file system only the catalogue is searched, and the assumptions 
   });
   assert.deepEqual(c.assumptions[1]!.what, 'weights stored as MXFP4 (routed experts; the rest BF16)');
   assert.equal(resolveModelRef('/nowhere/at/all/config.json').kind, 'not-found');
+});
+
+test("Qwen3.8-27B is Qwen3.5-27B's architecture: its Bridge card's parameter count is Qwen3.5-27B's text model + vision tower + MTP layer", () => {
+  const r = resolveModelRef('Qwen/Qwen3.8-27B');
+  assert.ok(r.kind === 'catalogue');
+  assert.deepEqual([r.entry.id, r.matchedBy, r.weights.dtype, r.checkpoint?.hfId], ['qwen3.5-27b', 'hf-id', 'bf16', 'Qwen/Qwen3.8-27B']);
+  // The card: 27,781,427,952 imported parameters; the text model counts 26,895,998,464 of them.
+  const text = countParams(r.shape).total;
+  assert.equal(text, 26_895_998_464);
+  assert.equal(text + 460_730_096 + 424_699_392, 27_781_427_952);
+  assert.ok(
+    r.notes.some((n) =>
+      n.startsWith('Qwen3.8-27B is read as Qwen3.5-27B: Megatron-Bridge examples/model_verification_cards/qwen3.8-27b/card.yaml'),
+    ),
+  );
 });

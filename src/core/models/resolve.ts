@@ -203,7 +203,7 @@ function catalogueResult(
     weights,
     matchedBy: via,
     assumptions,
-    notes: [...notes, ...entry.notes],
+    notes: [...notes, ...(checkpoint?.note ? [checkpoint.note] : []), ...entry.notes],
   };
 }
 

@@ -12,6 +12,8 @@ const QWEN3 = { ...QWEN, qkNorm: true, headDim: 128, vocab: 151936 } as const;
 
 const tokenizer = (vocab: number, hfId: string, source: string): TokenizerFacts => ({ hfId, kind: 'bpe', vocab, source });
 const bf16 = (id: string, copy: 'aic' | 'mlc') => bf16Weights(`${SRC.hf(id, copy)} torch_dtype bfloat16`);
+/** Megatron-Bridge's verification card of Qwen3.8-27B, a Qwen3.5-27B architecture. */
+const QWEN38_CARD = 'Megatron-Bridge examples/model_verification_cards/qwen3.8-27b/card.yaml';
 const qwenFp8 = (id: string, excluded?: string[]) =>
   fp8BlockWeights(`${SRC.hf(id, 'aic')} quantization_config: quant_method fp8 (e4m3), weight_block_size [128, 128]`, excluded);
 /** Checkpoints whose config.json was not read: the family's other releases store BF16. */
@@ -571,7 +573,14 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     family: 'qwen',
     title: 'Qwen3.5 27B',
     shape: QWEN35_27B_SHAPE,
-    checkpoints: [ckpt('Qwen/Qwen3.5-27B', bf16Weights(`${SRC.hf('Qwen/Qwen3.5-27B', 'aic')} text_config.dtype bfloat16`))],
+    checkpoints: [
+      ckpt('Qwen/Qwen3.5-27B', bf16Weights(`${SRC.hf('Qwen/Qwen3.5-27B', 'aic')} text_config.dtype bfloat16`)),
+      ckpt(
+        'Qwen/Qwen3.8-27B',
+        bf16Weights(`${QWEN38_CARD} (precision bf16; 55,562,855,904 BF16 tensor bytes exported, 2 per parameter)`),
+        `Qwen3.8-27B is read as Qwen3.5-27B: ${QWEN38_CARD} imports it with Qwen35VLBridge (Qwen3_5ForConditionalGeneration) and counts 27,781,427,952 parameters, exactly Qwen3.5-27B's text model (26,895,998,464) + vision tower (460,730,096) + MTP layer (424,699,392).`,
+      ),
+    ],
     aliases: ['qwen35_vl_27b'],
     tokenizer: tokenizer(248320, 'Qwen/Qwen3.5-27B', SRC.hf('Qwen/Qwen3.5-27B', 'aic') + ' text_config.vocab_size'),
     published: qwen35Published('27B'),

@@ -2,7 +2,7 @@
 // estimate, computed once and shared by diagnostics, hover, completion, the status bar, the panel and the CLI.
 // Nothing else parses or validates; views read an Analysis and never recompute it.
 import { loadChain, normalizePath, type ChainSource, type DocChain } from './defaultsChain.js';
-import { parseFile, toData, type ParsedFile, type RecipeDoc } from './document.js';
+import { editTarget, parseFile, toData, type ParsedFile, type RecipeDoc } from './document.js';
 import type { TrainingField } from './formats/fields.js';
 import type { Attention, Profile } from './memory/config.js';
 import { memoryFindings } from './memory/diagnostics.js';
@@ -218,7 +218,8 @@ function analyzeDoc(
   const recipe = readRecipe(view, { worldSize: settings.worldSize, modeline, versions: settings.versions });
   if (!recipe) return { doc, findings, ...(chain ? { chain } : {}) };
   const before = previous?.docs.find((d) => d.doc.index === doc.index)?.recipe;
-  findings.push(...checkRecipe(recipe, { text, docIndex: doc.index, lastEdited: lastEdited(before, recipe) }));
+  const target = editTarget(text, doc);
+  findings.push(...checkRecipe(recipe, { text: target.text, docIndex: target.doc, lastEdited: lastEdited(before, recipe) }));
   const estimate = estimateRecipe(recipe, modeline, opts);
   // The memory check only makes sense on a configuration the launcher would accept.
   if (settings.memoryWarnings !== false && TRAINING_OR_SERVING.has(format) && !findings.some((f) => f.severity === 'error'))

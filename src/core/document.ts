@@ -2,9 +2,11 @@
 import { parseAllDocuments, type Document } from 'yaml';
 import type { DocChain } from './defaultsChain.js';
 import { detect, type Detection } from './detect.js';
+import { embeddedBlocks } from './embedded.js';
 import { hasInterpolation, NEMO_RL_RESOLVERS, resolveNode, UNRESOLVED, type ResolveContext, type Resolved } from './interpolate.js';
 import { readModeline, type Modeline } from './modeline.js';
 import { fastBuildTree } from './fastTree.js';
+import { workerLaunch, type WorkerLaunch } from './formats/dynamoDeploy.js';
 import { LAUNCHER_MOUNTS } from './formats/nemoLauncher.js';
 import { buildTree, DEFAULT_TREE_LIMITS, lookup, parsePath, type TreeLimits, type TreeNode } from './tree.js';
 import { LineIndex } from './lines.js';
@@ -19,6 +21,8 @@ export interface ParseOptions {
   forcedFormat?: FormatId | 'none';
   /** 'yaml' skips the fast path (fastTree.ts) and always uses the `yaml` library; for tests that compare the two. */
   parser?: 'auto' | 'yaml';
+  /** false: do not read files embedded in ConfigMaps (set when parsing one, so that nothing nests). */
+  embedded?: boolean;
 }
 export const DEFAULT_MAX_LENGTH = 5 * 1024 * 1024;
 
@@ -45,6 +49,11 @@ export interface RecipeDoc {
    * carry spans in those files) and the chain says which file wrote each node (src/core/defaultsChain.ts).
    */
   chain?: DocChain;
+  /**
+   * A file embedded in a Kubernetes ConfigMap of this file (src/core/embedded.ts): its name, its ConfigMap, and the
+   * text it was parsed from (the real file blanked outside the block: same offsets), which edits of it are made against.
+   */
+  embedded?: { name: string; configMap?: string; text: string; launch?: WorkerLaunch };
 }
 
 export interface ParsedFile {
@@ -81,7 +90,7 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
       duplicateKeys: fast.duplicateKeys,
       resolve: resolveContext(fast.root, format),
     };
-    return parsedFile(text, modeline, [doc]);
+    return parsedFile(text, modeline, withEmbedded(text, [doc], opts, forced));
   }
   let yamlDocs: Document.Parsed[];
   try {
@@ -151,7 +160,42 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
       resolve: resolveContext(built.root, format),
     } satisfies RecipeDoc;
   });
-  return parsedFile(text, modeline, docs);
+  return parsedFile(text, modeline, withEmbedded(text, docs, opts, forced));
+}
+
+/**
+ * The documents, then the recognised files embedded in their ConfigMaps (Dynamo's deploy.yaml: each worker's
+ * TensorRT-LLM options under `data:`), each a document of its own; none when a modeline or a setting forces a format.
+ */
+function withEmbedded(text: string, docs: RecipeDoc[], opts: ParseOptions, forced: FormatId | 'none' | undefined): RecipeDoc[] {
+  if (opts.embedded === false || forced !== undefined) return docs;
+  const out = [...docs];
+  for (const d of docs) {
+    if (d.format || !d.root || d.truncated) continue;
+    for (const b of embeddedBlocks(text, d.root)) {
+      const inner = parseFile(b.text, { ...opts, forcedFormat: undefined, embedded: false }).docs;
+      const e = inner.length === 1 ? inner[0]! : undefined;
+      if (!e?.format) continue;
+      const where = `${b.name} of ConfigMap ${b.configMap ?? '(unnamed)'}`;
+      const launch = workerLaunch(
+        docs.map((x) => x.root),
+        b.name,
+      );
+      out.push({
+        ...e,
+        index: out.length,
+        span: b.span,
+        detection: { ...e.detection, evidence: [`a file embedded in a ConfigMap: ${where}`, ...e.detection.evidence] },
+        embedded: { name: b.name, ...(b.configMap ? { configMap: b.configMap } : {}), text: b.text, ...(launch ? { launch } : {}) },
+      });
+    }
+  }
+  return out;
+}
+
+/** Where edits of a document are computed: its own parsed text and index (a ConfigMap's embedded file is document 0 of its text). */
+export function editTarget(text: string, doc: RecipeDoc): { text: string; doc: number } {
+  return doc.embedded ? { text: doc.embedded.text, doc: 0 } : { text, doc: doc.index };
 }
 
 /** How a format's loader resolves `${…}`: launcher recipes are mounted under `training`; NeMo-RL registers its own resolvers. */

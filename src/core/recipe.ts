@@ -76,6 +76,8 @@ export interface ServingRole {
   loc: Locs<ServingField>;
   /** A perf-sanity `model_name` as written, when the harness's model table turned it into `values.model`. */
   modelAlias?: string;
+  /** Values the file does not set that the Dynamo worker mounting it sets on its command line, and where (formats/dynamoDeploy.ts). */
+  launched?: Partial<Record<ServingField, string>>;
 }
 
 export interface ServingRecipe {
@@ -213,7 +215,8 @@ function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
     }
     // The perf-sanity disaggregated configs are this layout with the harness's `metadata` (model_name, supported_gpus).
     const modelAlias = fileWide ? harnessModel(fileWide, values, loc) : undefined;
-    roles.push({ role, bases, values, loc, ...(modelAlias ? { modelAlias } : {}) });
+    const launched = layout === '' ? fromLaunch(doc, values) : undefined;
+    roles.push({ role, bases, values, loc, ...(modelAlias ? { modelAlias } : {}), ...(launched ? { launched } : {}) });
   }
   const gpusPerNode = layout === 'worker_config' ? integerAt(doc, PERF_GPUS_PER_NODE) : undefined;
   const supportedGpus = layout === 'worker_config' ? supportedGpusOf(doc) : [];
@@ -225,6 +228,19 @@ function readServing(doc: RecipeDoc, format: FormatId): ServingRecipe {
     ...(gpusPerNode ? { gpusPerNode } : {}),
     ...(supportedGpus.length ? { supportedGpus } : {}),
   };
+}
+
+/** An embedded engine-args file: what its Dynamo worker's command line sets that the file does not (the file wins). */
+function fromLaunch(doc: RecipeDoc, values: ServingValues): Partial<Record<ServingField, string>> | undefined {
+  const launch = doc.embedded?.launch;
+  if (!launch) return undefined;
+  const out: Partial<Record<ServingField, string>> = {};
+  for (const [f, v] of Object.entries(launch.values) as [ServingField, unknown][])
+    if (values[f] === undefined && launch.where[f]) {
+      (values as Record<string, unknown>)[f] = v;
+      out[f] = launch.where[f];
+    }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /**

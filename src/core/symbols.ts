@@ -70,7 +70,9 @@ export function recipeSymbols(a: Analysis): RecipeSymbol[] {
     budget--;
     const s = d.doc.span;
     return {
-      name: `document ${d.doc.index + 1}`,
+      name: d.doc.embedded
+        ? `${d.doc.embedded.name} (ConfigMap ${d.doc.embedded.configMap ?? 'without a name'})`
+        : `document ${d.doc.index + 1}`,
       kind: 'document' as const,
       detail: d.doc.format ? FORMAT_LABELS[d.doc.format] : '',
       span: s,

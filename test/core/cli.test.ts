@@ -76,7 +76,8 @@ test('exit 0 without errors; non-recipes have format null and no diagnostics', (
 
 test('text output says which files were not checked and why', () => {
   const k8s = join(dir, 'deploy.yaml');
-  writeFileSync(k8s, 'apiVersion: v1\nkind: ConfigMap\ndata:\n  config.yaml: |\n    tensor_parallel_size: 8\n');
+  // A ConfigMap whose files are no engine config (a script, a folded block) holds no recipe.
+  writeFileSync(k8s, 'apiVersion: v1\nkind: ConfigMap\ndata:\n  run.sh: |\n    echo 8\n  config.yaml: >\n    tensor_parallel_size: 8\n');
   const r = run('check', GOOD, k8s, OTHER);
   assert.equal(r.status, 0);
   assert.deepEqual(r.stdout.trim().split('\n'), [
@@ -90,6 +91,9 @@ test('text output says which files were not checked and why', () => {
     e.stderr.trim(),
     `recipe-lens: ${k8s} is not a recognised recipe format: no recipe: a Kubernetes ConfigMap (keys apiVersion, kind)`,
   );
+  // A literal engine config in it is checked as a recipe of its own.
+  writeFileSync(k8s, 'apiVersion: v1\nkind: ConfigMap\ndata:\n  config.yaml: |\n    tensor_parallel_size: 8\n');
+  assert.deepEqual(run('check', k8s).stdout.trim().split('\n'), ['1 file checked (1 recipe): 0 errors, 0 warnings, 0 infos']);
 });
 
 test('text output is path:line:col: severity code: message (1-based)', () => {

@@ -4,6 +4,7 @@ import { pathHints } from '../models/pathHints.js';
 import { chooseModel, type ChosenModel, type ModelRef } from '../models/select.js';
 import type { WeightFormat } from '../models/types.js';
 import type { PerfMatrixRun } from '../formats/bridgePerfMatrix.js';
+import { TRTLLM_OPTIONS } from '../formats/trtllmOptions.js';
 import {
   withChanges,
   type Recipe,
@@ -421,7 +422,7 @@ function servingEstimate(
   for (const r of recipe.roles) {
     const m = r.values.model;
     const path = r.loc.model ? r.loc.model.path.join('.') : 'model';
-    const where = r.modelAlias ? `${path} ("${r.modelAlias}" in the perf harness's model table)` : path;
+    const where = r.launched?.model ?? (r.modelAlias ? `${path} ("${r.modelAlias}" in the perf harness's model table)` : path);
     if (typeof m === 'string' && !fileRefs.some((x) => x.ref === m)) fileRefs.push({ ref: m, source: 'file', where, authoritative: true });
   }
   // A perf-sanity list may run several models: the first that resolves sizes the servers that name it.
@@ -469,8 +470,18 @@ function servingEstimate(
       ]
     : [];
   // Each role adds its assumptions (max_seq_len, MTP, KV dtype) while it is sized, so every GPU tried gets its own list.
+  // An embedded engine-args file: the settings its Dynamo worker's command line gives where the file is silent.
+  const launched: Assumption[] = sized.flatMap((r) =>
+    Object.entries(r.launched ?? {})
+      .filter(([f]) => f !== 'model')
+      .map(([f, where]) => ({
+        what: `${TRTLLM_OPTIONS.paths[f as keyof typeof TRTLLM_OPTIONS.paths]?.[0] ?? f} = ${String((r.values as Record<string, unknown>)[f])}`,
+        source: where,
+        provenance: 'file' as const,
+      })),
+  );
   const build = (on: GpuSpec) => {
-    const stated: Assumption[] = [...model.assumptions, ...modelNote];
+    const stated: Assumption[] = [...model.assumptions, ...modelNote, ...launched];
     return { gpu: on, roles: sized.map((r) => servingRole(r, recipe, shape, model, on, stated)), stated };
   };
   let chosen = build(gpu);

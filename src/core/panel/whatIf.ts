@@ -3,7 +3,7 @@
 // that write the change into the YAML (core/edit.ts: comments and formatting kept).
 import type { Choice, RecomputeChoice, WhatIfField, WhatIfKey, WhatIfValues, WhatIfVM } from './viewModels.js';
 import { PRECISION_CHOICES } from './viewModels.js';
-import type { RecipeDoc } from '../document.js';
+import { editTarget, type RecipeDoc } from '../document.js';
 import { editsForChanges, type ScalarValue } from '../edit.js';
 import type { TrainingField, TrainingValues } from '../formats/fields.js';
 import { writePath } from '../formats/table.js';
@@ -215,7 +215,8 @@ export function writeCheck(input: WriteInput, c: TrainingConfig, v: WhatIfValues
   }
   let edits: TextEdit[] | undefined;
   if (changes.length) {
-    const r = editsForChanges(input.text, changes, { doc: doc.index });
+    const target = editTarget(input.text, doc);
+    const r = editsForChanges(target.text, changes, { doc: target.doc });
     if (r.error !== undefined) conflicts.push({ code: 'write', severity: 'error', message: `cannot write the change: ${r.error}` });
     else edits = r.edits;
   }

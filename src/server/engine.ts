@@ -8,6 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisStore, analysisStats, readsFile, settingsFingerprint, type Analysis, type AnalysisSettings } from '../core/analysis.js';
 import { completions } from '../core/complete.js';
 import { completionContext, lookupLoose } from '../core/cursor.js';
+import type { RecipeDoc } from '../core/document.js';
 import { hoverAt } from '../core/hover.js';
 import { describeDetection } from '../core/detect.js';
 import { estimateLenses } from '../core/lens.js';
@@ -302,13 +303,25 @@ function hash(s: string): string {
   return (h >>> 0).toString(36);
 }
 
+/** A blank line typed after an embedded block, indented as deep as the block: the block goes on there. */
+function continues(text: string, doc: RecipeDoc, offset: number): boolean {
+  if (!doc.embedded || text.slice(doc.span[1], offset).trim() !== '') return false;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const blockIndent = doc.span[0] - (text.lastIndexOf('\n', doc.span[0] - 1) + 1) + (text.slice(doc.span[0]).match(/^ */)?.[0].length ?? 0);
+  return offset - lineStart >= blockIndent;
+}
+
 function completionAt(a: Analysis, position: lsp.Position): lsp.CompletionItem[] {
-  const format = a.format;
-  if (!format) return [];
+  if (!a.format) return [];
   const offset = offsetOf(a, position);
-  const ctx = completionContext(a.text, offset);
+  // The recipe document under the cursor; a file embedded in a ConfigMap is completed on its own text (same offsets),
+  // and the manifest around it gets nothing.
+  const here = a.docs.find((d) => d.doc.format && offset >= d.doc.span[0] && (offset <= d.doc.span[1] || continues(a.text, d.doc, offset)));
+  if (!here && a.main?.doc.embedded) return [];
+  const format = here?.doc.format ?? a.format;
+  const ctx = completionContext(here?.doc.embedded?.text ?? a.text, offset);
   if (!ctx) return [];
-  const doc = a.main?.doc ?? a.parsed.docs[0];
+  const doc = here?.doc ?? a.main?.doc ?? a.parsed.docs[0];
   const parent = ctx.mode === 'key' ? lookupLoose(doc?.root, ctx.path, offset) : undefined;
   const existing = new Set(parent?.kind === 'map' ? parent.entries.map((e) => e.key) : []);
   const range = { start: a.parsed.lines.positionAt(ctx.wordStart), end: a.parsed.lines.positionAt(offset) };

@@ -227,6 +227,50 @@ test('completion: keys of the mapping at the cursor (not those already there) an
   await c.stop();
 });
 
+test('a ConfigMap-embedded engine config (Dynamo deploy.yaml): completion and hover inside the block, nothing in the manifest', async () => {
+  const c = new TestClient();
+  await c.initialize();
+  const text = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: engine-config',
+    'data:',
+    '  agg.yaml: |',
+    '    tensor_parallel_size: 2',
+    '    kv_cache_config:',
+    '      enable_block_reuse: true',
+    '      ',
+    '---',
+    'kind: DynamoGraphDeployment',
+    'spec:',
+    '  ',
+    '',
+  ].join('\n');
+  const uri = 'file:///work/deploy.yaml';
+  await c.open(uri, text);
+  type Item = { label: string; textEdit: { range: LspDiagnostic['range']; newText: string } };
+  const keys = await c.request<Item[]>('textDocument/completion', { textDocument: { uri }, position: { line: 9, character: 6 } });
+  const free = keys.find((i) => i.label === 'free_gpu_memory_fraction');
+  assert.deepEqual(free?.textEdit, {
+    range: { start: { line: 9, character: 6 }, end: { line: 9, character: 6 } },
+    newText: 'free_gpu_memory_fraction: ',
+  });
+  assert.equal(
+    keys.some((i) => i.label === 'enable_block_reuse'),
+    false,
+  );
+  // In the DynamoGraphDeployment: no TensorRT-LLM keys.
+  assert.deepEqual(await c.request<Item[]>('textDocument/completion', { textDocument: { uri }, position: { line: 13, character: 2 } }), []);
+  const h = await c.request<{ contents: { value: string }; range: LspDiagnostic['range'] }>('textDocument/hover', {
+    textDocument: { uri },
+    position: { line: 6, character: 6 },
+  });
+  assert.ok(h.contents.value.includes('tensor_parallel_size'));
+  assert.deepEqual(h.range, { start: { line: 6, character: 4 }, end: { line: 6, character: 24 } });
+  await c.stop();
+});
+
 test('document symbols: the sections, nested as written', async () => {
   const c = new TestClient();
   await c.initialize();

@@ -2,7 +2,7 @@
 import { parseAllDocuments, type Document } from 'yaml';
 import type { DocChain } from './defaultsChain.js';
 import { detect, type Detection } from './detect.js';
-import { embeddedBlocks } from './embedded.js';
+import { embeddedBlocks, MAX_EMBEDDED } from './embedded.js';
 import { hasInterpolation, NEMO_RL_RESOLVERS, resolveNode, UNRESOLVED, type ResolveContext, type Resolved } from './interpolate.js';
 import { readModeline, type Modeline } from './modeline.js';
 import { fastBuildTree } from './fastTree.js';
@@ -170,9 +170,13 @@ export function parseFile(text: string, opts: ParseOptions = {}): ParsedFile {
 function withEmbedded(text: string, docs: RecipeDoc[], opts: ParseOptions, forced: FormatId | 'none' | undefined): RecipeDoc[] {
   if (opts.embedded === false || forced !== undefined) return docs;
   const out = [...docs];
+  let left = MAX_EMBEDDED;
   for (const d of docs) {
+    if (left <= 0) break;
     if (d.format || !d.root || d.truncated) continue;
-    for (const b of embeddedBlocks(text, d.root)) {
+    const blocks = embeddedBlocks(text, d.root, left);
+    left -= blocks.length;
+    for (const b of blocks) {
       const inner = parseFile(b.text, { ...opts, forcedFormat: undefined, embedded: false }).docs;
       const e = inner.length === 1 ? inner[0]! : undefined;
       if (!e?.format) continue;

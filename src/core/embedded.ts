@@ -27,11 +27,11 @@ export interface EmbeddedBlock {
   text: string;
 }
 
-/** At most this many blocks per document are read (each costs one parse of a file-length text). */
-const MAX_BLOCKS = 16;
+/** At most this many blocks per file are read (each costs one parse of a file-length text). */
+export const MAX_EMBEDDED = 16;
 
-/** Literal block scalars of a ConfigMap's `data` that hold YAML files; none for any other document. */
-export function embeddedBlocks(text: string, root: TreeNode | undefined): EmbeddedBlock[] {
+/** Literal block scalars of a ConfigMap's `data` that hold YAML files (at most `max`); none for any other document. */
+export function embeddedBlocks(text: string, root: TreeNode | undefined, max = MAX_EMBEDDED): EmbeddedBlock[] {
   const kind = mapGet(root, 'kind')?.value;
   if (kind?.kind !== 'scalar' || kind.value !== 'ConfigMap') return [];
   const data = mapGet(root, 'data')?.value;
@@ -40,7 +40,7 @@ export function embeddedBlocks(text: string, root: TreeNode | undefined): Embedd
   const configMap = meta?.kind === 'scalar' && typeof meta.value === 'string' ? meta.value : undefined;
   const out: EmbeddedBlock[] = [];
   for (const e of data.entries) {
-    if (out.length >= MAX_BLOCKS) break;
+    if (out.length >= max) break;
     if (!/\.ya?ml$/i.test(e.key) || e.value.kind !== 'scalar') continue;
     const span = literalContent(text, e.value.span[0], e.value.span[1], lineIndent(text, e.keySpan[0]));
     if (!span) continue;

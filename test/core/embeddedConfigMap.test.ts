@@ -148,3 +148,11 @@ test('the outline names each embedded file by its ConfigMap', () => {
     ],
   );
 });
+
+test('a file of many ConfigMaps reads at most 16 embedded files, in bounded time', () => {
+  const one = (i: number) => `kind: ConfigMap\ndata:\n  f${i}.yaml: |\n    tensor_parallel_size: 2\n`;
+  const text = Array.from({ length: 400 }, (_, i) => one(i)).join('---\n');
+  const docs = embedded(text);
+  assert.equal(docs.length, 16);
+  assert.deepEqual([docs[0]!.doc.embedded!.name, docs[15]!.doc.embedded!.name], ['f0.yaml', 'f15.yaml']);
+});

@@ -50,7 +50,7 @@ export function embeddedBlocks(text: string, root: TreeNode | undefined, max = M
 }
 
 /** Columns of indentation of the line holding `offset`. */
-function lineIndent(text: string, offset: number): number {
+export function lineIndent(text: string, offset: number): number {
   const start = text.lastIndexOf('\n', offset - 1) + 1;
   let i = start;
   while (text[i] === ' ') i++;

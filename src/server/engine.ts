@@ -9,6 +9,7 @@ import { AnalysisStore, analysisStats, readsFile, settingsFingerprint, type Anal
 import { completions } from '../core/complete.js';
 import { completionContext, lookupLoose } from '../core/cursor.js';
 import type { RecipeDoc } from '../core/document.js';
+import { lineIndent } from '../core/embedded.js';
 import { hoverAt } from '../core/hover.js';
 import { describeDetection } from '../core/detect.js';
 import { estimateLenses } from '../core/lens.js';
@@ -306,9 +307,8 @@ function hash(s: string): string {
 /** A blank line typed after an embedded block, indented as deep as the block: the block goes on there. */
 function continues(text: string, doc: RecipeDoc, offset: number): boolean {
   if (!doc.embedded || text.slice(doc.span[1], offset).trim() !== '') return false;
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const blockIndent = doc.span[0] - (text.lastIndexOf('\n', doc.span[0] - 1) + 1) + (text.slice(doc.span[0]).match(/^ */)?.[0].length ?? 0);
-  return offset - lineStart >= blockIndent;
+  // The block starts at the beginning of its first line: its indentation is that line's.
+  return offset - (text.lastIndexOf('\n', offset - 1) + 1) >= lineIndent(text, doc.span[0]);
 }
 
 function completionAt(a: Analysis, position: lsp.Position): lsp.CompletionItem[] {

@@ -31,22 +31,19 @@ export function workerLaunch(roots: readonly (TreeNode | undefined)[], fileName:
   const lines: string[][] = [];
   for (const root of roots) collectArgs(root, lines, 0);
   const mine = lines.filter((t) => {
-    const i = t.indexOf(EXTRA);
-    const path = i >= 0 ? t[i + 1] : t.find((x) => x.startsWith(`${EXTRA}=`))?.slice(EXTRA.length + 1);
-    return typeof path === 'string' && path.slice(path.lastIndexOf('/') + 1) === fileName;
+    const path = flagValue(t, [EXTRA])?.value;
+    return path !== undefined && path.slice(path.lastIndexOf('/') + 1) === fileName;
   });
   if (!mine.length) return undefined;
   const values: Partial<Record<ServingField, unknown>> = {};
   const where: Partial<Record<ServingField, string>> = {};
   for (const [field, flags] of Object.entries(DYNAMO_TRTLLM_ARGS) as [ServingField, readonly string[]][]) {
-    const seen = new Set(mine.map((t) => flagValue(t, flags)));
-    if (seen.size !== 1) continue;
-    const [raw] = seen;
-    if (raw === undefined) continue;
+    const found = mine.map((t) => flagValue(t, flags));
+    if (new Set(found.map((x) => x?.value)).size !== 1 || !found[0]) continue;
+    const { flag, value: raw } = found[0];
     const value = field === 'model' ? raw : /^\d+$/.test(raw) ? Number(raw) : undefined;
     if (value === undefined) continue;
     values[field] = value;
-    const flag = flags.find((f) => mine[0]!.includes(f) || mine[0]!.some((x) => x.startsWith(`${f}=`)));
     where[field] =
       `${flag} ${field === 'model' ? `"${raw}"` : raw} of the Dynamo worker that mounts ${fileName} (dynamo.trtllm builds the LLM arguments from its ` +
       `command line, then the file's keys override them)`;
@@ -54,13 +51,14 @@ export function workerLaunch(roots: readonly (TreeNode | undefined)[], fileName:
   return { values: values as Partial<ServingValues>, where };
 }
 
-/** The value after a flag (`--flag value` or `--flag=value`), for the first of `flags` present. */
-function flagValue(tokens: readonly string[], flags: readonly string[]): string | undefined {
-  for (const f of flags) {
-    const i = tokens.indexOf(f);
-    if (i >= 0 && tokens[i + 1] !== undefined && !tokens[i + 1]!.startsWith('--')) return tokens[i + 1];
-    const eq = tokens.find((x) => x.startsWith(`${f}=`));
-    if (eq) return eq.slice(f.length + 1);
+/** The first of `flags` present and the value after it (`--flag value` or `--flag=value`). */
+function flagValue(tokens: readonly string[], flags: readonly string[]): { flag: string; value: string } | undefined {
+  for (const flag of flags) {
+    const i = tokens.indexOf(flag);
+    const next = i >= 0 ? tokens[i + 1] : undefined;
+    if (next !== undefined && !next.startsWith('--')) return { flag, value: next };
+    const eq = tokens.find((x) => x.startsWith(`${flag}=`));
+    if (eq) return { flag, value: eq.slice(flag.length + 1) };
   }
   return undefined;
 }

@@ -304,6 +304,32 @@ function nemoRl(root: MapNode): Reading[] {
   return [{ format: 'nemo-rl', score, evidence }];
 }
 
+/** Keys of an Automodel `distributed:` section (nemo_automodel/recipes/_dist_utils.py parse_distributed_section). */
+const AUTOMODEL_DISTRIBUTED = ['strategy', 'tp_size', 'cp_size', 'pp_size', 'ep_size', 'dp_size', 'dp_replicate_size'];
+
+/**
+ * A NeMo Automodel recipe: `recipe:` naming a recipe class (nemo_automodel/recipes), a `nemo_automodel` model factory
+ * (`model._target_: nemo_automodel.NeMoAutoModelForCausalLM.from_pretrained`), step_scheduler batch sizes and a
+ * `distributed:` section with Automodel's size names.
+ */
+function automodel(root: MapNode): Reading[] {
+  const recipe = str(child(root, 'recipe')) ?? str(child(child(root, 'recipe'), '_target_'));
+  const recipeClass = recipe !== undefined && /^(nemo_automodel\.recipes\.[\w.]+\.)?[A-Z]\w*Recipe\w*$/.test(recipe);
+  const target = str(child(child(root, 'model'), '_target_'));
+  const factory = target !== undefined && /^nemo_automodel\./.test(target);
+  if (!recipeClass && !factory) return [];
+  const ss = ['global_batch_size', 'local_batch_size'].filter((k) => has(child(root, 'step_scheduler'), k));
+  const dist = AUTOMODEL_DISTRIBUTED.filter((k) => has(child(root, 'distributed'), k));
+  const score = (recipeClass ? 4 : 0) + (factory ? 4 : 0) + ss.length + Math.min(dist.length, 3) + (has(root, 'dist_env') ? 1 : 0);
+  const evidence = [
+    [recipeClass && `recipe ${recipe}`, factory && `model._target_ ${target}`].filter(Boolean).join(', '),
+    ...(ss.length || dist.length
+      ? [`keys ${list([...ss.map((k) => `step_scheduler.${k}`), ...dist.map((k) => `distributed.${k}`)], 3)}`]
+      : []),
+  ];
+  return [{ format: 'automodel', score, evidence }];
+}
+
 /** A Megatron-LM functional-test config: command-line arguments under MODEL_ARGS (tests/functional_tests). */
 function megatronLm(root: MapNode): Reading[] {
   const args = child(root, 'MODEL_ARGS');
@@ -366,6 +392,7 @@ export function detect(root: TreeNode | undefined): Detection {
     ...nemo2(targets),
     ...bridge(root, targets),
     ...nemoRl(root),
+    ...automodel(root),
     ...megatronLm(root),
     ...launcherMain(root),
   ].sort((a, b) => b.score - a.score);

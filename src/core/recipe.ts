@@ -20,6 +20,7 @@ import { KV_RETENTION, RETENTION_RANGE } from './formats/kvRetention.js';
 import { fieldAt, readTable, type FieldLoc, type ReadFields, type Table } from './formats/table.js';
 import { DISAGG_ROLES, roleBases, WORKER_CONFIG, type DisaggLayout, type DisaggRole } from './formats/trtllmDisagg.js';
 import { perfMatrixRuns, type PerfMatrixRun } from './formats/bridgePerfMatrix.js';
+import { readAutomodel, type AutomodelRead } from './formats/automodel.js';
 import { readNemoRl, type NemoRlRead } from './formats/nemoRl.js';
 import { TRTLLM_OPTIONS } from './formats/trtllmOptions.js';
 import {
@@ -64,6 +65,8 @@ export interface TrainingRecipe {
   target: TargetRelease;
   /** NeMo-RL's own settings beyond the training fields (generation, reference model, teacher, batching). */
   rl?: NemoRlRead;
+  /** NeMo Automodel's own settings (strategy, data-parallel sizes, optimizer, LoRA patterns). */
+  automodel?: AutomodelRead;
   /** A Megatron-Bridge performance config's runs (perf_matrix): the estimate picks one. */
   perfMatrix?: PerfMatrixRun[];
 }
@@ -149,16 +152,21 @@ export function readTraining(doc: RecipeDoc, format: FormatId, variants: Trainin
     file,
     values: withDefaults(file, loc, table),
     loc,
-    world: table.world ? worldFromTable(table.world(doc, file)) : worldOf(file, loc, ctx),
+    world: worldFrom(table, doc, file, loc, ctx),
     base,
     target: targetRelease(format, ctx.modeline ?? {}, ctx.versions),
     ...(format === 'nemo-rl' ? { rl: readNemoRl(doc) } : {}),
+    ...(format === 'automodel' ? { automodel: readAutomodel(doc) } : {}),
     ...(perfMatrix.length ? { perfMatrix } : {}),
   };
 }
 
-const worldFromTable = (w: { size: number; note?: string } | null): WorldSize | undefined =>
-  w ? { size: w.size, source: 'file', ...(w.note ? { note: w.note } : {}) } : undefined;
+/** The table's world where it has its own reading (undefined from it: the file does not fix one), else devices × nodes. */
+function worldFrom(table: TrainingTable, doc: RecipeDoc, file: TrainingValues, loc: Locs<TrainingField>, ctx: RecipeContext) {
+  const w = table.world?.(doc, file);
+  if (w === undefined) return worldOf(file, loc, ctx);
+  return w ? { size: w.size, source: 'file' as const, ...(w.note ? { note: w.note } : {}) } : undefined;
+}
 
 /** The file's values plus the loader's defaults for what it leaves out; used again when a what-if or a fix changes a value. */
 export function withDefaults(file: TrainingValues, loc: Locs<TrainingField>, table: TrainingTable): TrainingValues {

@@ -98,6 +98,38 @@ export const RULES: Record<string, RuleInfo> = {
   'RL-N17': { title: 'NeMo-RL: logprob_chunk_size needs defer_fp32_logits', source: 'nemo_rl/models/megatron/setup.py' },
   'RL-N18': { title: 'NeMo-RL: draft training needs Megatron, no packing', source: 'nemo_rl/models/policy/lm_policy.py' },
   'RL-N19': { title: 'NeMo-RL: HSDP and LoRA need the DTensor v2 worker', source: 'nemo_rl/models/policy/lm_policy.py' },
+  'RL-AM1': {
+    title: 'Automodel: distributed.strategy is fsdp2, megatron_fsdp or ddp',
+    source: 'nemo_automodel/components/distributed/config.py _resolve_strategy_config',
+  },
+  'RL-AM2': {
+    title: 'Automodel: Megatron FSDP has no PP or EP, DDP no TP, PP, CP or EP, HSDP needs FSDP2',
+    source: 'nemo_automodel/components/distributed/mesh_utils.py _create_device_meshes',
+  },
+  'RL-AM3': {
+    title: 'Automodel: dp_size a multiple of dp_replicate_size',
+    source: 'nemo_automodel/components/distributed/mesh_utils.py _create_fsdp2_device_mesh',
+  },
+  'RL-AM4': {
+    title: 'Automodel: dp_replicate_size below dp_size (FSDP2 runs no plain DDP)',
+    source: 'nemo_automodel/components/distributed/mesh_utils.py _create_fsdp2_device_mesh',
+  },
+  'RL-AM5': {
+    title: 'Automodel: dp × cp × tp a multiple of ep_size',
+    source: 'nemo_automodel/components/distributed/mesh_utils.py _create_fsdp2_device_mesh',
+  },
+  'RL-AM6': {
+    title: 'Automodel: pp_size > 1 needs a distributed.pipeline block',
+    source: 'nemo_automodel/recipes/_dist_utils.py parse_distributed_section',
+  },
+  'RL-AM7': {
+    title: 'Automodel: activation_checkpointing a boolean, full or selective (selective: FSDP2 and DDP)',
+    source: 'nemo_automodel/recipes/_dist_utils.py _normalize_activation_checkpointing',
+  },
+  'RL-AM8': {
+    title: 'Automodel: one of peft.target_modules, exclude_modules, match_all_linear',
+    source: 'nemo_automodel/components/_peft/module_matcher.py ModuleMatcher',
+  },
   'RL-K1': { title: 'free_gpu_memory_fraction in [0, 1]', source: 'tensorrt_llm/llmapi/llm_args.py KvCacheConfig' },
   'RL-K2': { title: 'cross_kv_cache_fraction only for encoder-decoder', source: 'tensorrt_llm/llmapi/llm_args.py' },
   'RL-K3': { title: 'KV cache dtype must be a known type', source: 'tensorrt_llm/llmapi/llm_args.py validate_dtype' },

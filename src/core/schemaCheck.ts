@@ -2,6 +2,7 @@
 // error to the YAML node it is about, rewritten as a message a person can act on.
 import * as V from '../../gen/validators.js';
 import type { AjvError, ValidateFn } from '../../gen/validators.js';
+import { translateData } from './automodelLoader.js';
 import { toData, type RecipeDoc } from './document.js';
 import { hasInterpolation, resolveNode, UNRESOLVED } from './interpolate.js';
 import { interpretSchema } from './schemaInterpret.js';
@@ -32,6 +33,7 @@ const COMPILED: Partial<Record<FormatId, ValidateFn>> = {
   'nemo-launcher-main': V.nemoLauncherMain,
   nemo2: V.nemo2,
   'nemo-rl': V.nemoRl,
+  automodel: V.automodel,
   'trtllm-options': V.trtllmOptions,
   'trtllm-disagg': V.trtllmDisagg,
   'trtllm-perf': V.trtllmPerf,
@@ -181,7 +183,7 @@ export function schemaFindings(doc: RecipeDoc, format: FormatId, opts: SchemaOpt
   if (!body) return findings;
   const data = view ? view.data : toData(doc, body, base);
   // TensorRT-LLM validates with pydantic's lax mode: '9e-1' is a float there, 'yes' a bool (trtllmLax.ts).
-  validate(isTrtllm(format) ? coerceLax(data, locateRoot(format)) : data);
+  validate(isTrtllm(format) ? coerceLax(data, locateRoot(format)) : format === 'automodel' ? translateData(data) : data);
   const errors: AjvError[] = validate.errors ?? [];
   const seen = new Set<string>();
   const infoCache = new Map<string, PropertyInfo | undefined>();
@@ -446,7 +448,8 @@ function typosAndDeprecations(
       const child = locateChild(locs, e.key);
       if (!all.has(e.key) && !closed && all.size && !matchesPatternKey(locs, e.key)) {
         const s = closestAcross(e.key, models);
-        if (s && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget)
+        // `_validation_dataset` beside the known `validation_dataset` is a section switched off by name, not a typo.
+        if (s && e.key !== `_${s}` && !seen.has(`unknown:${pathToString(path)}:${e.key}`) && ++count <= budget)
           findings.push(unknownKey(format, path, e, false, () => s));
       }
       const info = child.length ? infoOf(child) : undefined;

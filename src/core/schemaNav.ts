@@ -8,6 +8,7 @@ import nemo2 from '../../schemas/nemo2.schema.json';
 import megatronBridge from '../../schemas/megatron-bridge.schema.json';
 import megatronLm from '../../schemas/megatron-lm.schema.json';
 import nemoRl from '../../schemas/nemo-rl.schema.json';
+import automodel from '../../schemas/automodel.schema.json';
 import trtllmOptions from '../../schemas/trtllm-options.schema.json';
 import trtllmDisagg from '../../schemas/trtllm-disagg.schema.json';
 import trtllmPerf from '../../schemas/trtllm-perf.schema.json';
@@ -48,6 +49,7 @@ export const SCHEMAS: Record<FormatId, JsonSchema> = {
   'megatron-bridge': megatronBridge as JsonSchema,
   'megatron-lm': megatronLm as JsonSchema,
   'nemo-rl': nemoRl as JsonSchema,
+  automodel: automodel as JsonSchema,
   'trtllm-options': trtllmOptions as JsonSchema,
   'trtllm-disagg': trtllmDisagg as JsonSchema,
   'trtllm-perf': trtllmPerf as JsonSchema,

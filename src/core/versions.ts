@@ -6,7 +6,7 @@ import { compareReleases } from './trtllmReleases.js';
 import type { FormatId, Severity } from './types.js';
 
 /** The frameworks whose release changes what a file may say, with the modeline / setting key that names each. */
-export const FRAMEWORKS = ['nemo', 'bridge', 'mcore', 'trtllm', 'nemo_rl'] as const;
+export const FRAMEWORKS = ['nemo', 'bridge', 'mcore', 'trtllm', 'nemo_rl', 'automodel'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 export const FRAMEWORK_LABELS: Record<Framework, string> = {
@@ -15,6 +15,7 @@ export const FRAMEWORK_LABELS: Record<Framework, string> = {
   mcore: 'Megatron-LM (megatron-core)',
   trtllm: 'TensorRT-LLM',
   nemo_rl: 'NeMo-RL',
+  automodel: 'NeMo Automodel',
 };
 
 /** Which framework reads a format. */
@@ -26,6 +27,7 @@ export const FRAMEWORK_OF: Record<FormatId, Framework> = {
   'megatron-bridge': 'bridge',
   'megatron-lm': 'mcore',
   'nemo-rl': 'nemo_rl',
+  automodel: 'automodel',
   'trtllm-options': 'trtllm',
   'trtllm-disagg': 'trtllm',
   'trtllm-perf': 'trtllm',

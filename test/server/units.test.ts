@@ -76,7 +76,7 @@ test('settings: layers key by key, wrong types dropped with a warning; the { rec
   );
   assert.equal(
     warnings.at(-1),
-    'config: recipeLens.versions must be an object of framework (nemo, bridge, mcore, trtllm, nemo_rl) → release such as "2.3"; {"pytorch":"2.3"} ignored',
+    'config: recipeLens.versions must be an object of framework (nemo, bridge, mcore, trtllm, nemo_rl, automodel) → release such as "2.3"; {"pytorch":"2.3"} ignored',
   );
 });
 

@@ -110,6 +110,8 @@ export const TRAINING_FIELDS = {
   tokType: 'str',
   tokModel: 'str',
   modelName: 'str',
+  /** The Hugging Face id or path the run loads its model from (Automodel model.pretrained_model_name_or_path). */
+  loadsModel: 'str',
   /** Class names a NeMo 2 tree instantiates (`_target_` last segments), e.g. Llama3Config8B. */
   modelClasses: 'list',
   /** A checkpoint the recipe starts from (NeMo `restore_from_path`, Megatron-Bridge `checkpoint.pretrained_checkpoint`). */

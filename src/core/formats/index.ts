@@ -1,5 +1,6 @@
 // The key-path table of every format Recipe Lens reads values from.
 import type { FormatId } from '../types.js';
+import { AUTOMODEL } from './automodel.js';
 import { BRIDGE } from './bridge.js';
 import { MEGATRON_LM } from './megatronLm.js';
 import { NEMO1 } from './nemo1.js';
@@ -16,6 +17,7 @@ export const TRAINING_TABLES: Partial<Record<FormatId, TrainingTable>> = {
   'megatron-bridge': BRIDGE,
   'megatron-lm': MEGATRON_LM,
   'nemo-rl': NEMO_RL,
+  automodel: AUTOMODEL,
 };
 
 /** The TensorRT-LLM formats whose servers are LlmArgs: an options file, a disaggregated config, a perf-sanity server list. */

@@ -32,8 +32,10 @@ export type PrecisionWrite = { changes: TrainingValues } | { unwritable: string 
  * bridge: a Megatron-Bridge override, merged onto a recipe the file does not show (absent = unknown).
  * megatron-lm: Megatron-LM's arguments.py validates and adjusts the arguments before megatron-core sees them.
  * nemo2: NeMo 2's llm/api.py _validate_config adjusts a few settings with a warning, then megatron-core reads them.
+ * automodel: NeMo Automodel builds a PyTorch device mesh from the sizes and trains a Hugging Face model under FSDP2,
+ * Megatron FSDP or DDP (recipes/_dist_utils.py); megatron-core never sees them.
  */
-export type TrainingFamily = 'nemo1' | 'nemo2' | 'mcore' | 'bridge' | 'megatron-lm';
+export type TrainingFamily = 'nemo1' | 'nemo2' | 'mcore' | 'bridge' | 'megatron-lm' | 'automodel';
 
 export interface TrainingTable extends Table<TrainingField> {
   family: TrainingFamily;
@@ -47,9 +49,10 @@ export interface TrainingTable extends Table<TrainingField> {
   select?: (doc: RecipeDoc) => TrainingTable;
   /**
    * The GPUs the training runs on where devices × nodes is not the whole story (NeMo-RL gives non-colocated generation
-   * its own GPUs): the size and why, or null when it cannot be known. Absent: devices × nodes.
+   * its own GPUs): the size and why, null when it cannot be known, undefined when the file does not fix it (the
+   * modeline's or the setting's world size then holds). Absent: devices × nodes.
    */
-  world?: (doc: RecipeDoc, file: TrainingValues) => { size: number; note?: string } | null;
+  world?: (doc: RecipeDoc, file: TrainingValues) => { size: number; note?: string } | null | undefined;
   /** Rules of rules/training.ts that do not hold for this format, each with the reason (for the docs). */
   skipRules?: Readonly<Record<string, string>>;
   /** When set, only these rules of rules/training.ts hold for this format. */

@@ -66,6 +66,12 @@ export interface TrainingConfig {
    * or 'fsdp2' (PyTorch fully_shard: NeMo-RL dtensor_cfg, NeMo Automodel, torchtitan). Default null: DDP (+ distributed optimizer).
    */
   fsdp?: 'megatron-fsdp' | 'fsdp2' | null;
+  /**
+   * FSDP2: the dtype of the resident sharded parameters (Automodel model.torch_dtype; NeMo-RL's DTensor policy loads
+   * fp32). torch optimizers keep their moments in it (Automodel docs/guides/mixed-precision-training.mdx); TE FusedAdam
+   * keeps its own (optimizerDtypes). Default fp32.
+   */
+  fsdpStorage?: 'bf16' | 'fp32';
   /** LoRA: the base model is frozen; default null (full training). */
   peft?: LoraSettings | null;
   /**

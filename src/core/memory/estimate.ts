@@ -19,6 +19,7 @@ import type { TrainingConfig } from './config.js';
 import { commonModelRefs, trainingInputs, type ExtractOptions } from './fromRecipe.js';
 import { findGpu } from './gpus.js';
 import { estimateKvCache, retentionCoverage, type KvCacheEstimate, type RetentionCoverage } from './kvcache.js';
+import { automodelConfig, unmodelledRecipe } from './automodel.js';
 import { estimateNemoRl, type RlMemory } from './nemoRl.js';
 import { recurrentState } from './recurrentState.js';
 import { servingWeights, type ServingWeights } from './servingWeights.js';
@@ -206,16 +207,20 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
     gpu = run.gpu;
     stated.splice(0, stated.length, ...run.assumptions);
   }
+  // NeMo Automodel: only next-token training of a causal LM is modelled; its settings follow memory/automodel.ts.
+  const unmodelled = recipe.automodel && unmodelledRecipe(recipe.automodel);
+  if (unmodelled) return { kind: 'none', format, reason: unmodelled };
   const ex = trainingInputs(training, modeline, opts);
   if (!ex.ok) return { kind: 'none', format, reason: ex.reason, modelRefs: ex.modelRefs };
   const assumptions = [...ex.assumptions, ...stated];
+  const config = recipe.automodel ? automodelConfig(training, recipe.automodel, ex.config, assumptions) : ex.config;
   return {
     kind: 'training',
     format,
     shape: ex.shape,
-    config: ex.config,
+    config,
     gpu,
-    estimate: estimateTraining(ex.shape, ex.config, gpu, assumptions),
+    estimate: estimateTraining(ex.shape, config, gpu, assumptions),
     modelRefs: ex.modelRefs,
     ...(ex.vocabAssumed ? { vocabAssumed: true } : {}),
     ...(ex.seqAssumed ? { seqAssumed: true } : {}),

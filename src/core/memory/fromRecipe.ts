@@ -80,11 +80,15 @@ export function commonModelRefs(modeline: Record<string, string>, opts: ExtractO
 /** What a training recipe names as its model: a run or model name, NeMo 2 / Megatron-Bridge classes, an HF tokenizer id. */
 function fileModelRefs(recipe: TrainingRecipe): ModelRef[] {
   const v = recipe.values;
-  const at = (k: 'modelName' | 'modelClasses' | 'tokType' | 'tokModel' | 'checkpoint', fallback: string) => {
+  const at = (k: 'modelName' | 'loadsModel' | 'modelClasses' | 'tokType' | 'tokModel' | 'checkpoint', fallback: string) => {
     const loc = recipe.loc[k];
     return loc ? pathToString(loc.path) || fallback : fallback;
   };
   const refs: ModelRef[] = [];
+  // The model the run loads (Automodel's from_pretrained id or path): when it does not resolve there is no estimate.
+  const loads = str(v.loadsModel)?.trim();
+  if (loads && !/\$\{/.test(loads))
+    refs.push({ ref: loads, source: 'file', where: at('loadsModel', 'the model path'), authoritative: true });
   const run = runNameRef(str(v.modelName));
   if (run) refs.push({ ref: run, source: 'file', where: at('modelName', 'the run name') });
   // A checkpoint path names its model in its last folders (`./checkpoints/llama32_1b`, `…/megatron_qwen2.nemo`).
@@ -169,6 +173,8 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
       provenance: 'file',
     });
   if (!layers || !hidden || !heads) {
+    // The model the run loads is named but does not resolve: that is the reason, not a missing name.
+    const named = choice.kind === 'none' && refs.some((r) => r.authoritative) ? choice.reason : undefined;
     const why =
       choice.kind === 'none' && choice.passedOver.length
         ? ` (${choice.reason})`
@@ -177,7 +183,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
           : '';
     return {
       ok: false,
-      reason: `the model shape (num_layers, hidden_size, num_attention_heads) is not in the file and no model is named${why}; name one with a \`# recipe-lens: model=ORG/NAME\` modeline (a catalogue name, an HF id or a path to a config.json)`,
+      reason: `the model shape (num_layers, hidden_size, num_attention_heads) is not in the file and ${named ?? `no model is named${why}`}; name one with a \`# recipe-lens: model=ORG/NAME\` modeline (a catalogue name, an HF id or a path to a config.json)`,
       modelRefs,
     };
   }

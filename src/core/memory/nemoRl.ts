@@ -26,6 +26,7 @@ import { enginePhaseLines, generationMemory, type RlGeneration } from './rlGener
 import { CUDA_CONTEXT_BYTES, deviceBytes, outsideAllocatorBytes } from './overheads.js';
 import { countParams, kindsPresent, type LayerKind } from './params.js';
 import { estimateTraining, fitVerdict, type TrainingEstimate } from './training.js';
+import { torchAdamKernel } from './torchOptim.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 import { modelVocab } from './weights.js';
 
@@ -95,25 +96,6 @@ function policyModel(r: TrainingRecipe, modeline: Record<string, string>, opts: 
     ...(opts.model ? [{ ref: opts.model, source: 'setting' as const, where: 'recipeLens.model' }] : []),
   ];
   return chooseModel(refs, opts.models);
-}
-
-/**
- * The DTensor backend's Adam kernel (policy.optimizer: torch.optim.AdamW or Adam with its kwargs): fused=True steps in
- * place, foreach=False (NeMo-RL's example configs) one parameter at a time, and otherwise torch picks its foreach path
- * on CUDA (torch/optim/optimizer.py _default_to_fused_or_foreach), whose step holds one fp32 temporary per element.
- */
-function torchAdamKernel(x: NemoRlRead['values'], assumptions: Assumption[]): Pick<TrainingConfig, 'adamKernel'> {
-  const name = typeof x.torchOptimizer === 'string' ? x.torchOptimizer : '';
-  if (!/^torch\.optim\.AdamW?$/.test(name)) return {};
-  if (x.torchOptimizerFused === true) return { adamKernel: 'fused' };
-  if (x.torchOptimizerForeach === false) return { adamKernel: 'for-loop' };
-  if (x.torchOptimizerForeach !== true)
-    assumptions.push({
-      what: `${name} takes its foreach path (4 B per stepped element while it steps)`,
-      source: 'policy.optimizer.kwargs sets neither foreach nor fused: torch/optim/optimizer.py _default_to_fused_or_foreach',
-      provenance: 'default',
-    });
-  return { adamKernel: 'foreach' };
 }
 
 /** The training settings NeMo-RL gives megatron-core or FSDP2, from the merged config. */
@@ -207,7 +189,12 @@ function trainingConfig(
     ...(dtensor
       ? environmentOnly(optionalSettings(v, r.family, fp8, experts, assumptions))
       : withoutPeft(optionalSettings(v, r.family, fp8, experts, assumptions))),
-    ...(dtensor ? { fsdp: 'fsdp2' as const, ...torchAdamKernel(x, assumptions) } : {}),
+    ...(dtensor
+      ? {
+          fsdp: 'fsdp2' as const,
+          ...torchAdamKernel(x.torchOptimizer, x.torchOptimizerForeach, x.torchOptimizerFused, 'policy.optimizer.kwargs', assumptions),
+        }
+      : {}),
     ...(lora
       ? {
           peft: {

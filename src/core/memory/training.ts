@@ -738,8 +738,9 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         label: c.peft ? 'gradients (adapters only)' : 'gradients',
         category: 'gradients',
         bytes: st.gradients,
-        formula: `${bpp.gradients} B/param${c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}${fsdpDiv}`,
-        source: 'Megatron dist_optimizer docs',
+        formula: `${bpp.gradients} B/param${c.fsdp === 'fsdp2' ? ' (the sharded parameter’s dtype)' : c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}${fsdpDiv}`,
+        source:
+          c.fsdp === 'fsdp2' ? 'PyTorch fully_shard: gradient shards in the sharded parameter’s dtype' : 'Megatron dist_optimizer docs',
         level: 'allocated',
       },
       {

@@ -246,7 +246,17 @@ export function perParamBytes(c: TrainingConfig, shard: number, part: 'matrix' |
   const gpuShare = rule === 'adam' ? 1 - (c.optimizerCpuOffload ?? 0) : 0;
   const stepTemp = c.adamKernel === 'foreach' ? (4 * gpuShare) / d : 0;
   // PyTorch FSDP2 with MixedPrecisionPolicy(bf16 compute, fp32 reduce): the sharded parameter is the fp32 master, no separate copy.
-  if (c.fsdp === 'fsdp2' && c.params !== 'fp32') return { weights: 4, gradients: 4, optimizer: 8 / d, lazy: 8 / d, stepTemp, gradCopy: 0 };
+  if (c.fsdp === 'fsdp2' && c.params !== 'fp32' && c.fsdpStorage !== 'bf16')
+    return { weights: 4, gradients: 4, optimizer: 8 / d, lazy: 8 / d, stepTemp, gradCopy: 0 };
+  // bf16 resident parameters (Automodel mixed-precision-training.mdx): the gradient shard is bf16 too; torch Adam keeps its
+  // moments (and its foreach temporary) in bf16, TE FusedAdam its own master copy and moments (optimizerDtypes).
+  if (c.fsdp === 'fsdp2' && c.params !== 'fp32') {
+    const o = c.optimizerDtypes;
+    const own = o
+      ? (o.mainParams ? STATE_BYTES[o.mainParams] : 0) + STATE_BYTES[o.expAvg ?? 'fp32'] + STATE_BYTES[o.expAvgSq ?? 'fp32']
+      : 4;
+    return { weights: 2, gradients: 2, optimizer: own / d, lazy: own / d, stepTemp: stepTemp / 2, gradCopy: 0 };
+  }
   const main = rule === 'adam' ? STATE_BYTES[c.optimizerDtypes?.mainParams ?? 'fp32'] : 4;
   const states = ruleStateBytes(c, rule);
   // optimizer_cpu_offload: HybridDeviceOptimizer (Adam only) keeps a GPU share that replaces the main copy and moments.

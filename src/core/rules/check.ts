@@ -1,13 +1,15 @@
 // The checker: every cross-field rule of a recipe, placed on the file. Rule logic lives in training.ts, kvcache.ts
 // and retention.ts; this module only feeds them the normalized recipe and places what they return.
+import { AUTOMODEL_FIELDS, AUTOMODEL_TABLE, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingField, TrainingValues } from '../formats/fields.js';
-import { NEMO_RL_FIELDS, NEMO_RL_TABLE, type NemoRlField, type NemoRlRead } from '../formats/nemoRl.js';
-import { writePath } from '../formats/table.js';
+import { NEMO_RL_FIELDS, NEMO_RL_TABLE, type NemoRlRead } from '../formats/nemoRl.js';
+import { writePath, type FieldLoc, type Table } from '../formats/table.js';
 import { servingTable, withChanges, type Recipe, type RetentionRecipe, type ServingRecipe, type TrainingRecipe } from '../recipe.js';
 import type { Finding } from '../types.js';
-import { refField, type FixChoice, type Ref } from './hit.js';
+import { refField, type FixChoice, type Ref, type RuleHit } from './hit.js';
+import { automodelRules } from './automodel.js';
 import { disaggRules, kvCacheRules, type ServingHit } from './kvcache.js';
-import { nemoRlRules, type NemoRlRuleField } from './nemoRl.js';
+import { nemoRlRules } from './nemoRl.js';
 import { placeHits } from './place.js';
 import { retentionRules, type RetentionHitField } from './retention.js';
 import { trainingRules, type TrainingHit, type TrainingRuleInput } from './training.js';
@@ -65,30 +67,53 @@ function checkTraining(r: TrainingRecipe, ctx: CheckContext): Finding[] {
     lastEdited: ctx.lastEdited,
   });
   if (r.rl) findings.push(...checkNemoRl(r, r.rl, ctx));
+  if (r.automodel) findings.push(...checkAutomodel(r, r.automodel, ctx));
   return findings;
 }
 
-/** NeMo-RL's own checks (rules/nemoRl.ts), placed through the NeMo-RL table and the training table. */
-function checkNemoRl(r: TrainingRecipe, rl: NemoRlRead, ctx: CheckContext): Finding[] {
-  const isRl = (f: NemoRlRuleField): f is NemoRlField => Object.hasOwn(NEMO_RL_FIELDS, f);
-  const field = (ref: Ref<NemoRlRuleField>) => refField(ref);
-  return placeHits<NemoRlRuleField>(nemoRlRules(r, rl), {
+/** A format's own settings beside the training fields: their kinds, where each lives, and what the file holds. */
+interface OwnFields<F extends string> {
+  kinds: Readonly<Record<F, unknown>>;
+  table: Table<F>;
+  loc: Partial<Record<F, FieldLoc>>;
+  values: Partial<Record<F, unknown>>;
+}
+
+/** Hits on a format's own settings and on training fields, placed through the format's table or the training table. */
+function placeOwn<F extends string>(
+  r: TrainingRecipe,
+  hits: RuleHit<F | TrainingField>[],
+  own: OwnFields<F>,
+  ctx: CheckContext,
+): Finding[] {
+  const isOwn = (f: F | TrainingField): f is F => Object.hasOwn(own.kinds, f);
+  return placeHits<F | TrainingField>(hits, {
     text: ctx.text,
     docIndex: ctx.docIndex,
     locate: (ref) => {
-      const f = field(ref);
-      return isRl(f) ? rl.loc[f] : r.loc[f];
+      const f = refField(ref);
+      return isOwn(f) ? own.loc[f] : r.loc[f];
     },
     writePath: (ref) => {
-      const f = field(ref);
-      return isRl(f) ? writePath(NEMO_RL_TABLE, rl.loc, f) : writePath(r.table, r.loc, f, r.base);
+      const f = refField(ref);
+      return isOwn(f) ? writePath(own.table, own.loc, f) : writePath(r.table, r.loc, f, r.base);
     },
     value: (ref) => {
-      const f = field(ref);
-      return isRl(f) ? rl.values[f] : r.values[f];
+      const f = refField(ref);
+      return isOwn(f) ? own.values[f] : r.values[f];
     },
     lastEdited: ctx.lastEdited,
   });
+}
+
+/** NeMo Automodel's own checks (rules/automodel.ts). */
+function checkAutomodel(r: TrainingRecipe, am: AutomodelRead, ctx: CheckContext): Finding[] {
+  return placeOwn(r, automodelRules(r, am), { kinds: AUTOMODEL_FIELDS, table: AUTOMODEL_TABLE, loc: am.loc, values: am.values }, ctx);
+}
+
+/** NeMo-RL's own checks (rules/nemoRl.ts). */
+function checkNemoRl(r: TrainingRecipe, rl: NemoRlRead, ctx: CheckContext): Finding[] {
+  return placeOwn(r, nemoRlRules(r, rl), { kinds: NEMO_RL_FIELDS, table: NEMO_RL_TABLE, loc: rl.loc, values: rl.values }, ctx);
 }
 
 /** A repair is offered when, with it written, the rule no longer fires and no error appears that was not there before. */

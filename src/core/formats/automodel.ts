@@ -1,0 +1,197 @@
+// NeMo Automodel recipes (examples/llm_finetune, llm_benchmark, llm_pretrain, vlm_finetune, …): a recipe class, the
+// Hugging Face model it loads, the distributed strategy with its parallel sizes, and the step scheduler. Automodel reads
+// the file with yaml.safe_load (nemo_automodel/components/config/loader.py load_yaml_config) and parses `distributed:`
+// in nemo_automodel/recipes/_dist_utils.py parse_distributed_section; keys and defaults at NVIDIA-NeMo/Automodel 36044ad.
+import type { RecipeDoc } from '../document.js';
+import { lookup } from '../tree.js';
+import type { FieldKind, TrainingValues, ValuesOf } from './fields.js';
+import { readTable, type FieldLoc, type Table } from './table.js';
+import type { TrainingTable } from './training.js';
+
+/** Automodel settings beyond the training fields: strategy, data-parallel sizes, optimizer, LoRA matching, packing. */
+export const AUTOMODEL_FIELDS = {
+  recipeClass: 'any',
+  modelTarget: 'str',
+  strategy: 'str',
+  /** The pre-0.5 spelling: `distributed._target_: …FSDP2Manager / MegatronFSDPManager / DDPManager`. */
+  distTarget: 'str',
+  dpSize: 'int',
+  dpReplicate: 'int',
+  activationCheckpointing: 'any',
+  pipeline: 'any',
+  offloadPolicy: 'any',
+  optimizerTarget: 'str',
+  optimizerForeach: 'bool',
+  optimizerFused: 'bool',
+  masterWeights: 'bool',
+  storeParamRemainders: 'bool',
+  expAvgDtype: 'str',
+  expAvgSqDtype: 'str',
+  peftDim: 'int',
+  peftTargets: 'any',
+  peftExclude: 'any',
+  peftMatchAll: 'bool',
+  packedSize: 'int',
+  fp8Enabled: 'bool',
+  useLiger: 'bool',
+  lossTarget: 'str',
+} as const satisfies Record<string, FieldKind>;
+export type AutomodelField = keyof typeof AUTOMODEL_FIELDS;
+export type AutomodelValues = ValuesOf<typeof AUTOMODEL_FIELDS>;
+
+export const AUTOMODEL_TABLE: Table<AutomodelField> = {
+  paths: {
+    recipeClass: ['recipe'],
+    modelTarget: ['model._target_'],
+    strategy: ['distributed.strategy'],
+    distTarget: ['distributed._target_'],
+    dpSize: ['distributed.dp_size'],
+    dpReplicate: ['distributed.dp_replicate_size'],
+    activationCheckpointing: ['distributed.activation_checkpointing'],
+    pipeline: ['distributed.pipeline'],
+    offloadPolicy: ['distributed.offload_policy'],
+    optimizerTarget: ['optimizer._target_'],
+    optimizerForeach: ['optimizer.foreach'],
+    optimizerFused: ['optimizer.fused'],
+    masterWeights: ['optimizer.master_weights'],
+    storeParamRemainders: ['optimizer.store_param_remainders'],
+    expAvgDtype: ['optimizer.exp_avg_dtype'],
+    expAvgSqDtype: ['optimizer.exp_avg_sq_dtype'],
+    peftDim: ['peft.dim'],
+    peftTargets: ['peft.target_modules'],
+    peftExclude: ['peft.exclude_modules'],
+    peftMatchAll: ['peft.match_all_linear'],
+    packedSize: ['packed_sequence.packed_sequence_size'],
+    fp8Enabled: ['fp8.enabled'],
+    useLiger: ['model.use_liger_kernel'],
+    lossTarget: ['loss_fn._target_'],
+  },
+};
+
+export interface AutomodelRead {
+  values: AutomodelValues;
+  loc: Partial<Record<AutomodelField, FieldLoc>>;
+  /** The strategy that runs, lower-cased: `strategy:`, else the pre-0.5 manager class, else fsdp2 (parse_distributed_section). */
+  strategy: string;
+  /** The recipe class by its last name, or undefined when the file names none (the LLM fine-tuning recipe runs). */
+  recipe?: string;
+}
+
+const LEGACY_MANAGERS: [RegExp, string][] = [
+  [/MegatronFSDPManager$/, 'megatron_fsdp'],
+  [/FSDP2Manager$/, 'fsdp2'],
+  [/DDPManager$/, 'ddp'],
+];
+
+export function readAutomodel(doc: RecipeDoc): AutomodelRead {
+  const { values, loc } = readTable(doc, AUTOMODEL_TABLE, AUTOMODEL_FIELDS);
+  const s = values.strategy;
+  const legacy = typeof values.distTarget === 'string' ? LEGACY_MANAGERS.find(([re]) => re.test(values.distTarget as string)) : undefined;
+  const strategy = typeof s === 'string' ? s.toLowerCase() : (legacy?.[1] ?? 'fsdp2');
+  const r = values.recipeClass;
+  const name =
+    typeof r === 'string'
+      ? r
+      : r && typeof r === 'object' && typeof (r as { _target_?: unknown })._target_ === 'string'
+        ? (r as { _target_: string })._target_
+        : undefined;
+  return { values, loc, strategy, ...(name ? { recipe: name.split('.').pop() } : {}) };
+}
+
+const pos = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1;
+const scalarAt = (doc: RecipeDoc, path: string[]): unknown => {
+  const n = lookup(doc.root, path)?.node;
+  return n?.kind === 'scalar' ? n.value : undefined;
+};
+
+/**
+ * Sizes Automodel takes as 1 when the key is null or not positive (mesh_utils.py _degree), recompute from
+ * activation_checkpointing (true / "full": every block is wrapped in a checkpoint, _dist_utils.py
+ * _normalize_activation_checkpointing).
+ */
+function derive(doc: RecipeDoc): TrainingValues {
+  const out: TrainingValues = { vpp: null };
+  for (const [f, key] of [
+    ['tp', 'tp_size'],
+    ['pp', 'pp_size'],
+    ['cp', 'cp_size'],
+    ['ep', 'ep_size'],
+  ] as const) {
+    const x = scalarAt(doc, ['distributed', key]);
+    if (x === undefined || x === null || (typeof x === 'number' && Number.isInteger(x) && x <= 0)) out[f] = 1;
+  }
+  const ac = scalarAt(doc, ['distributed', 'activation_checkpointing']);
+  const acName = typeof ac === 'string' ? ac.toLowerCase().replace(/-/g, '_') : ac;
+  if (ac === true || acName === 'true' || acName === 'on' || acName === 'full' || acName === 'enabled' || acName === 'yes')
+    Object.assign(out, { recomputeGranularity: 'full', recomputeMethod: 'uniform', recomputeLayers: 1 });
+  else if (
+    ac === undefined ||
+    ac === null ||
+    ac === false ||
+    (typeof acName === 'string' && ['false', 'off', 'none', 'disabled', 'no'].includes(acName))
+  )
+    out.recomputeGranularity = null;
+  return out;
+}
+
+/** The world the mesh spans when the file fixes it: dp_size × tp × cp × pp (mesh_utils.py _create_fsdp2_device_mesh). */
+function world(doc: RecipeDoc, file: TrainingValues): { size: number; note?: string } | undefined {
+  const dp = scalarAt(doc, ['distributed', 'dp_size']);
+  if (!pos(dp)) return undefined;
+  const size = (x: unknown) => (pos(x) ? x : 1);
+  const [tp, cp, pp] = [size(file.tp), size(file.cp), size(file.pp)];
+  return { size: dp * tp * cp * pp, note: `dp_size ${dp} × tp ${tp} × cp ${cp} × pp ${pp}` };
+}
+
+/**
+ * Rules of rules/training.ts Automodel runs: the world size against tp·cp·pp when dp_size is inferred
+ * (mesh_utils.py _infer_dp_size) and the global batch against local_batch_size × dp_size (step_scheduler.py).
+ */
+const AUTOMODEL_BASE: TrainingTable = {
+  family: 'automodel',
+  select: packedOrNot,
+  derive,
+  world,
+  onlyRules: ['RL-R1', 'RL-R2'],
+  paths: {
+    tp: ['distributed.tp_size'],
+    pp: ['distributed.pp_size'],
+    cp: ['distributed.cp_size'],
+    ep: ['distributed.ep_size'],
+    sp: ['distributed.sequence_parallel'],
+    // The tokens of a sample: the dataset's fixed length (mock and pretraining datasets); packing overrides it below.
+    seq: ['dataset.seq_len', 'dataset.seq_length'],
+    mbs: ['step_scheduler.local_batch_size'],
+    gbs: ['step_scheduler.global_batch_size'],
+    trainIters: ['step_scheduler.max_steps'],
+    numEpochs: ['step_scheduler.num_epochs'],
+    loadsModel: ['model.pretrained_model_name_or_path', 'model.config.pretrained_model_name_or_path'],
+    precision: ['model.torch_dtype'],
+    // A config written inline (from_config with a config class, or AutoConfig.from_pretrained keyword overrides):
+    // transformers PretrainedConfig names; they win over the named checkpoint's.
+    layers: ['model.config.num_hidden_layers'],
+    hidden: ['model.config.hidden_size'],
+    heads: ['model.config.num_attention_heads'],
+    groups: ['model.config.num_key_value_heads'],
+    ffn: ['model.config.intermediate_size'],
+    vocab: ['model.config.vocab_size'],
+    experts: ['model.config.n_routed_experts', 'model.config.num_experts', 'model.config.num_local_experts'],
+    topK: ['model.config.num_experts_per_tok'],
+    moeFfn: ['model.config.moe_intermediate_size'],
+  },
+  // parse_distributed_section: sizes default to 1; Automodel has no virtual pipeline stages of Megatron's kind.
+  defaults: { tp: 1, pp: 1, cp: 1, ep: 1, vpp: null, sp: false },
+};
+
+/** With packing on (packed_sequence_size > 0) a sample is a pack of that many tokens (datasets/llm/packed_sequence.py). */
+const AUTOMODEL_PACKED: TrainingTable = {
+  ...AUTOMODEL_BASE,
+  paths: { ...AUTOMODEL_BASE.paths, seq: ['packed_sequence.packed_sequence_size'] },
+};
+
+function packedOrNot(doc: RecipeDoc): TrainingTable {
+  return pos(scalarAt(doc, ['packed_sequence', 'packed_sequence_size'])) ? AUTOMODEL_PACKED : AUTOMODEL_BASE;
+}
+
+/** The table formats/index.ts registers: it selects the packed or the fixed-length reading per document. */
+export const AUTOMODEL = AUTOMODEL_BASE;

@@ -1,0 +1,171 @@
+// What NeMo Automodel's recipes run, as training settings: a Hugging Face model (the hf profile) under FSDP2, Megatron
+// FSDP or DDP, resident parameters in model.torch_dtype, the optimizer the file names, LoRA by module-name patterns.
+// Sources at NVIDIA-NeMo/Automodel 36044ad: recipes/_dist_utils.py, components/distributed/config.py,
+// components/_peft/{lora,module_matcher}.py, docs/guides/mixed-precision-training.mdx.
+import type { AutomodelRead } from '../formats/automodel.js';
+import type { TrainingRecipe } from '../recipe.js';
+import type { LoraSettings, TrainingConfig } from './config.js';
+import { torchAdamKernel } from './torchOptim.js';
+import type { Assumption } from './types.js';
+
+/** Recipes that train a causal LM on next-token prediction (recipes/llm/train_ft.py and its benchmarking subclass). */
+const NEXT_TOKEN_RECIPES = new Set(['TrainFinetuneRecipeForNextTokenPrediction', 'BenchmarkingRecipeForNextTokenPrediction']);
+
+/** Why a recipe gets no estimate (a drafter, an encoder, a vision-language or distillation run), or undefined. */
+export function unmodelledRecipe(am: AutomodelRead): string | undefined {
+  if (am.recipe === undefined) {
+    const t = am.values.modelTarget;
+    if (typeof t !== 'string' || /CausalLM/.test(t)) return undefined;
+    return `the model factory ${t} builds no causal LM: Recipe Lens models next-token training of a language model`;
+  }
+  if (NEXT_TOKEN_RECIPES.has(am.recipe)) return undefined;
+  return `recipe ${am.recipe} is not modelled: Recipe Lens estimates TrainFinetuneRecipeForNextTokenPrediction and BenchmarkingRecipeForNextTokenPrediction (one causal LM trained on next-token loss)`;
+}
+
+const FP32 = /^(torch\.)?(float32|fp32|float)$/i;
+const BF16 = /^(torch\.)?(bfloat16|bf16)$/i;
+const TE_FUSED_ADAM = /^transformer_engine\.pytorch\.optimizers\.(fused_adam\.)?FusedAdam$/;
+
+/** HF decoder-layer linears (LlamaDecoderLayer naming) and the Megatron LoRA target each is counted as. */
+const HF_LINEARS: readonly [string, string][] = [
+  ['self_attn.q_proj', 'linear_qkv'],
+  ['self_attn.k_proj', 'linear_qkv'],
+  ['self_attn.v_proj', 'linear_qkv'],
+  ['self_attn.o_proj', 'linear_proj'],
+  ['mlp.gate_proj', 'linear_fc1'],
+  ['mlp.up_proj', 'linear_fc1'],
+  ['mlp.down_proj', 'linear_fc2'],
+];
+
+/**
+ * module_matcher.py _compile_wildcard_pattern: `*` not after a dot becomes `.*`, then every `.*` a group; anchored. A
+ * pattern with other regex syntax (groups, alternation, repetition) is not compiled here: a hostile one could backtrack
+ * without bound in the editor, and it only decides which adapters the estimate counts.
+ */
+function wildcard(pattern: string): RegExp | undefined {
+  if (/[()+{}?|[\]\\^$]/.test(pattern) || pattern.length > 200) return undefined;
+  try {
+    return new RegExp(`^${pattern.replace(/(?<!\.)\*/g, '.*').replace(/\.\*/g, '(.*)')}$`);
+  } catch {
+    return undefined;
+  }
+}
+
+const patterns = (x: unknown): string[] =>
+  typeof x === 'string' ? [x] : Array.isArray(x) ? x.filter((p): p is string => typeof p === 'string') : [];
+
+/**
+ * The decoder linears that get adapters (module_matcher.py ModuleMatcher.match): match_all_linear every linear,
+ * target_modules those a pattern names, exclude_modules every linear but those, and with none of them `*_proj`.
+ */
+export function loraTargets(am: AutomodelRead): { targets: string[]; matched: string[] } {
+  const x = am.values;
+  const targets = patterns(x.peftTargets);
+  const excludes = patterns(x.peftExclude);
+  const full = (m: string) => `model.layers.0.${m}`;
+  const leaf = (m: string) => m.split('.').pop()!;
+  const hits = (ps: string[], m: string) => ps.some((p) => p === leaf(m) || wildcard(p)?.test(full(m)) === true);
+  const matched = HF_LINEARS.map(([m]) => m).filter((m) =>
+    x.peftMatchAll === true ? true : targets.length ? hits(targets, m) : excludes.length ? !hits(excludes, m) : hits(['*_proj'], m),
+  );
+  const out = [...new Set(HF_LINEARS.filter(([m]) => matched.includes(m)).map(([, t]) => t))];
+  return { targets: out, matched };
+}
+
+/** The training settings an Automodel recipe gives, applied over what the key-path table read. */
+export function automodelConfig(r: TrainingRecipe, am: AutomodelRead, base: TrainingConfig, assumptions: Assumption[]): TrainingConfig {
+  const x = am.values;
+  const c: TrainingConfig = { ...base, profile: 'hf', vpp: null, distributedOptimizer: false, gradReduceInFp32: true };
+  const assume = (what: string, source: string, provenance: Assumption['provenance'] = 'default') =>
+    assumptions.push({ what, source, provenance });
+  assume(
+    'the model counted as Hugging Face layers (hf profile)',
+    'Automodel trains the Hugging Face model, or its own implementation of the same blocks (nemo_automodel/components/models)',
+  );
+  // Hugging Face models load with Liger's fused kernels when installed (_transformers/auto_model.py use_liger_kernel=True).
+  if (x.useLiger !== false)
+    assume(
+      'layers saved as PyTorch saves a Hugging Face layer; Liger kernels (RMSNorm, SwiGLU, RoPE), used when installed, save less: an upper bound for the layers',
+      'model.use_liger_kernel defaults to true (_transformers/auto_model.py); set it false for exactly these terms',
+    );
+  // A fused linear cross-entropy never materialises the logits (components/loss/linear_ce.py).
+  if (typeof x.lossTarget === 'string' && /FusedLinearCrossEntropy$/.test(x.lossTarget))
+    assume(
+      'logits and their log-softmax counted as materialised (an upper bound)',
+      'loss_fn FusedLinearCrossEntropy computes the loss in chunks without the full logits; not modelled',
+    );
+  // Strategy (mesh_utils.py _create_device_meshes): FSDP2 shards parameters, gradients and optimizer over DP × CP.
+  if (am.strategy === 'megatron_fsdp') c.fsdp = 'megatron-fsdp';
+  else if (am.strategy === 'ddp') c.fsdp = null;
+  else c.fsdp = 'fsdp2';
+  // Storage dtype: model.torch_dtype, `auto` the checkpoint's (bf16 for the published ones), from_config bf16
+  // (_transformers/auto_model.py); compute in mp_policy.param_dtype, bf16 by default (distributed/config.py FSDP2Config).
+  const dtype = typeof r.values.precision === 'string' ? r.values.precision.trim() : undefined;
+  const storage = dtype && FP32.test(dtype) ? 'fp32' : 'bf16';
+  if (!dtype || !(FP32.test(dtype) || BF16.test(dtype)))
+    assume(
+      `parameters stored in bf16 (model.torch_dtype ${dtype ?? 'not set'})`,
+      'from_pretrained with torch_dtype auto keeps the checkpoint dtype (bf16 for published checkpoints); from_config defaults to bf16 (_transformers/auto_model.py)',
+    );
+  c.params = 'bf16';
+  if (c.fsdp === 'fsdp2') c.fsdpStorage = storage;
+  // The optimizer: torch Adam / AdamW keeps its moments in the storage dtype; TE FusedAdam its own (fp32 unless named),
+  // with master_weights a fp32 copy, or with store_param_remainders a 16-bit remainder beside the bf16 parameter.
+  const opt = x.optimizerTarget;
+  if (typeof opt === 'string' && TE_FUSED_ADAM.test(opt)) {
+    const state = (d: unknown) => (typeof d === 'string' && BF16.test(d.replace(/^torch\./, '')) ? 'bf16' : 'fp32');
+    c.optimizerDtypes = {
+      ...(x.masterWeights === true ? { mainParams: x.storeParamRemainders === true ? 'bf16' : 'fp32' } : {}),
+      expAvg: state(x.expAvgDtype),
+      expAvgSq: state(x.expAvgSqDtype),
+    };
+    c.adamKernel = 'fused';
+    if (storage === 'fp32') c.fsdpStorage = 'fp32';
+  } else {
+    Object.assign(c, torchAdamKernel(opt, x.optimizerForeach, x.optimizerFused, 'optimizer', assumptions));
+    if (typeof opt === 'string' && !/^torch\.optim\.AdamW?$/.test(opt))
+      assume(`${opt} counted as Adam (two moments in the storage dtype)`, 'the memory model knows torch Adam / AdamW and TE FusedAdam');
+    else if (typeof opt !== 'string') assume('optimizer counted as torch Adam', 'the file names no optimizer._target_');
+  }
+  // Pipeline: torch.distributed.pipelining runs each data-parallel batch as local_batch_size / pp_microbatch_size
+  // micro-batches (pipelining/config.py PipelineConfig, 1F1B by default).
+  if (c.pp > 1) {
+    const pipe = x.pipeline && typeof x.pipeline === 'object' ? (x.pipeline as Record<string, unknown>) : {};
+    const ppMb = typeof pipe.pp_microbatch_size === 'number' && pipe.pp_microbatch_size >= 1 ? pipe.pp_microbatch_size : 1;
+    const dp = c.worldSize && c.worldSize % (c.tp * c.pp * c.cp) === 0 ? c.worldSize / (c.tp * c.pp * c.cp) : undefined;
+    assume(
+      `pipeline schedule ${typeof pipe.pp_schedule === 'string' ? pipe.pp_schedule : '1f1b'} counted as Megatron's 1F1B with micro-batches of ${ppMb}`,
+      'torch.distributed.pipelining schedules (distributed/pipelining); in-flight micro-batches per stage as 1F1B keeps them',
+    );
+    c.globalBatch = dp ? base.microBatch * dp : undefined;
+    c.microBatch = ppMb;
+  }
+  // LoRA: a frozen base with adapters of rank `dim` (lora.py PeftConfig, default 8).
+  const peft = lora(am, assumptions);
+  if (peft) c.peft = peft;
+  if (x.fp8Enabled === true)
+    assume('torchao Float8 linears counted in bf16', 'fp8.enabled: torchao float8 training is not in the memory model');
+  if (x.offloadPolicy !== undefined && x.offloadPolicy !== null)
+    assume(
+      'parameters, gradients and optimizer states counted on the GPU (an upper bound)',
+      'distributed.offload_policy keeps them on the host (FSDP2 CPUOffloadPolicy); not modelled',
+    );
+  if (typeof r.values.gbs === 'number' && c.pp === 1) c.globalBatch = r.values.gbs;
+  return c;
+}
+
+function lora(am: AutomodelRead, assumptions: Assumption[]): LoraSettings | undefined {
+  const p = am.loc.peftDim || am.loc.peftTargets || am.loc.peftExclude || am.loc.peftMatchAll;
+  if (!p) return undefined;
+  const { targets, matched } = loraTargets(am);
+  const rank = typeof am.values.peftDim === 'number' && am.values.peftDim >= 1 ? am.values.peftDim : 8;
+  const names = matched.map((m) => m.split('.').pop()).join(', ');
+  assumptions.push({
+    what: targets.length
+      ? `LoRA rank ${rank} on ${names}, counted as Megatron's ${targets.join(', ')} adapters`
+      : `LoRA rank ${rank}: the patterns name no Llama-style decoder linear; adapters counted on linear_qkv, linear_proj, linear_fc1, linear_fc2`,
+    source: 'peft (components/_peft/lora.py PeftConfig, module_matcher.py); the frozen base keeps no gradients or optimizer states',
+    provenance: 'file',
+  });
+  return { rank, targets };
+}

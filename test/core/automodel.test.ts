@@ -1,0 +1,231 @@
+// NeMo Automodel recipes: detection, where each value lives, Automodel's own launch checks (RL-AM1 …) with the severity
+// each release range gives, the loader's string translation, and the memory settings (FSDP2 over bf16 or fp32 storage,
+// TE FusedAdam, LoRA by module patterns).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { translateData, translateValue } from '../../src/core/automodelLoader.js';
+import { loraTargets } from '../../src/core/memory/automodel.js';
+import { perParamBytes } from '../../src/core/memory/weights.js';
+import { analyzeText, estimateOf, recipeOf } from '../helpers.js';
+
+/** A Llama 3.1 8B fine-tune on 2 nodes of 8 GPUs: FSDP2 with TP 2, packed 4K samples (examples/llm_finetune layout). */
+const BASE = `recipe: TrainFinetuneRecipeForNextTokenPrediction
+step_scheduler:
+  global_batch_size: 64
+  local_batch_size: 2
+  max_steps: 100
+dist_env:
+  backend: nccl
+model:
+  _target_: nemo_automodel.NeMoAutoModelForCausalLM.from_pretrained
+  pretrained_model_name_or_path: meta-llama/Llama-3.1-8B
+  torch_dtype: bf16
+distributed:
+  strategy: fsdp2
+  dp_size: 8
+  tp_size: 2
+  cp_size: 1
+  sequence_parallel: false
+  activation_checkpointing: true
+packed_sequence:
+  packed_sequence_size: 4096
+dataset:
+  _target_: nemo_automodel.components.datasets.llm.squad.make_squad_dataset
+optimizer:
+  _target_: torch.optim.Adam
+  lr: 1.0e-5
+  foreach: false
+`;
+
+/** BASE with whole lines replaced: `from` must occur exactly once. */
+function edit(...pairs: [string, string][]): string {
+  let t = BASE;
+  for (const [from, to] of pairs) {
+    assert.equal(t.split(from).length, 2, `once: ${from}`);
+    t = t.replace(from, to);
+  }
+  return t;
+}
+const findings = (text: string) =>
+  analyzeText(text).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}@${d.range.start.line}: ${d.message}`);
+
+test('an Automodel recipe is detected by its recipe class and model factory, and its values are read', () => {
+  const a = analyzeText(BASE);
+  assert.equal(a.main?.doc.format, 'automodel');
+  assert.deepEqual(a.main?.doc.detection.evidence, [
+    'recipe TrainFinetuneRecipeForNextTokenPrediction, model._target_ nemo_automodel.NeMoAutoModelForCausalLM.from_pretrained',
+    'keys step_scheduler.global_batch_size, step_scheduler.local_batch_size, distributed.strategy, … (6)',
+  ]);
+  assert.deepEqual(findings(BASE), []);
+  const r = recipeOf(BASE);
+  if (r?.kind !== 'training') throw new Error('training');
+  assert.deepEqual(
+    [r.family, r.values.tp, r.values.pp, r.values.cp, r.values.ep, r.values.seq, r.values.mbs, r.values.gbs, r.world?.size, r.world?.note],
+    ['automodel', 2, 1, 1, 1, 4096, 2, 64, 16, 'dp_size 8 × tp 2 × cp 1 × pp 1'],
+  );
+  assert.deepEqual(
+    [r.values.recomputeGranularity, r.values.loadsModel, r.automodel?.strategy],
+    ['full', 'meta-llama/Llama-3.1-8B', 'fsdp2'],
+  );
+  // Without packing the sample is the dataset's fixed length; with neither there is none.
+  const fixed = recipeOf(
+    edit(['  packed_sequence_size: 4096', '  packed_sequence_size: 0'], ['dataset:\n', 'dataset:\n  seq_len: 2048\n']),
+  );
+  assert.equal(fixed?.kind === 'training' && fixed.values.seq, 2048);
+  const none = recipeOf(edit(['  packed_sequence_size: 4096', '  packed_sequence_size: 0']));
+  assert.equal(none?.kind === 'training' && none.values.seq, undefined);
+});
+
+test('files Automodel does not run as recipes stay unread: a diffusion config, a file with no recipe class or factory', () => {
+  const diffusion =
+    'model:\n  pretrained_model_name_or_path: black-forest-labs/FLUX.1-dev\nstep_scheduler:\n  global_batch_size: 8\n  local_batch_size: 1\nflow_matching:\n  shift: 3\n';
+  assert.equal(analyzeText(diffusion).main?.doc.format ?? null, null);
+  // A convergence config names no recipe class: the CausalLM factory is the evidence.
+  assert.equal(analyzeText(BASE.replace('recipe: TrainFinetuneRecipeForNextTokenPrediction\n', '')).main?.doc.format, 'automodel');
+});
+
+test('the loader translates strings as ConfigNode does: none is null, quoted numbers are numbers, callables stay', () => {
+  assert.deepEqual(['none', 'None', 'NONE', 'True', 'false', '2', '-3', '1e-8', '5.', '1_000', '[1, 2]', 'bf16'].map(translateValue), [
+    null,
+    null,
+    'NONE',
+    true,
+    false,
+    2,
+    -3,
+    1e-8,
+    5,
+    1000,
+    '[1, 2]',
+    'bf16',
+  ]);
+  assert.deepEqual(translateData({ a: ['2', { collate_fn: '1', _target_: 'none' }], b: 'none' }), {
+    a: [2, { collate_fn: '1', _target_: 'none' }],
+    b: null,
+  });
+  // So `validation_dataset: none` (a mapping or null there) is no finding, and `_validation_dataset` is a section switched off.
+  assert.deepEqual(findings(BASE + 'validation_dataset: none\n_validation_dataloader:\n  batch_size: 8\n'), []);
+});
+
+test('RL-R1 and RL-R2 hold with the data-parallel size Automodel infers; Megatron-only rules do not run', () => {
+  assert.deepEqual(findings(edit(['  local_batch_size: 2', '  local_batch_size: 3'])), [
+    'error RL-R2 step_scheduler.global_batch_size@2: global batch size 64 is not divisible by micro batch size 3 × data-parallel size 8 = 24',
+  ]);
+  // Without dp_size the world comes from the setting: 9 GPUs do not divide into TP 2 × PP 1 × CP 1.
+  const inferred = edit(['  dp_size: 8\n', '']);
+  assert.deepEqual(
+    analyzeText(inferred, { worldSize: 9 }).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`),
+    ['error RL-R1 distributed.tp_size'],
+  );
+  // Sequence parallelism with TP 1 is accepted by Automodel (no RL-R6); heads need not divide TP here (no RL-R7).
+  assert.deepEqual(findings(edit(['  tp_size: 2', '  tp_size: 1'], ['  sequence_parallel: false', '  sequence_parallel: true'])), []);
+});
+
+test('RL-AM3, AM4, AM5: the HSDP replicas and the expert mesh (mesh_utils.py), errors in every release', () => {
+  assert.deepEqual(findings(edit(['  dp_size: 8\n', '  dp_size: 8\n  dp_replicate_size: 3\n'])), [
+    'error RL-AM3 distributed.dp_replicate_size@14: dp_size 8 is not a multiple of dp_replicate_size 3',
+  ]);
+  assert.deepEqual(findings(edit(['  dp_size: 8\n', '  dp_size: 8\n  dp_replicate_size: 8\n'])), [
+    'error RL-AM4 distributed.dp_replicate_size@14: dp_replicate_size 8 must be less than dp_size 8: FSDP2 does not run plain replication (DDP)',
+  ]);
+  assert.deepEqual(findings(edit(['  cp_size: 1', '  cp_size: 1\n  ep_size: 32'])), [
+    'error RL-AM5 distributed.ep_size@16: dp × cp × tp = 8·1·2 = 16 is not a multiple of ep_size 32',
+  ]);
+  assert.deepEqual(findings(edit(['  cp_size: 1', '  cp_size: 1\n  ep_size: 16'])), []);
+});
+
+test('RL-AM1, AM2, AM6, AM7: strategy checks warn until a release that runs them is named', () => {
+  const unknown = edit(['  strategy: fsdp2', '  strategy: zero3']);
+  assert.deepEqual(findings(unknown), [
+    'warning RL-AM1 distributed.strategy@12: distributed.strategy "zero3" is none of fsdp2, megatron_fsdp, ddp; NeMo Automodel 0.5.0 and newer reject it (nemo_automodel/recipes/_dist_utils.py parse_distributed_section); no NeMo Automodel release named; add `# recipe-lens: automodel=X.Y` or set recipeLens.versions',
+  ]);
+  assert.deepEqual(
+    findings('# recipe-lens: automodel=0.5.0\n' + unknown).map((f) => f.split(':')[0]),
+    ['error RL-AM1 distributed.strategy@13'],
+  );
+  assert.deepEqual(findings(edit(['  strategy: fsdp2', '  strategy: FSDP2'])), []);
+  assert.deepEqual(
+    findings('# recipe-lens: automodel=0.5.0\n' + edit(['  strategy: fsdp2', '  strategy: ddp'])).map((f) => f.split(':')[0]),
+    ['error RL-AM2 distributed.tp_size@15'],
+  );
+  assert.deepEqual(
+    findings(
+      '# recipe-lens: automodel=0.5.0\n' +
+        edit(['  strategy: fsdp2', '  strategy: megatron_fsdp'], ['  cp_size: 1', '  cp_size: 1\n  ep_size: 2']),
+    ).map((f) => f.split(':')[0]),
+    ['error RL-AM2 distributed.ep_size@17'],
+  );
+  // pp_size > 1 without a pipeline block: a warning in every release (the check is on main after 0.5.0).
+  assert.deepEqual(
+    findings(
+      '# recipe-lens: automodel=0.5.0\n' + edit(['  cp_size: 1', '  cp_size: 1\n  pp_size: 2'], ['  tp_size: 2', '  tp_size: 1']),
+    ).map((f) => f.split(':')[0]),
+    ['warning RL-AM6 distributed.pp_size@17'],
+  );
+  assert.deepEqual(findings(edit(['  cp_size: 1', '  cp_size: 1\n  pp_size: 2\n  pipeline: {}'], ['  tp_size: 2', '  tp_size: 1'])), []);
+  assert.deepEqual(
+    findings('# recipe-lens: automodel=0.5.0\n' + edit(['  activation_checkpointing: true', '  activation_checkpointing: sometimes'])).map(
+      (f) => f.split(':')[0],
+    ),
+    ['error RL-AM7 distributed.activation_checkpointing@18'],
+  );
+  assert.deepEqual(findings(edit(['  activation_checkpointing: true', '  activation_checkpointing: Full'])), []);
+});
+
+test('RL-AM8: LoRA takes one of target_modules, exclude_modules, match_all_linear', () => {
+  assert.deepEqual(findings(BASE + "peft:\n  dim: 16\n  target_modules: ['*.q_proj']\n  exclude_modules: ['*.lm_head']\n"), [
+    'error RL-AM8 peft.exclude_modules@29: peft.target_modules and peft.exclude_modules are mutually exclusive: give one of them',
+  ]);
+  assert.deepEqual(
+    findings(BASE + "peft:\n  match_all_linear: true\n  target_modules: ['*_proj']\n").map((f) => f.split(':')[0]),
+    ['warning RL-AM8 peft.match_all_linear@27'],
+  );
+});
+
+test('LoRA patterns select the decoder linears as module_matcher.py matches them', () => {
+  const am = (peft: Record<string, unknown>) => {
+    const lines = Object.entries(peft).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`);
+    const r = recipeOf(BASE + `peft:\n${lines.join('\n')}\n`);
+    if (r?.kind !== 'training' || !r.automodel) throw new Error('automodel');
+    return loraTargets(r.automodel);
+  };
+  assert.deepEqual(am({ dim: 8 }).targets, ['linear_qkv', 'linear_proj', 'linear_fc1', 'linear_fc2']); // `*_proj` by default
+  assert.deepEqual(am({ target_modules: ['q_proj', '*.v_proj'] }), {
+    targets: ['linear_qkv'],
+    matched: ['self_attn.q_proj', 'self_attn.v_proj'],
+  });
+  assert.deepEqual(am({ target_modules: '*mlp*' }).targets, ['linear_fc1', 'linear_fc2']);
+  assert.deepEqual(am({ exclude_modules: ['*.down_proj', '*self_attn*'] }).targets, ['linear_fc1']);
+  assert.deepEqual(am({ match_all_linear: true }).matched.length, 7);
+  // Regex syntax beyond `*` is not compiled (a hostile pattern must not hang the editor): it matches nothing here.
+  assert.deepEqual(am({ target_modules: ['(a+)+$', 'q_proj'] }).matched, ['self_attn.q_proj']);
+});
+
+/**
+ * Llama 3.1 8B (8,030,261,248 parameters) on DP 8 × TP 2: FSDP2 shards every parameter over DP × CP = 8 after TP halves
+ * the layers. Per parameter: bf16 storage keeps 2 B weight + 2 B gradient + 2 × 2 B torch Adam moments
+ * (mixed-precision-training.mdx); fp32 storage 4 + 4 + 8; TE FusedAdam with master_weights and store_param_remainders
+ * 2 + 2 + (2 remainder + 4 + 4).
+ */
+test('memory: FSDP2 storage dtype and optimizer set the bytes per parameter', () => {
+  const per = (text: string) => {
+    const e = estimateOf(text);
+    if (e?.kind !== 'training') throw new Error(`no estimate: ${JSON.stringify(e)}`);
+    const bpp = perParamBytes(e.config, 8);
+    return [e.config.profile, e.config.fsdp, e.config.fsdpStorage, bpp.weights, bpp.gradients, bpp.optimizer * 8];
+  };
+  assert.deepEqual(per(BASE), ['hf', 'fsdp2', 'bf16', 2, 2, 4]);
+  assert.deepEqual(per(edit(['  torch_dtype: bf16', '  torch_dtype: float32'])), ['hf', 'fsdp2', 'fp32', 4, 4, 8]);
+  assert.deepEqual(
+    per(
+      edit([
+        '  _target_: torch.optim.Adam\n',
+        '  _target_: transformer_engine.pytorch.optimizers.fused_adam.FusedAdam\n  master_weights: true\n  store_param_remainders: true\n',
+      ]),
+    ),
+    ['hf', 'fsdp2', 'bf16', 2, 2, 10],
+  );
+  // A recipe Recipe Lens does not model says so instead of estimating.
+  const kd = estimateOf(BASE.replace('TrainFinetuneRecipeForNextTokenPrediction', 'TrainEagle3Recipe'));
+  assert.equal(kd?.kind === 'none' && kd.reason.startsWith('recipe TrainEagle3Recipe is not modelled'), true);
+});

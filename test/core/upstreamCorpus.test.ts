@@ -1,5 +1,5 @@
 // The project's own corpus of real upstream files (test/data/upstream): every recipe, and every YAML whose "no recipe"
-// verdict needed evidence, of whole repositories at pinned commits — Megatron-Bridge, NeMo-RL, the NeMo-Framework-Launcher,
+// verdict needed evidence, of whole repositories at pinned commits — Megatron-Bridge, NeMo-RL, NeMo Automodel, the NeMo-Framework-Launcher,
 // Megatron-LM and NeMo (SOURCES.tsv: repository, path, commit, license). Each file's format, `defaults:` parents, errors
 // and warnings with their lines, estimate, model and fit are locked in EXPECTED.tsv; an error is allowed only on a real
 // upstream mistake, whose row says what it is. Regenerate a draft with
@@ -14,7 +14,7 @@ test('the upstream corpus: every file once in EXPECTED.tsv, and every row with a
     expected.map((r) => r.file),
     upstreamSources().map((s) => s.file),
   );
-  assert.equal(expected.length, 1362);
+  assert.equal(expected.length, 1873);
   assert.deepEqual(
     expected
       .filter((r) => (r.why ?? '').startsWith('REVIEW') || (r.diagnostics.includes('error:') && !(r.why ?? '').startsWith('real')))
@@ -35,6 +35,7 @@ test('the upstream corpus: formats detected, and errors only on the nine files w
     [
       'megatron-bridge',
       'nemo-rl',
+      'automodel',
       'nemo-launcher',
       'nemo-launcher-main',
       'megatron-lm',
@@ -45,7 +46,7 @@ test('the upstream corpus: formats detected, and errors only on the nine files w
       'trtllm-perf',
       'none',
     ].map(count),
-    [52, 333, 221, 4, 325, 39, 1, 92, 26, 8, 261],
+    [52, 333, 481, 221, 4, 325, 39, 1, 92, 26, 8, 291],
   );
   assert.equal(rows.filter((r) => r.diagnostics.includes('error:')).length, 9);
 });

@@ -3,9 +3,8 @@
 // the file with yaml.safe_load (nemo_automodel/components/config/loader.py load_yaml_config) and parses `distributed:`
 // in nemo_automodel/recipes/_dist_utils.py parse_distributed_section; keys and defaults at NVIDIA-NeMo/Automodel 36044ad.
 import type { RecipeDoc } from '../document.js';
-import { lookup } from '../tree.js';
 import type { FieldKind, TrainingValues, ValuesOf } from './fields.js';
-import { readTable, type FieldLoc, type Table } from './table.js';
+import { readTable, scalarAt, type FieldLoc, type Table } from './table.js';
 import type { TrainingTable } from './training.js';
 
 /** Automodel settings beyond the training fields: strategy, data-parallel sizes, optimizer, LoRA matching, packing. */
@@ -99,10 +98,17 @@ export function readAutomodel(doc: RecipeDoc): AutomodelRead {
 }
 
 const pos = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1;
-const scalarAt = (doc: RecipeDoc, path: string[]): unknown => {
-  const n = lookup(doc.root, path)?.node;
-  return n?.kind === 'scalar' ? n.value : undefined;
-};
+
+/** distributed.activation_checkpointing as _dist_utils.py _normalize_activation_checkpointing reads it. */
+export function checkpointingMode(v: unknown): 'full' | 'selective' | 'off' | 'invalid' {
+  if (v === undefined || v === null || v === false) return 'off';
+  if (v === true) return 'full';
+  if (typeof v !== 'string') return 'invalid';
+  const name = v.toLowerCase().replace(/-/g, '_');
+  if (['false', 'off', 'none', 'disabled', 'no'].includes(name)) return 'off';
+  if (['true', 'on', 'full', 'enabled', 'yes'].includes(name)) return 'full';
+  return name === 'selective' ? 'selective' : 'invalid';
+}
 
 /**
  * Sizes Automodel takes as 1 when the key is null or not positive (mesh_utils.py _degree), recompute from
@@ -120,17 +126,9 @@ function derive(doc: RecipeDoc): TrainingValues {
     const x = scalarAt(doc, ['distributed', key]);
     if (x === undefined || x === null || (typeof x === 'number' && Number.isInteger(x) && x <= 0)) out[f] = 1;
   }
-  const ac = scalarAt(doc, ['distributed', 'activation_checkpointing']);
-  const acName = typeof ac === 'string' ? ac.toLowerCase().replace(/-/g, '_') : ac;
-  if (ac === true || acName === 'true' || acName === 'on' || acName === 'full' || acName === 'enabled' || acName === 'yes')
-    Object.assign(out, { recomputeGranularity: 'full', recomputeMethod: 'uniform', recomputeLayers: 1 });
-  else if (
-    ac === undefined ||
-    ac === null ||
-    ac === false ||
-    (typeof acName === 'string' && ['false', 'off', 'none', 'disabled', 'no'].includes(acName))
-  )
-    out.recomputeGranularity = null;
+  const ac = checkpointingMode(scalarAt(doc, ['distributed', 'activation_checkpointing']));
+  if (ac === 'full') Object.assign(out, { recomputeGranularity: 'full', recomputeMethod: 'uniform', recomputeLayers: 1 });
+  else if (ac === 'off') out.recomputeGranularity = null;
   return out;
 }
 

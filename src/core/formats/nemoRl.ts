@@ -5,9 +5,9 @@
 // or Automodel layers). Keys and types: nemo_rl/models/policy/__init__.py PolicyConfig at NVIDIA-NeMo/RL 7ea279a.
 import type { RecipeDoc } from '../document.js';
 import { resolveModelRef } from '../models/resolve.js';
-import { childNode, isMapNode, lookup } from '../tree.js';
+import { childNode, isMapNode } from '../tree.js';
 import type { FieldKind, TrainingValues, ValuesOf } from './fields.js';
-import { readTable, type FieldLoc, type Table } from './table.js';
+import { readTable, scalarAt, type FieldLoc, type Table } from './table.js';
 import type { TrainingTable } from './training.js';
 
 /** NeMo-RL settings beyond the training fields: backends, batching, generation, reference model, teacher, cluster split. */
@@ -298,11 +298,6 @@ function catalogueShape(name: unknown): TrainingValues {
   const s = r.shape;
   return { layers: s.layers, heads: s.heads, groups: s.kvHeads, ...(s.experts > 0 ? { experts: s.experts } : {}) };
 }
-
-const scalarAt = (doc: RecipeDoc, path: string[]): unknown => {
-  const n = lookup(doc.root, path)?.node;
-  return n?.kind === 'scalar' ? n.value : undefined;
-};
 
 /** policy.precision → the bf16/fp16 flags megatron/setup.py _apply_precision_config derives. */
 function precisionFlags(doc: RecipeDoc): TrainingValues {

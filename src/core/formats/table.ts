@@ -109,3 +109,9 @@ export function fieldAt<F extends string>(table: Table<F>, loc: Partial<Record<F
     if (at.path.length === path.length && at.path.every((s, i) => s === path[i])) return field;
   return undefined;
 }
+
+/** The scalar at a path from the document's root (undefined where it is absent or not a scalar). */
+export function scalarAt(doc: RecipeDoc, path: string[]): unknown {
+  const n = lookup(doc.root, path)?.node;
+  return n?.kind === 'scalar' ? n.value : undefined;
+}

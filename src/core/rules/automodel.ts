@@ -1,7 +1,7 @@
 // NeMo Automodel's own launch checks (RL-AM1 …), each once as a predicate on the recipe's values, with the upstream check
 // it mirrors (NVIDIA-NeMo/Automodel at 36044ad). Checks that releases added carry that range: against no named
 // release they warn (versions.ts).
-import type { AutomodelField, AutomodelRead } from '../formats/automodel.js';
+import { checkpointingMode, type AutomodelField, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingField } from '../formats/fields.js';
 import type { TrainingRecipe } from '../recipe.js';
 import { releaseNote, severityFor, type ReleaseRange } from '../versions.js';
@@ -22,7 +22,6 @@ const MATCH_ALL = since('0.4.0', 'nemo_automodel/components/_peft/module_matcher
 const PIPELINE_BLOCK = since(undefined, 'nemo_automodel/recipes/_dist_utils.py parse_distributed_section (after v0.5.0)');
 
 const STRATEGIES = ['fsdp2', 'megatron_fsdp', 'ddp'];
-const AC_VALUES = ['false', 'off', 'none', 'disabled', 'no', 'true', 'on', 'full', 'enabled', 'yes', 'selective'];
 
 /** The data-parallel size the mesh gets: dp_size, else world / (tp·cp·pp) (mesh_utils.py _infer_dp_size). */
 export function automodelDataParallel(r: TrainingRecipe, am: AutomodelRead): number | undefined {
@@ -134,16 +133,15 @@ export function automodelRules(r: TrainingRecipe, am: AutomodelRead): AutomodelH
       ['pp'],
     );
   // RL-AM7 — activation_checkpointing values (_dist_utils.py _normalize_activation_checkpointing) and where selective runs.
-  const ac = x.activationCheckpointing;
-  const acName = typeof ac === 'string' ? ac.toLowerCase().replace(/-/g, '_') : undefined;
-  if (ac !== undefined && ac !== null && typeof ac !== 'boolean' && !(acName !== undefined && AC_VALUES.includes(acName)))
+  const ac = checkpointingMode(x.activationCheckpointing);
+  if (ac === 'invalid')
     hit(
       'RL-AM7',
       versioned(STRATEGY),
       `distributed.activation_checkpointing must be a boolean or one of full, selective, false${note(STRATEGY)}`,
       ['activationCheckpointing'],
     );
-  else if (acName === 'selective' && strategy === 'megatron_fsdp')
+  else if (ac === 'selective' && strategy === 'megatron_fsdp')
     hit(
       'RL-AM7',
       versioned(STRATEGY),

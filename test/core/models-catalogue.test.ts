@@ -1,7 +1,7 @@
 // The model catalogue is internally consistent, keeps the old preset ids, and records each checkpoint's weight format.
 import { modelsTable, TABLE_END, TABLE_START, withTable } from '../modelsTable.js';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { countParams } from '../../src/core/memory/params.js';
@@ -9,7 +9,7 @@ import { CATALOGUE, catalogueEntry, findCatalogueId } from '../../src/core/model
 import { exactKey } from '../../src/core/models/names.js';
 import { exactParams, roundedParams } from '../../src/core/models/published.js';
 import type { CatalogueEntry } from '../../src/core/models/types.js';
-import { REPO } from '../helpers.js';
+import { readHfFixture, REPO } from '../helpers.js';
 
 const entry = (id: string): CatalogueEntry => {
   const e = catalogueEntry(id);
@@ -190,6 +190,58 @@ test('hybrid and windowed shapes carry their patterns (Nemotron-H, Llama 4, Gemm
     valueHeadDim: 128,
     convKernel: 4,
   });
+});
+
+test('every entry names its HF architecture (config.json architectures[0] of its reference checkpoint)', () => {
+  // Left without one: Nemotron-4 15B has no public checkpoint, and nvidia/Nemotron-4-340B-Base ships as a .nemo checkpoint
+  // with no HF config.json to name a class.
+  const without = ['nemotron4-15b', 'nemotron4-340b'];
+  for (const e of CATALOGUE) {
+    if (without.includes(e.id)) assert.equal(e.shape.architecture, undefined, e.id);
+    else assert.match(e.shape.architecture ?? '', /^[A-Z][A-Za-z0-9_]*$/, e.id);
+  }
+  // architectures[0] as read in the config.json copies named in the catalogue files (aiconfigurator model_configs/,
+  // mlc-llm model_preset.py) or in a Megatron-Bridge model verification card (hf_id / architecture).
+  const pinned: Record<string, string> = {
+    'llama3-8b': 'LlamaForCausalLM', // meta-llama/Meta-Llama-3.1-8B (aiconfigurator)
+    'llama4-scout-17b-16e': 'Llama4ForConditionalGeneration', // Llama-4-Scout-17B-16E-Instruct (aiconfigurator)
+    'qwen2.5-3b': 'Qwen2ForCausalLM', // mlc-llm qwen2.5_3b
+    'qwen3-32b': 'Qwen3ForCausalLM', // Qwen/Qwen3-32B (aiconfigurator)
+    'qwen3-30b-a3b': 'Qwen3MoeForCausalLM', // Qwen/Qwen3-30B-A3B (aiconfigurator; card qwen3-30b-a3b)
+    'qwen3.5-397b-a17b': 'Qwen3_5MoeForConditionalGeneration', // Qwen/Qwen3.5-397B-A17B (aiconfigurator)
+    'qwen3-vl-8b': 'Qwen3VLForConditionalGeneration', // Qwen/Qwen3-VL-8B-Instruct (aiconfigurator)
+    'deepseek-v3': 'DeepseekV3ForCausalLM', // deepseek-ai/DeepSeek-V3 (aiconfigurator; card deepseek-v3)
+    'deepseek-v3.2': 'DeepseekV32ForCausalLM', // deepseek-ai/DeepSeek-V3.2 (aiconfigurator)
+    'kimi-k2': 'DeepseekV3ForCausalLM', // moonshotai/Kimi-K2-Instruct (aiconfigurator; model_type kimi_k2)
+    'kimi-k2.5': 'KimiK25ForConditionalGeneration', // moonshotai/Kimi-K2.5 (aiconfigurator; text_config DeepseekV3ForCausalLM)
+    'gpt-oss-120b': 'GptOssForCausalLM', // openai/gpt-oss-120b (aiconfigurator)
+    'nemotron3-nano-30b-a3b': 'NemotronHForCausalLM', // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (aiconfigurator)
+    'nemotron-h-56b': 'NemotronHForCausalLM', // nvidia/Nemotron-H-56B-Base-8K (aiconfigurator)
+    'nemotron3-nano-omni-30b-a3b': 'NemotronH_Nano_Omni_Reasoning_V3', // card nemotron-3-nano-omni-30b-a3b-reasoning
+    'gemma3-1b': 'Gemma3ForCausalLM', // mlc-llm gemma3_1b_it
+    'gemma3-4b': 'Gemma3ForConditionalGeneration', // card gemma-3-4b-it
+    'gemma4-26b-a4b': 'Gemma4ForConditionalGeneration', // card gemma-4-26b-a4b-it
+    'phi4-mini': 'Phi3ForCausalLM', // mlc-llm phi-4 (Phi-4-mini-instruct)
+    'mixtral-8x7b': 'MixtralForCausalLM', // mistralai/Mixtral-8x7B-v0.1 (aiconfigurator)
+    'mistral-7b-v0.3': 'MistralForCausalLM', // mlc-llm mistral_7b_v03
+    'glm-5': 'GlmMoeDsaForCausalLM', // zai-org/GLM-5 (aiconfigurator)
+    'minimax-m2': 'MiniMaxM2ForCausalLM', // MiniMaxAI/MiniMax-M2.5 (aiconfigurator), the same architecture
+    'chatglm3-6b': 'ChatGLMModel', // mlc-llm chatglm
+    'mimo-7b': 'MiMoForCausalLM', // XiaomiMiMo/MiMo-7B-Base (aiconfigurator)
+  };
+  for (const [id, arch] of Object.entries(pinned)) assert.equal(entry(id).shape.architecture, arch, id);
+  assert.equal(Object.keys(pinned).length, 25);
+  // Every config.json fixture (verbatim HF copies, test/fixtures/hf/<org>--<name>/) of a catalogue checkpoint names the
+  // entry's architecture, whether it is the reference checkpoint or a sibling (base, quantized, Thinking).
+  let checked = 0;
+  for (const dir of readdirSync(join(REPO, 'test', 'fixtures', 'hf'))) {
+    const hfId = dir.replace('--', '/');
+    const owner = CATALOGUE.find((e) => e.checkpoints.some((c) => c.hfId === hfId));
+    if (!owner) continue;
+    assert.equal(readHfFixture(dir).shape.architecture, owner.shape.architecture, `${hfId} (${owner.id})`);
+    checked++;
+  }
+  assert.ok(checked >= 29, `${checked} fixtures checked`);
 });
 
 test('docs/models.md lists every catalogue id', () => {

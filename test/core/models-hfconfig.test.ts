@@ -31,6 +31,7 @@ test('DeepSeek-R1: MLA, 256 experts after 3 dense layers, one shared expert, rou
   const r = read('deepseek-ai--DeepSeek-R1');
   assert.equal(r.architecture, 'DeepseekV3ForCausalLM');
   assert.deepEqual(dims(r.shape), {
+    architecture: 'DeepseekV3ForCausalLM',
     layers: 61,
     hidden: 7168,
     ffn: 18432,
@@ -65,6 +66,7 @@ test('DeepSeek-R1: MLA, 256 experts after 3 dense layers, one shared expert, rou
 test('gpt-oss-120b: layer_types alternate a 128-token window, sinks and biases, MXFP4 experts', () => {
   const r = read('openai--gpt-oss-120b');
   assert.deepEqual(dims(r.shape), {
+    architecture: 'GptOssForCausalLM',
     layers: 36,
     hidden: 2880,
     ffn: 2880,
@@ -112,6 +114,7 @@ test('Qwen3-30B-A3B: q/k norms, 128 experts of 768 in every layer; Qwen2.5-7B: q
   );
   const q25 = read('Qwen--Qwen2.5-7B').shape;
   assert.deepEqual(dims(q25), {
+    architecture: 'Qwen2ForCausalLM',
     layers: 28,
     hidden: 3584,
     ffn: 18944,
@@ -297,6 +300,7 @@ test('Gemma 2 alternates a 4096 window; Gemma 3 1B has five local layers per glo
 test('Llama 3.2 1B ties embeddings with head_dim 64; Mistral NeMo has head_dim 128 ≠ hidden / heads; Phi-3.5 ignores a window beyond its positions', () => {
   const l = read('meta-llama--Llama-3.2-1B').shape;
   assert.deepEqual(dims(l), {
+    architecture: 'LlamaForCausalLM',
     layers: 16,
     hidden: 2048,
     ffn: 8192,

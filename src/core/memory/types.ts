@@ -4,6 +4,11 @@
 export interface ModelShape {
   /** Preset id or the file's own model name, for display. */
   name: string;
+  /**
+   * The Hugging Face model class (config.json `architectures[0]`, e.g. `LlamaForCausalLM`): which implementation a
+   * framework that dispatches on it builds (NeMo Automodel's registry, Liger's patches). Undefined when not known.
+   */
+  architecture?: string;
   layers: number;
   hidden: number;
   /** Dense MLP width (per expert width is `moeFfn`). */

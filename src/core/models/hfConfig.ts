@@ -289,6 +289,7 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
 
   const shape: ModelShape = {
     name: str(c._name_or_path) ? String(c._name_or_path).split('/').pop()! : architecture,
+    ...(archs[0] ? { architecture: archs[0] } : {}),
     layers,
     hidden,
     ffn,

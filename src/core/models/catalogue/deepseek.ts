@@ -1,5 +1,9 @@
 // DeepSeek V2, V2-Lite, V3, R1, V3.2 (multi-head latent attention, MoE, MTP; V3.2 adds the DSA lightning indexer) and
 // the DeepSeek-V3-architecture Moonshot models.
+// Architectures (config.json architectures[0]): the aiconfigurator copies (DeepSeek-V3, R1, V3.2, Kimi-K2-Instruct, Kimi-K2.5)
+// and mlc-llm model_preset.py@79d603f deepseek_v2_lite; DeepSeek-V2 per Megatron-Bridge deepseek/deepseek_v2_bridge.py@067f987
+// (source=DeepseekV2ForCausalLM, docs/models/deepseek/deepseek-v2.md); Moonlight per Megatron-Bridge
+// examples/model_verification_cards/moonlight-16b-a3b/card.yaml (architecture DeepseekV3ForCausalLM).
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry, WeightFormat } from '../types.js';
 import { assumedBf16Weights, bf16Weights, fp8BlockWeights, nvfp4Weights } from '../weights.js';
@@ -139,6 +143,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     family: 'deepseek',
     title: 'DeepSeek-V2-Lite',
     shape: {
+      architecture: 'DeepseekV2ForCausalLM',
       ...DS,
       layers: 27,
       hidden: 2048,
@@ -177,6 +182,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     family: 'deepseek',
     title: 'DeepSeek-V2',
     shape: {
+      architecture: 'DeepseekV2ForCausalLM',
       ...DS,
       layers: 60,
       hidden: 5120,
@@ -214,7 +220,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     id: 'deepseek-v3',
     family: 'deepseek',
     title: 'DeepSeek-V3',
-    shape: v3Shape,
+    shape: { ...v3Shape, architecture: 'DeepseekV3ForCausalLM' },
     checkpoints: [
       ckpt('deepseek-ai/DeepSeek-V3', dsFp8('deepseek-ai/DeepSeek-V3')),
       ckpt('deepseek-ai/DeepSeek-V3-Base', assumedFp8('the deepseek-ai/DeepSeek-V3 release format')),
@@ -232,7 +238,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     id: 'deepseek-r1',
     family: 'deepseek',
     title: 'DeepSeek-R1',
-    shape: v3Shape,
+    shape: { ...v3Shape, architecture: 'DeepseekV3ForCausalLM' },
     checkpoints: [
       ckpt('deepseek-ai/DeepSeek-R1', dsFp8('deepseek-ai/DeepSeek-R1')),
       ckpt('deepseek-ai/DeepSeek-R1-0528', assumedFp8('the deepseek-ai/DeepSeek-R1 release format')),
@@ -253,7 +259,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     id: 'deepseek-v3.2',
     family: 'deepseek',
     title: 'DeepSeek-V3.2',
-    shape: V32_SHAPE,
+    shape: { ...V32_SHAPE, architecture: 'DeepseekV32ForCausalLM' },
     checkpoints: [
       ckpt('deepseek-ai/DeepSeek-V3.2', dsFp8('deepseek-ai/DeepSeek-V3.2')),
       ckpt(
@@ -289,7 +295,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     id: 'kimi-k2',
     family: 'kimi',
     title: 'Kimi K2',
-    shape: KIMI_K2_SHAPE,
+    shape: { ...KIMI_K2_SHAPE, architecture: 'DeepseekV3ForCausalLM' },
     checkpoints: [
       ckpt('moonshotai/Kimi-K2-Instruct', dsFp8('moonshotai/Kimi-K2-Instruct')),
       ckpt('moonshotai/Kimi-K2-Base', assumedFp8('the moonshotai/Kimi-K2-Instruct release format')),
@@ -329,7 +335,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     family: 'kimi',
     title: 'Kimi K2.5',
     // text_config: the Kimi K2 language model (DeepseekV3 keys, 61 layers, 64 heads, 384 experts, first_k_dense_replace 1).
-    shape: { ...KIMI_K2_SHAPE, maxPositionEmbeddings: 262144 },
+    shape: { architecture: 'KimiK25ForConditionalGeneration', ...KIMI_K2_SHAPE, maxPositionEmbeddings: 262144 },
     checkpoints: [
       // text_config.quantization_config: compressed-tensors pack-quantized int4, symmetric, group 32; attention, shared
       // experts, the dense MLP and lm_head ignored (the Kimi-K2-Thinking scheme).
@@ -380,6 +386,7 @@ export const DEEPSEEK_MODELS: CatalogueEntry[] = [
     family: 'kimi',
     title: 'Moonlight 16B-A3B',
     shape: {
+      architecture: 'DeepseekV3ForCausalLM',
       ...DS,
       layers: 27,
       hidden: 2048,

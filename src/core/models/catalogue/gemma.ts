@@ -1,4 +1,10 @@
 // Google Gemma, Gemma 2, Gemma 3 and Gemma 4 (text decoders): GeGLU MLPs, tied embeddings, local/global attention.
+// Architectures (config.json architectures[0]): Gemma 2B, Gemma 2 and Gemma 3 1B from mlc-llm model_preset.py@79d603f; Gemma 7B
+// per NVIDIA-NeMo/Automodel docs/model-coverage/llm/google/gemma-1.mdx@36044ad and NeMo gemma.py@8cfedd7 HFGemmaImporter; Gemma 3
+// 4B/12B/27B it are Gemma3ForConditionalGeneration (Megatron-Bridge examples/model_verification_cards/gemma-3-4b-it,
+// docs/models/gemma/gemma3-vl.md with gemma_vl/gemma3_vl_bridge.py@067f987; trymirai/lalamo HFGemma3Config@cef960b for
+// gemma-3-4b-it and gemma-3-27b-it); Gemma 4 from the aiconfigurator copies, Megatron-Bridge model_verification_cards/
+// gemma-4-26b-a4b-it and Automodel docs/model-coverage/vlm/google/gemma4.mdx (E2B-it, E4B-it, 31B-it).
 import { exactParams, roundedParams } from '../published.js';
 import type { CatalogueEntry, TokenizerFacts } from '../types.js';
 import { assumedBf16Weights, bf16Weights, nvfp4Weights } from '../weights.js';
@@ -44,7 +50,17 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     id: 'gemma-2b',
     family: 'gemma',
     title: 'Gemma 2B',
-    shape: { ...GEMMA, layers: 18, hidden: 2048, ffn: 16384, heads: 8, kvHeads: 1, headDim: 256, vocab: 256000 },
+    shape: {
+      architecture: 'GemmaForCausalLM',
+      ...GEMMA,
+      layers: 18,
+      hidden: 2048,
+      ffn: 16384,
+      heads: 8,
+      kvHeads: 1,
+      headDim: 256,
+      vocab: 256000,
+    },
     checkpoints: [ckpt('google/gemma-2b', bf16('google/gemma-2b')), ckpt('google/gemma-2b-it', GEMMA_BF16)],
     aliases: ['GemmaConfig2B', 'GemmaModelProvider2B', 'gemma_2b'],
     tokenizer: gemmaTokenizer(256000, 'google/gemma-2b', SRC.hf('google/gemma-2b', 'mlc') + ' vocab_size'),
@@ -55,7 +71,17 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     id: 'gemma-7b',
     family: 'gemma',
     title: 'Gemma 7B',
-    shape: { ...GEMMA, layers: 28, hidden: 3072, ffn: 24576, heads: 16, kvHeads: 16, headDim: 256, vocab: 256000 },
+    shape: {
+      architecture: 'GemmaForCausalLM',
+      ...GEMMA,
+      layers: 28,
+      hidden: 3072,
+      ffn: 24576,
+      heads: 16,
+      kvHeads: 16,
+      headDim: 256,
+      vocab: 256000,
+    },
     checkpoints: ckpts(GEMMA_BF16, 'google/gemma-7b', 'google/gemma-7b-it'),
     aliases: ['GemmaConfig7B', 'GemmaModelProvider7B', 'gemma_7b'],
     tokenizer: gemmaTokenizer(256000, 'google/gemma-7b', SRC.hf('google/gemma-2b', 'mlc') + ' vocab_size (one Gemma tokenizer)'),
@@ -66,7 +92,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     id: 'gemma2-2b',
     family: 'gemma',
     title: 'Gemma 2 2B',
-    shape: { ...GEMMA2, layers: 26, hidden: 2304, ffn: 9216, heads: 8, kvHeads: 4, headDim: 256 },
+    shape: { architecture: 'Gemma2ForCausalLM', ...GEMMA2, layers: 26, hidden: 2304, ffn: 9216, heads: 8, kvHeads: 4, headDim: 256 },
     checkpoints: [ckpt('google/gemma-2-2b', bf16('google/gemma-2-2b')), ckpt('google/gemma-2-2b-it', GEMMA_BF16)],
     aliases: ['Gemma2Config2B', 'Gemma2ModelProvider2B', 'gemma2_2b'],
     tokenizer: gemmaTokenizer(256000, 'google/gemma-2-2b', SRC.hf('google/gemma-2-2b', 'mlc') + ' vocab_size'),
@@ -77,7 +103,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     id: 'gemma2-9b',
     family: 'gemma',
     title: 'Gemma 2 9B',
-    shape: { ...GEMMA2, layers: 42, hidden: 3584, ffn: 14336, heads: 16, kvHeads: 8, headDim: 256 },
+    shape: { architecture: 'Gemma2ForCausalLM', ...GEMMA2, layers: 42, hidden: 3584, ffn: 14336, heads: 16, kvHeads: 8, headDim: 256 },
     checkpoints: [ckpt('google/gemma-2-9b', bf16('google/gemma-2-9b')), ckpt('google/gemma-2-9b-it', GEMMA_BF16)],
     aliases: ['Gemma2Config9B', 'Gemma2ModelProvider9B', 'gemma2_9b'],
     tokenizer: gemmaTokenizer(256000, 'google/gemma-2-9b', SRC.hf('google/gemma-2-9b', 'mlc') + ' vocab_size'),
@@ -88,7 +114,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     id: 'gemma2-27b',
     family: 'gemma',
     title: 'Gemma 2 27B',
-    shape: { ...GEMMA2, layers: 46, hidden: 4608, ffn: 36864, heads: 32, kvHeads: 16, headDim: 128 },
+    shape: { architecture: 'Gemma2ForCausalLM', ...GEMMA2, layers: 46, hidden: 4608, ffn: 36864, heads: 32, kvHeads: 16, headDim: 128 },
     checkpoints: [ckpt('google/gemma-2-27b', bf16('google/gemma-2-27b')), ckpt('google/gemma-2-27b-it', GEMMA_BF16)],
     aliases: ['Gemma2Config27B', 'Gemma2ModelProvider27B', 'gemma2_27b'],
     tokenizer: gemmaTokenizer(256000, 'google/gemma-2-27b', SRC.hf('google/gemma-2-27b', 'mlc') + ' vocab_size'),
@@ -100,6 +126,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 3 1B',
     shape: {
+      architecture: 'Gemma3ForCausalLM',
       ...GEMMA3,
       layers: 26,
       hidden: 1152,
@@ -124,6 +151,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 3 4B',
     shape: {
+      architecture: 'Gemma3ForConditionalGeneration',
       ...GEMMA3,
       layers: 34,
       hidden: 2560,
@@ -146,6 +174,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 3 12B',
     shape: {
+      architecture: 'Gemma3ForConditionalGeneration',
       ...GEMMA3,
       layers: 48,
       hidden: 3840,
@@ -168,6 +197,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 3 27B',
     shape: {
+      architecture: 'Gemma3ForConditionalGeneration',
       ...GEMMA3,
       layers: 62,
       hidden: 5376,
@@ -193,6 +223,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 4 E2B',
     shape: {
+      architecture: 'Gemma4ForConditionalGeneration',
       ...GEMMA4,
       layers: 35,
       hidden: 1536,
@@ -232,6 +263,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 4 E4B',
     shape: {
+      architecture: 'Gemma4ForConditionalGeneration',
       ...GEMMA4,
       layers: 42,
       hidden: 2560,
@@ -269,6 +301,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 4 26B-A4B',
     shape: {
+      architecture: 'Gemma4ForConditionalGeneration',
       ...GEMMA4,
       layers: 30,
       hidden: 2816,
@@ -327,6 +360,7 @@ export const GEMMA_MODELS: CatalogueEntry[] = [
     family: 'gemma',
     title: 'Gemma 4 31B',
     shape: {
+      architecture: 'Gemma4ForConditionalGeneration',
       ...GEMMA4,
       layers: 60,
       hidden: 5376,

@@ -1,5 +1,9 @@
 // Zhipu GLM: ChatGLM3 6B, GLM-4 9B, GLM-4.5 / 4.6 / 4.7 and GLM-4.5-Air (MoE with MTP), GLM-4.7-Flash (MLA + MoE),
 // GLM-5 / 5.1 / 5.2 (MLA + DeepSeek Sparse Attention + MoE).
+// Architectures (config.json architectures[0]): ChatGLM3 from mlc-llm model_preset.py@79d603f ("chatglm": ChatGLMModel);
+// glm-4-9b-chat-hf, GLM-4.5-Air and GLM-4.7-Flash per NVIDIA-NeMo/Automodel docs/model-coverage/llm/thudm/glm4.mdx and
+// glm4-moe.mdx@36044ad; GLM-4.5 per Megatron-Bridge docs/models/glm/glm45.md with glm/glm45_bridge.py@067f987
+// (source=Glm4MoeForCausalLM); GLM-5 / 5.2 from the aiconfigurator copies.
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry, WeightFormat } from '../types.js';
 import { assumedBf16Weights, bf16Weights, fp16Weights, fp8BlockWeights, nvfp4Weights } from '../weights.js';
@@ -100,7 +104,18 @@ export const GLM_MODELS: CatalogueEntry[] = [
     id: 'chatglm3-6b',
     family: 'glm',
     title: 'ChatGLM3 6B',
-    shape: { ...GLM, ...DENSE, layers: 28, hidden: 4096, ffn: 13696, heads: 32, kvHeads: 2, headDim: 128, vocab: 65024 },
+    shape: {
+      architecture: 'ChatGLMModel',
+      ...GLM,
+      ...DENSE,
+      layers: 28,
+      hidden: 4096,
+      ffn: 13696,
+      heads: 32,
+      kvHeads: 2,
+      headDim: 128,
+      vocab: 65024,
+    },
     checkpoints: [ckpt('THUDM/chatglm3-6b', fp16Weights(`${SRC.hf('THUDM/chatglm3-6b', 'mlc')} torch_dtype float16`))],
     aliases: ['ChatGLM3Config6B', 'ChatGLM2Config6B', 'chatglm3_6b', 'chatglm2-6b'],
     tokenizer: {
@@ -120,7 +135,18 @@ export const GLM_MODELS: CatalogueEntry[] = [
     id: 'glm4-9b',
     family: 'glm',
     title: 'GLM-4 9B',
-    shape: { ...GLM, ...DENSE, layers: 40, hidden: 4096, ffn: 13696, heads: 32, kvHeads: 2, headDim: 128, vocab: 151552 },
+    shape: {
+      architecture: 'GlmForCausalLM',
+      ...GLM,
+      ...DENSE,
+      layers: 40,
+      hidden: 4096,
+      ffn: 13696,
+      heads: 32,
+      kvHeads: 2,
+      headDim: 128,
+      vocab: 151552,
+    },
     checkpoints: ckpts(
       assumedBf16Weights('the GLM-4 releases are BF16'),
       'THUDM/glm-4-9b-chat-hf',
@@ -146,6 +172,7 @@ export const GLM_MODELS: CatalogueEntry[] = [
     family: 'glm',
     title: 'GLM-4.5 355B-A32B',
     shape: {
+      architecture: 'Glm4MoeForCausalLM',
       ...GLM45,
       layers: 92,
       hidden: 5120,
@@ -186,6 +213,7 @@ export const GLM_MODELS: CatalogueEntry[] = [
     family: 'glm',
     title: 'GLM-4.5-Air 106B-A12B',
     shape: {
+      architecture: 'Glm4MoeForCausalLM',
       ...GLM45,
       layers: 46,
       hidden: 4096,
@@ -206,6 +234,7 @@ export const GLM_MODELS: CatalogueEntry[] = [
     family: 'glm',
     title: 'GLM-4.7-Flash',
     shape: {
+      architecture: 'Glm4MoeLiteForCausalLM',
       gatedMlp: true,
       norm: 'rmsnorm',
       activation: 'swiglu',
@@ -251,7 +280,7 @@ export const GLM_MODELS: CatalogueEntry[] = [
     id: 'glm-5',
     family: 'glm',
     title: 'GLM-5',
-    shape: GLM5_SHAPE,
+    shape: { ...GLM5_SHAPE, architecture: 'GlmMoeDsaForCausalLM' },
     checkpoints: [
       ckpt('zai-org/GLM-5', glm5Bf16('zai-org/GLM-5')),
       ckpt('zai-org/GLM-5-FP8', glm5Fp8('zai-org/GLM-5-FP8')),
@@ -289,7 +318,12 @@ export const GLM_MODELS: CatalogueEntry[] = [
     title: 'GLM-5.2',
     // GLM-5 with cross-layer top-k sharing (index_topk_freq 4, index_skip_topk_offset 3: indexer_types lists 21 full layers,
     // 0–2 and every 4th from 6) and a 1048576-token context.
-    shape: { ...GLM5_SHAPE, dsa: { ...GLM5_SHAPE.dsa, topKFreq: 4, skipTopKOffset: 3 }, maxPositionEmbeddings: 1048576 },
+    shape: {
+      architecture: 'GlmMoeDsaForCausalLM',
+      ...GLM5_SHAPE,
+      dsa: { ...GLM5_SHAPE.dsa, topKFreq: 4, skipTopKOffset: 3 },
+      maxPositionEmbeddings: 1048576,
+    },
     checkpoints: [
       ckpt('zai-org/GLM-5.2', glm5Bf16('zai-org/GLM-5.2')),
       ckpt('zai-org/GLM-5.2-FP8', glm5Fp8('zai-org/GLM-5.2-FP8')),

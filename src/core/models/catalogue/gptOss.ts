@@ -1,4 +1,6 @@
 // OpenAI gpt-oss 20B and 120B: MoE with MXFP4 experts, alternating 128-token sliding-window and full attention.
+// Architecture: GptOssForCausalLM (the aiconfigurator copies; Megatron-Bridge examples/model_verification_cards/gpt-oss-20b,
+// gpt-oss-120b).
 import { exactParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { mxfp4ExpertWeights } from '../weights.js';
@@ -37,7 +39,7 @@ export const GPT_OSS_MODELS: CatalogueEntry[] = [
     id: 'gpt-oss-20b',
     family: 'gpt-oss',
     title: 'gpt-oss-20b',
-    shape: { ...GPT_OSS, layers: 24, experts: 32 },
+    shape: { architecture: 'GptOssForCausalLM', ...GPT_OSS, layers: 24, experts: 32 },
     checkpoints: [ckpt('openai/gpt-oss-20b', weights('openai/gpt-oss-20b'))],
     aliases: ['GPTOSSConfig20B', 'GPTOSSProvider20B', 'gpt_oss_20b'],
     tokenizer: tokenizer('openai/gpt-oss-20b'),
@@ -55,7 +57,7 @@ export const GPT_OSS_MODELS: CatalogueEntry[] = [
     id: 'gpt-oss-120b',
     family: 'gpt-oss',
     title: 'gpt-oss-120b',
-    shape: { ...GPT_OSS, layers: 36, experts: 128 },
+    shape: { architecture: 'GptOssForCausalLM', ...GPT_OSS, layers: 36, experts: 128 },
     checkpoints: [ckpt('openai/gpt-oss-120b', weights('openai/gpt-oss-120b'))],
     aliases: ['GPTOSSConfig120B', 'GPTOSSProvider120B', 'gpt_oss_120b'],
     tokenizer: tokenizer('openai/gpt-oss-120b'),

@@ -1,4 +1,10 @@
 // Meta Llama 2, 3, 3.1, 3.2, 3.3 and 4, and the Llama-architecture NVIDIA models.
+// Architectures (config.json architectures[0]): LlamaForCausalLM in the Llama 2 / 3.1 / 3.2 config.json
+// copies (mlc-ai/mlc-llm model_preset.py@79d603f, ai-dynamo/aiconfigurator model_configs/@095f58a); Llama 3.3 70B per
+// NVIDIA-NeMo/Automodel docs/model-coverage/llm/meta/llama.mdx@36044ad; the Llama 3.1 Nemotron fine-tunes per Megatron-Bridge
+// src/megatron/bridge/models/llama_nemotron/llama_nemotron_bridge.py@067f987 ("Homogeneous Llama-Nemotron models (Nano/70B)
+// use standard LlamaForCausalLM"). Llama 4: Llama4ForConditionalGeneration (aiconfigurator copies of the Instruct configs;
+// NeMo llama.py@8cfedd7 HFLlamaImporter loads model_type llama4 as that VL class).
 import { exactParams, roundedParams } from '../published.js';
 import type { CatalogueEntry, TokenizerFacts } from '../types.js';
 import { assumedBf16Weights, bf16Weights, fp16Weights, modeloptFp8Weights } from '../weights.js';
@@ -40,7 +46,18 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama2-7b',
     family: 'llama',
     title: 'Llama 2 7B',
-    shape: { ...LLAMA, ...DENSE, layers: 32, hidden: 4096, ffn: 11008, heads: 32, kvHeads: 32, headDim: 128, vocab: 32000 },
+    shape: {
+      architecture: 'LlamaForCausalLM',
+      ...LLAMA,
+      ...DENSE,
+      layers: 32,
+      hidden: 4096,
+      ffn: 11008,
+      heads: 32,
+      kvHeads: 32,
+      headDim: 128,
+      vocab: 32000,
+    },
     checkpoints: ckpts(llama2Weights('meta-llama/Llama-2-7b-hf'), 'meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-2-7b-chat-hf'),
     aliases: ['Llama2Config7B', 'Llama2ModelProvider7B', 'llama2_7b'],
     tokenizer: LLAMA2_TOKENIZER,
@@ -51,7 +68,18 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama2-13b',
     family: 'llama',
     title: 'Llama 2 13B',
-    shape: { ...LLAMA, ...DENSE, layers: 40, hidden: 5120, ffn: 13824, heads: 40, kvHeads: 40, headDim: 128, vocab: 32000 },
+    shape: {
+      architecture: 'LlamaForCausalLM',
+      ...LLAMA,
+      ...DENSE,
+      layers: 40,
+      hidden: 5120,
+      ffn: 13824,
+      heads: 40,
+      kvHeads: 40,
+      headDim: 128,
+      vocab: 32000,
+    },
     checkpoints: ckpts(llama2Weights('meta-llama/Llama-2-13b-hf'), 'meta-llama/Llama-2-13b-hf', 'meta-llama/Llama-2-13b-chat-hf'),
     aliases: ['Llama2Config13B', 'Llama2ModelProvider13B', 'llama2_13b'],
     tokenizer: LLAMA2_TOKENIZER,
@@ -62,7 +90,18 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama2-70b',
     family: 'llama',
     title: 'Llama 2 70B',
-    shape: { ...LLAMA, ...DENSE, layers: 80, hidden: 8192, ffn: 28672, heads: 64, kvHeads: 8, headDim: 128, vocab: 32000 },
+    shape: {
+      architecture: 'LlamaForCausalLM',
+      ...LLAMA,
+      ...DENSE,
+      layers: 80,
+      hidden: 8192,
+      ffn: 28672,
+      heads: 64,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 32000,
+    },
     checkpoints: ckpts(llama2Weights('meta-llama/Llama-2-70b-hf'), 'meta-llama/Llama-2-70b-hf', 'meta-llama/Llama-2-70b-chat-hf'),
     aliases: ['Llama2Config70B', 'Llama2ModelProvider70B', 'llama2_70b'],
     tokenizer: LLAMA2_TOKENIZER,
@@ -73,7 +112,7 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama3-8b',
     family: 'llama',
     title: 'Llama 3 / 3.1 8B',
-    shape: llama3_8bShape,
+    shape: { ...llama3_8bShape, architecture: 'LlamaForCausalLM' },
     checkpoints: [
       ...ckpts(
         llama3Weights('meta-llama/Meta-Llama-3.1-8B'),
@@ -106,7 +145,7 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama3.1-nemotron-nano-8b',
     family: 'llama',
     title: 'Llama 3.1 Nemotron Nano 8B',
-    shape: llama3_8bShape,
+    shape: { ...llama3_8bShape, architecture: 'LlamaForCausalLM' },
     checkpoints: [ckpt('nvidia/Llama-3.1-Nemotron-Nano-8B-v1', assumedBf16Weights('a fine-tune of the BF16 Llama 3.1 8B'))],
     aliases: ['Llama31NemotronNano8BConfig', 'Llama31NemotronNano8BProvider', 'llama31_nemotron_nano_8b'],
     tokenizer: { ...LLAMA3_TOKENIZER, hfId: 'nvidia/Llama-3.1-Nemotron-Nano-8B-v1' },
@@ -120,7 +159,18 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama3-70b',
     family: 'llama',
     title: 'Llama 3 / 3.1 70B',
-    shape: { ...LLAMA, ...DENSE, layers: 80, hidden: 8192, ffn: 28672, heads: 64, kvHeads: 8, headDim: 128, vocab: 128256 },
+    shape: {
+      architecture: 'LlamaForCausalLM',
+      ...LLAMA,
+      ...DENSE,
+      layers: 80,
+      hidden: 8192,
+      ffn: 28672,
+      heads: 64,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 128256,
+    },
     checkpoints: [
       ...ckpts(
         llama3Weights('meta-llama/Meta-Llama-3.1-70B'),
@@ -155,7 +205,18 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama3-405b',
     family: 'llama',
     title: 'Llama 3.1 405B',
-    shape: { ...LLAMA, ...DENSE, layers: 126, hidden: 16384, ffn: 53248, heads: 128, kvHeads: 8, headDim: 128, vocab: 128256 },
+    shape: {
+      architecture: 'LlamaForCausalLM',
+      ...LLAMA,
+      ...DENSE,
+      layers: 126,
+      hidden: 16384,
+      ffn: 53248,
+      heads: 128,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 128256,
+    },
     checkpoints: ckpts(
       llama3Weights('meta-llama/Meta-Llama-3.1-405B'),
       'meta-llama/Llama-3.1-405B',
@@ -173,6 +234,7 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     family: 'llama',
     title: 'Llama 3.2 1B',
     shape: {
+      architecture: 'LlamaForCausalLM',
       ...LLAMA,
       ...DENSE,
       tiedEmbeddings: true,
@@ -195,6 +257,7 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     family: 'llama',
     title: 'Llama 3.2 3B',
     shape: {
+      architecture: 'LlamaForCausalLM',
       ...LLAMA,
       ...DENSE,
       tiedEmbeddings: true,
@@ -216,7 +279,18 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     id: 'llama3.3-70b',
     family: 'llama',
     title: 'Llama 3.3 70B',
-    shape: { ...LLAMA, ...DENSE, layers: 80, hidden: 8192, ffn: 28672, heads: 64, kvHeads: 8, headDim: 128, vocab: 128256 },
+    shape: {
+      architecture: 'LlamaForCausalLM',
+      ...LLAMA,
+      ...DENSE,
+      layers: 80,
+      hidden: 8192,
+      ffn: 28672,
+      heads: 64,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 128256,
+    },
     checkpoints: [
       ckpt('meta-llama/Llama-3.3-70B-Instruct', llama3Weights('meta-llama/Llama-3.3-70B-Instruct')),
       ckpt('deepseek-ai/DeepSeek-R1-Distill-Llama-70B', assumedBf16Weights('a fine-tune of the BF16 Llama 3.3 70B')),
@@ -232,6 +306,7 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     family: 'llama',
     title: 'Llama 4 Scout 17B-16E',
     shape: {
+      architecture: 'Llama4ForConditionalGeneration',
       ...LLAMA,
       layers: 48,
       hidden: 5120,
@@ -275,6 +350,7 @@ export const LLAMA_MODELS: CatalogueEntry[] = [
     family: 'llama',
     title: 'Llama 4 Maverick 17B-128E',
     shape: {
+      architecture: 'Llama4ForConditionalGeneration',
       ...LLAMA,
       layers: 48,
       hidden: 5120,

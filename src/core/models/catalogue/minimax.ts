@@ -1,4 +1,6 @@
 // MiniMax: MiniMax-M2 and the releases that keep its architecture (M2.1, M2.5, M2.7).
+// Architecture: MiniMaxM2ForCausalLM (aiconfigurator copies of M2.5 and M2.7; Megatron-Bridge docs/models/minimax/minimax-m2.md
+// and minimax_m2/minimax_m2_bridge.py@067f987 for MiniMax-M2 itself).
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { fp8BlockWeights, nvfp4Weights } from '../weights.js';
@@ -27,6 +29,7 @@ export const MINIMAX_MODELS: CatalogueEntry[] = [
     family: 'minimax',
     title: 'MiniMax-M2 230B-A10B',
     shape: {
+      architecture: 'MiniMaxM2ForCausalLM',
       layers: 62,
       hidden: 3072,
       ffn: 1536,

@@ -1,4 +1,8 @@
 // Mistral AI: Mistral 7B (v0.1, v0.3), Mistral NeMo 12B, Mistral Small 3 24B, Mixtral 8x7B and 8x22B.
+// Architectures (config.json architectures[0]): Mistral 7B v0.1 / v0.3 from mlc-llm model_preset.py@79d603f, Mistral NeMo
+// 12B from the kevinstephano/thunder_model_blocks mistral/mistral_config.py copy, Mixtral from the aiconfigurator copies;
+// Mistral Small 3 24B (a text-only release) is MistralForCausalLM per Megatron-Bridge docs/models/mistral/mistral.md with
+// mistral/mistral_bridge.py@067f987 (register_bridge source=MistralForCausalLM).
 import { exactParams, roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { bf16Weights } from '../weights.js';
@@ -15,6 +19,7 @@ export const MISTRAL_MODELS: CatalogueEntry[] = [
     family: 'mistral',
     title: 'Mistral 7B v0.1',
     shape: {
+      architecture: 'MistralForCausalLM',
       ...MISTRAL,
       ...DENSE,
       layers: 32,
@@ -44,7 +49,18 @@ export const MISTRAL_MODELS: CatalogueEntry[] = [
     id: 'mistral-7b-v0.3',
     family: 'mistral',
     title: 'Mistral 7B v0.3',
-    shape: { ...MISTRAL, ...DENSE, layers: 32, hidden: 4096, ffn: 14336, heads: 32, kvHeads: 8, headDim: 128, vocab: 32768 },
+    shape: {
+      architecture: 'MistralForCausalLM',
+      ...MISTRAL,
+      ...DENSE,
+      layers: 32,
+      hidden: 4096,
+      ffn: 14336,
+      heads: 32,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 32768,
+    },
     checkpoints: ckpts(bf16('mistralai/Mistral-7B-v0.3', 'mlc'), 'mistralai/Mistral-7B-v0.3', 'mistralai/Mistral-7B-Instruct-v0.3'),
     aliases: ['MistralModelProvider'],
     tokenizer: {
@@ -63,7 +79,18 @@ export const MISTRAL_MODELS: CatalogueEntry[] = [
     id: 'mistral-nemo-12b',
     family: 'mistral',
     title: 'Mistral NeMo 12B',
-    shape: { ...MISTRAL, ...DENSE, layers: 40, hidden: 5120, ffn: 14336, heads: 32, kvHeads: 8, headDim: 128, vocab: 131072 },
+    shape: {
+      architecture: 'MistralForCausalLM',
+      ...MISTRAL,
+      ...DENSE,
+      layers: 40,
+      hidden: 5120,
+      ffn: 14336,
+      heads: 32,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 131072,
+    },
     checkpoints: ckpts(
       bf16Weights(`${NEMO_12B_CONFIG} torch_dtype bfloat16`),
       'mistralai/Mistral-Nemo-Base-2407',
@@ -89,7 +116,18 @@ export const MISTRAL_MODELS: CatalogueEntry[] = [
     id: 'mistral-small-24b',
     family: 'mistral',
     title: 'Mistral Small 3 24B',
-    shape: { ...MISTRAL, ...DENSE, layers: 40, hidden: 5120, ffn: 32768, heads: 32, kvHeads: 8, headDim: 128, vocab: 131072 },
+    shape: {
+      architecture: 'MistralForCausalLM',
+      ...MISTRAL,
+      ...DENSE,
+      layers: 40,
+      hidden: 5120,
+      ffn: 32768,
+      heads: 32,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 131072,
+    },
     checkpoints: ckpts(
       bf16Weights(`${SRC.bridge('mistral/mistral_provider.py', 'MistralSmall3ModelProvider24B')} (params_dtype bfloat16)`),
       'mistralai/Mistral-Small-24B-Base-2501',
@@ -110,6 +148,7 @@ export const MISTRAL_MODELS: CatalogueEntry[] = [
     family: 'mixtral',
     title: 'Mixtral 8x7B',
     shape: {
+      architecture: 'MixtralForCausalLM',
       ...MISTRAL,
       layers: 32,
       hidden: 4096,
@@ -140,6 +179,7 @@ export const MISTRAL_MODELS: CatalogueEntry[] = [
     family: 'mixtral',
     title: 'Mixtral 8x22B',
     shape: {
+      architecture: 'MixtralForCausalLM',
       ...MISTRAL,
       layers: 56,
       hidden: 6144,

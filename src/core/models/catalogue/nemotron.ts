@@ -1,4 +1,9 @@
 // NVIDIA Nemotron-4, Nemotron-H (hybrid Mamba-2 / attention), Nemotron Nano v2 and Nemotron 3 (hybrid MoE).
+// Architectures (config.json architectures[0]): NemotronHForCausalLM from the aiconfigurator copies (Nemotron-H-56B, Nemotron 3
+// Nano/Super/Ultra, 3.5 Lightning), Megatron-Bridge examples/model_verification_cards (nemotron-3-super-120b-a12b and
+// nemotron-3.5-lightning BF16; nemotron-3-nano-omni-30b-a3b-reasoning: NemotronH_Nano_Omni_Reasoning_V3), Megatron-Bridge
+// docs/models/nemotron/nemotronh.md (AutoBridge on Nemotron-H 4B/8B/47B, nemotron_h_bridge.py@067f987) and Automodel
+// docs/model-coverage/llm/nvidia/nemotron-h.mdx@36044ad (Nano 9B/12B v2). Nemotron-4 has none: no HF config.json.
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry, TokenizerFacts } from '../types.js';
 import { assumedBf16Weights, bf16Weights, modeloptFp8Weights, nvfp4Weights } from '../weights.js';
@@ -115,6 +120,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron-H 4B',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       layers: 52,
       hidden: 3072,
@@ -134,6 +140,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron-H 8B',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       layers: 52,
       hidden: 4096,
@@ -156,6 +163,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron-H 47B',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       layers: 98,
       hidden: 8192,
@@ -178,6 +186,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron-H 56B',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       layers: 118,
       hidden: 8192,
@@ -208,6 +217,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron Nano 9B v2',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       layers: 56,
       hidden: 4480,
@@ -227,6 +237,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron Nano 12B v2',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       layers: 62,
       hidden: 5120,
@@ -245,7 +256,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     id: 'nemotron3-nano-30b-a3b',
     family: 'nemotron',
     title: 'Nemotron 3 Nano 30B-A3B',
-    shape: NEMOTRON3_NANO_SHAPE,
+    shape: { ...NEMOTRON3_NANO_SHAPE, architecture: 'NemotronHForCausalLM' },
     checkpoints: [
       ckpt('nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', bf16Weights(`${NEMOTRON3_NANO_CONFIG} torch_dtype bfloat16`)),
       ckpt(
@@ -288,6 +299,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron 3 Super 120B-A12B',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       kvHeads: 2,
       layers: 88,
@@ -344,7 +356,13 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron 3.5 Lightning 30B-A3B',
     // Nemotron 3 Nano's stack (the same layers_block_type, dims and experts) with one MTP layer.
-    shape: { ...NEMOTRON3_NANO_SHAPE, mtpLayers: 1, ...NEMOTRON_H_MTP, maxPositionEmbeddings: 1048576 },
+    shape: {
+      architecture: 'NemotronHForCausalLM',
+      ...NEMOTRON3_NANO_SHAPE,
+      mtpLayers: 1,
+      ...NEMOTRON_H_MTP,
+      maxPositionEmbeddings: 1048576,
+    },
     checkpoints: [
       ckpt('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16', assumedBf16Weights('the BF16 release named by its -BF16 suffix')),
       ckpt('nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4', {
@@ -385,7 +403,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     title: 'Nemotron 3 Nano Omni 30B-A3B',
     // The language backbone is taken to be Nemotron 3 Nano's (Megatron-Bridge docs/models/nemotron/nemotron-3-omni.md:
     // "a MoE Mamba/attention hybrid language backbone", 30B-A3B); the checkpoint's own config.json was not read.
-    shape: NEMOTRON3_NANO_SHAPE,
+    shape: { ...NEMOTRON3_NANO_SHAPE, architecture: 'NemotronH_Nano_Omni_Reasoning_V3' },
     checkpoints: [
       ckpt('nvidia/Nemotron-3-Nano-Omni-30B-A3B-Reasoning-BF16', assumedBf16Weights('the BF16 release named by its -BF16 suffix')),
     ],
@@ -414,6 +432,7 @@ export const NEMOTRON_MODELS: CatalogueEntry[] = [
     family: 'nemotron',
     title: 'Nemotron 3 Ultra 550B-A55B',
     shape: {
+      architecture: 'NemotronHForCausalLM',
       ...NEMOTRON_H,
       kvHeads: 2,
       layers: 108,

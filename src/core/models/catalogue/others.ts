@@ -1,4 +1,7 @@
 // StarCoder2, Falcon, Baichuan 2, TinyLlama and MiMo-7B.
+// Architectures (config.json architectures[0]): mlc-llm model_preset.py@79d603f (starcoder2 = StarCoder2 7B, baichuan,
+// tinyllama_1b_chat_v1.0); NVIDIA-NeMo/Automodel docs/model-coverage/llm/bigcode/starcoder2.mdx (3B, 15B) and
+// tiiuae/falcon.mdx@36044ad (falcon-7b); the aiconfigurator copy of MiMo-7B-Base.
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { assumedBf16Weights, bf16Weights } from '../weights.js';
@@ -38,7 +41,7 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     id: 'starcoder2-3b',
     family: 'starcoder',
     title: 'StarCoder2 3B',
-    shape: { ...STARCODER2, layers: 30, hidden: 3072, ffn: 12288, heads: 24, kvHeads: 2 },
+    shape: { architecture: 'Starcoder2ForCausalLM', ...STARCODER2, layers: 30, hidden: 3072, ffn: 12288, heads: 24, kvHeads: 2 },
     checkpoints: [ckpt('bigcode/starcoder2-3b', SC2_BF16)],
     aliases: ['Starcoder2Config3B', 'starcoder2_3b'],
     tokenizer: STARCODER2_TOKENIZER('bigcode/starcoder2-3b'),
@@ -49,7 +52,7 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     id: 'starcoder2-7b',
     family: 'starcoder',
     title: 'StarCoder2 7B',
-    shape: { ...STARCODER2, layers: 32, hidden: 4608, ffn: 18432, heads: 36, kvHeads: 4 },
+    shape: { architecture: 'Starcoder2ForCausalLM', ...STARCODER2, layers: 32, hidden: 4608, ffn: 18432, heads: 36, kvHeads: 4 },
     checkpoints: [ckpt('bigcode/starcoder2-7b', bf16Weights(`${SRC.hf('bigcode/starcoder2-7b', 'mlc')} torch_dtype bfloat16`))],
     aliases: ['Starcoder2Config7B', 'starcoder2_7b'],
     tokenizer: STARCODER2_TOKENIZER('bigcode/starcoder2-7b'),
@@ -63,7 +66,7 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     id: 'starcoder2-15b',
     family: 'starcoder',
     title: 'StarCoder2 15B',
-    shape: { ...STARCODER2, layers: 40, hidden: 6144, ffn: 24576, heads: 48, kvHeads: 4 },
+    shape: { architecture: 'Starcoder2ForCausalLM', ...STARCODER2, layers: 40, hidden: 6144, ffn: 24576, heads: 48, kvHeads: 4 },
     checkpoints: [ckpt('bigcode/starcoder2-15b', SC2_BF16)],
     aliases: ['Starcoder2Config15B', 'starcoder2_15b'],
     tokenizer: STARCODER2_TOKENIZER('bigcode/starcoder2-15b'),
@@ -75,6 +78,7 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     family: 'falcon',
     title: 'Falcon 7B',
     shape: {
+      architecture: 'FalconForCausalLM',
       ...DENSE,
       layers: 32,
       hidden: 4544,
@@ -111,6 +115,7 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     family: 'baichuan',
     title: 'Baichuan 2 7B',
     shape: {
+      architecture: 'BaichuanForCausalLM',
       ...DENSE,
       layers: 32,
       hidden: 4096,
@@ -143,6 +148,7 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     family: 'llama',
     title: 'TinyLlama 1.1B',
     shape: {
+      architecture: 'LlamaForCausalLM',
       ...DENSE,
       layers: 22,
       hidden: 2048,
@@ -179,6 +185,7 @@ export const OTHER_MODELS: CatalogueEntry[] = [
     family: 'mimo',
     title: 'MiMo 7B',
     shape: {
+      architecture: 'MiMoForCausalLM',
       ...DENSE,
       gatedMlp: true,
       norm: 'rmsnorm',

@@ -1,4 +1,6 @@
 // Microsoft Phi-3-mini, Phi-3.5-mini, Phi-4-mini and Phi-4 (Phi3ForCausalLM: fused qkv and gate/up projections).
+// Architecture: Phi3ForCausalLM (mlc-llm model_preset.py@79d603f phi-3_5 and phi-4 (Phi-4-mini-instruct); NVIDIA-NeMo/Automodel
+// docs/model-coverage/llm/microsoft/phi3.mdx@36044ad for Phi-3-mini-4k-instruct and Phi-4; NeMo phi3mini.py@8cfedd7).
 import { exactParams, roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { assumedBf16Weights, bf16Weights } from '../weights.js';
@@ -12,7 +14,18 @@ export const PHI_MODELS: CatalogueEntry[] = [
     id: 'phi3-mini',
     family: 'phi',
     title: 'Phi-3-mini',
-    shape: { ...PHI, layers: 32, hidden: 3072, ffn: 8192, heads: 32, kvHeads: 32, headDim: 96, vocab: 32064, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Phi3ForCausalLM',
+      ...PHI,
+      layers: 32,
+      hidden: 3072,
+      ffn: 8192,
+      heads: 32,
+      kvHeads: 32,
+      headDim: 96,
+      vocab: 32064,
+      tiedEmbeddings: false,
+    },
     checkpoints: [
       ckpt('microsoft/Phi-3-mini-4k-instruct', assumedBf16Weights('the BF16 Phi-3.5-mini release of the same architecture')),
       ckpt('microsoft/Phi-3-mini-128k-instruct', assumedBf16Weights('the BF16 Phi-3.5-mini release of the same architecture')),
@@ -32,7 +45,18 @@ export const PHI_MODELS: CatalogueEntry[] = [
     id: 'phi3.5-mini',
     family: 'phi',
     title: 'Phi-3.5-mini',
-    shape: { ...PHI, layers: 32, hidden: 3072, ffn: 8192, heads: 32, kvHeads: 32, headDim: 96, vocab: 32064, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Phi3ForCausalLM',
+      ...PHI,
+      layers: 32,
+      hidden: 3072,
+      ffn: 8192,
+      heads: 32,
+      kvHeads: 32,
+      headDim: 96,
+      vocab: 32064,
+      tiedEmbeddings: false,
+    },
     checkpoints: [
       ckpt('microsoft/Phi-3.5-mini-instruct', bf16Weights(`${SRC.hf('microsoft/Phi-3.5-mini-instruct', 'mlc')} torch_dtype bfloat16`)),
     ],
@@ -50,7 +74,18 @@ export const PHI_MODELS: CatalogueEntry[] = [
     id: 'phi4-mini',
     family: 'phi',
     title: 'Phi-4-mini',
-    shape: { ...PHI, layers: 32, hidden: 3072, ffn: 8192, heads: 24, kvHeads: 8, headDim: 128, vocab: 200064, tiedEmbeddings: true },
+    shape: {
+      architecture: 'Phi3ForCausalLM',
+      ...PHI,
+      layers: 32,
+      hidden: 3072,
+      ffn: 8192,
+      heads: 24,
+      kvHeads: 8,
+      headDim: 128,
+      vocab: 200064,
+      tiedEmbeddings: true,
+    },
     checkpoints: [
       ckpt('microsoft/Phi-4-mini-instruct', bf16Weights(`${SRC.hf('microsoft/Phi-4-mini-instruct', 'mlc')} torch_dtype bfloat16`)),
     ],
@@ -69,7 +104,18 @@ export const PHI_MODELS: CatalogueEntry[] = [
     id: 'phi4',
     family: 'phi',
     title: 'Phi-4 14B',
-    shape: { ...PHI, layers: 40, hidden: 5120, ffn: 17920, heads: 40, kvHeads: 10, headDim: 128, vocab: 100352, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Phi3ForCausalLM',
+      ...PHI,
+      layers: 40,
+      hidden: 5120,
+      ffn: 17920,
+      heads: 40,
+      kvHeads: 10,
+      headDim: 128,
+      vocab: 100352,
+      tiedEmbeddings: false,
+    },
     checkpoints: [ckpt('microsoft/phi-4', bf16Weights(`${PHI4_CONFIG} torch_dtype bfloat16`))],
     aliases: ['phi-4-14b'],
     tokenizer: { hfId: 'microsoft/phi-4', kind: 'tiktoken', vocab: 100352, source: `${PHI4_CONFIG} vocab_size` },

@@ -1,4 +1,13 @@
 // Alibaba Qwen: Qwen2, Qwen2.5, Qwen3 dense and MoE, Qwen3-Coder, Qwen3-Next, Qwen3.5, Qwen3.6.
+// Architectures (config.json architectures[0]): Qwen2ForCausalLM for Qwen2 / Qwen2.5 (mlc-llm model_preset.py@79d603f
+// qwen2_0_5b, qwen2_1_5b, qwen2_7b, qwen2.5_3b; Megatron-Bridge qwen/qwen2_bridge.py@067f987; trymirai/lalamo
+// model_configs/huggingface/qwen2.py@cef960b HFQwen2Config, architectures Literal["Qwen2ForCausalLM"], applied to
+// deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B). Qwen3, Qwen3-MoE, Qwen3.5, Qwen3.6: the aiconfigurator copies and Megatron-Bridge
+// examples/model_verification_cards (qwen3-8b, qwen3-30b-a3b, qwen3-235b-a22b, qwen3.6-35b-a3b, qwen3.8-27b); Qwen3-4B and 14B
+// per Automodel docs/model-coverage/llm/qwen/qwen3.mdx@36044ad and lalamo model_specs/qwen.py (HFQwen3Config); Qwen3-Next per
+// the aiconfigurator copy of Qwen3-Next-80B-A3B-Thinking and Automodel docs/model-coverage/llm/qwen/qwen3-next.mdx (Instruct);
+// Qwen3.5 0.8B-9B per Megatron-Bridge docs/models/qwen/qwen35-vl.md and qwen_vl/qwen35_vl_bridge.py@067f987
+// (_QWEN3_5_DENSE_HF_CLASS_NAME "Qwen3_5ForConditionalGeneration").
 import { exactParams, roundedParams } from '../published.js';
 import type { CatalogueEntry, TokenizerFacts, WeightFormat } from '../types.js';
 import { assumedBf16Weights, bf16Weights, fp8BlockWeights, modeloptFp8Weights, nvfp4Weights } from '../weights.js';
@@ -38,13 +47,15 @@ export function qwen2(
   title: string,
   s: { layers: number; hidden: number; ffn: number; heads: number; kvHeads: number; vocab: number; tied: boolean },
   more: Omit<Parameters<typeof entry>[0], 'id' | 'title' | 'family' | 'shape' | 'tokenizer'>,
+  /** config.json architectures[0]: every Qwen2 / Qwen2.5 language model (and its R1 distillation) is Qwen2ForCausalLM. */
+  architecture = 'Qwen2ForCausalLM',
 ): CatalogueEntry {
   const { tied, ...dims } = s;
   return entry({
     id,
     title,
     family: 'qwen',
-    shape: { ...QWEN2, ...dims, headDim: s.hidden / s.heads, tiedEmbeddings: tied },
+    shape: { architecture, ...QWEN2, ...dims, headDim: s.hidden / s.heads, tiedEmbeddings: tied },
     tokenizer: tokenizer(s.vocab, more.checkpoints[0]!.hfId, `${more.sources[0]} vocab_size`),
     ...more,
   });
@@ -166,6 +177,7 @@ function qwen35Small(
     family: 'qwen',
     title: `Qwen3.5 ${label}`,
     shape: {
+      architecture: 'Qwen3_5ForConditionalGeneration',
       ...QWEN35,
       ...DENSE,
       layers: s.layers,
@@ -354,7 +366,17 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-0.6b',
     family: 'qwen',
     title: 'Qwen3 0.6B',
-    shape: { ...QWEN3, ...DENSE, layers: 28, hidden: 1024, ffn: 3072, heads: 16, kvHeads: 8, tiedEmbeddings: true },
+    shape: {
+      architecture: 'Qwen3ForCausalLM',
+      ...QWEN3,
+      ...DENSE,
+      layers: 28,
+      hidden: 1024,
+      ffn: 3072,
+      heads: 16,
+      kvHeads: 8,
+      tiedEmbeddings: true,
+    },
     checkpoints: ckpts(bf16('Qwen/Qwen3-0.6B', 'aic'), 'Qwen/Qwen3-0.6B', 'Qwen/Qwen3-0.6B-Base'),
     aliases: ['Qwen3Config600M', 'Qwen3ModelProvider600M', 'qwen3_600m'],
     tokenizer: tokenizer(
@@ -369,7 +391,17 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-1.7b',
     family: 'qwen',
     title: 'Qwen3 1.7B',
-    shape: { ...QWEN3, ...DENSE, layers: 28, hidden: 2048, ffn: 6144, heads: 16, kvHeads: 8, tiedEmbeddings: true },
+    shape: {
+      architecture: 'Qwen3ForCausalLM',
+      ...QWEN3,
+      ...DENSE,
+      layers: 28,
+      hidden: 2048,
+      ffn: 6144,
+      heads: 16,
+      kvHeads: 8,
+      tiedEmbeddings: true,
+    },
     checkpoints: ckpts(bf16('Qwen/Qwen3-1.7B', 'aic'), 'Qwen/Qwen3-1.7B', 'Qwen/Qwen3-1.7B-Base'),
     aliases: ['Qwen3Config1P7B', 'Qwen3ModelProvider1P7B', 'qwen3_1p7b'],
     tokenizer: tokenizer(151936, 'Qwen/Qwen3-1.7B', SRC.hf('Qwen/Qwen3-1.7B', 'aic') + ' vocab_size'),
@@ -380,7 +412,17 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-4b',
     family: 'qwen',
     title: 'Qwen3 4B',
-    shape: { ...QWEN3, ...DENSE, layers: 36, hidden: 2560, ffn: 9728, heads: 32, kvHeads: 8, tiedEmbeddings: true },
+    shape: {
+      architecture: 'Qwen3ForCausalLM',
+      ...QWEN3,
+      ...DENSE,
+      layers: 36,
+      hidden: 2560,
+      ffn: 9728,
+      heads: 32,
+      kvHeads: 8,
+      tiedEmbeddings: true,
+    },
     checkpoints: ckpts(QWEN_BF16, 'Qwen/Qwen3-4B', 'Qwen/Qwen3-4B-Base', 'Qwen/Qwen3-4B-Instruct-2507', 'Qwen/Qwen3-4B-Thinking-2507'),
     aliases: ['Qwen3Config4B', 'Qwen3ModelProvider4B', 'qwen3_4b'],
     tokenizer: tokenizer(151936, 'Qwen/Qwen3-4B', SRC.bridge('qwen/qwen_provider.py', 'Qwen3ModelProvider vocab_size')),
@@ -391,7 +433,17 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-8b',
     family: 'qwen',
     title: 'Qwen3 8B',
-    shape: { ...QWEN3, ...DENSE, layers: 36, hidden: 4096, ffn: 12288, heads: 32, kvHeads: 8, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Qwen3ForCausalLM',
+      ...QWEN3,
+      ...DENSE,
+      layers: 36,
+      hidden: 4096,
+      ffn: 12288,
+      heads: 32,
+      kvHeads: 8,
+      tiedEmbeddings: false,
+    },
     checkpoints: ckpts(bf16('Qwen/Qwen3-8B', 'aic'), 'Qwen/Qwen3-8B', 'Qwen/Qwen3-8B-Base'),
     aliases: ['Qwen3Config8B', 'Qwen3ModelProvider8B', 'qwen3_8b'],
     tokenizer: tokenizer(151936, 'Qwen/Qwen3-8B', SRC.hf('Qwen/Qwen3-8B', 'aic') + ' vocab_size'),
@@ -402,7 +454,17 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-14b',
     family: 'qwen',
     title: 'Qwen3 14B',
-    shape: { ...QWEN3, ...DENSE, layers: 40, hidden: 5120, ffn: 17408, heads: 40, kvHeads: 8, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Qwen3ForCausalLM',
+      ...QWEN3,
+      ...DENSE,
+      layers: 40,
+      hidden: 5120,
+      ffn: 17408,
+      heads: 40,
+      kvHeads: 8,
+      tiedEmbeddings: false,
+    },
     checkpoints: ckpts(QWEN_BF16, 'Qwen/Qwen3-14B', 'Qwen/Qwen3-14B-Base'),
     aliases: ['Qwen3Config14B', 'Qwen3ModelProvider14B', 'qwen3_14b'],
     tokenizer: tokenizer(151936, 'Qwen/Qwen3-14B', SRC.bridge('qwen/qwen_provider.py', 'Qwen3ModelProvider vocab_size')),
@@ -413,7 +475,17 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-32b',
     family: 'qwen',
     title: 'Qwen3 32B',
-    shape: { ...QWEN3, ...DENSE, layers: 64, hidden: 5120, ffn: 25600, heads: 64, kvHeads: 8, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Qwen3ForCausalLM',
+      ...QWEN3,
+      ...DENSE,
+      layers: 64,
+      hidden: 5120,
+      ffn: 25600,
+      heads: 64,
+      kvHeads: 8,
+      tiedEmbeddings: false,
+    },
     checkpoints: [
       ...ckpts(bf16('Qwen/Qwen3-32B', 'aic'), 'Qwen/Qwen3-32B', 'Qwen/Qwen3-32B-Base'),
       ckpt('Qwen/Qwen3-32B-FP8', qwenFp8('Qwen/Qwen3-32B-FP8')),
@@ -436,7 +508,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-30b-a3b',
     family: 'qwen',
     title: 'Qwen3 30B-A3B',
-    shape: QWEN3_30B_A3B_SHAPE,
+    shape: { ...QWEN3_30B_A3B_SHAPE, architecture: 'Qwen3MoeForCausalLM' },
     checkpoints: [
       ...ckpts(bf16('Qwen/Qwen3-30B-A3B', 'aic'), 'Qwen/Qwen3-30B-A3B', 'Qwen/Qwen3-30B-A3B-Base'),
       ...ckpts(QWEN_BF16, 'Qwen/Qwen3-30B-A3B-Instruct-2507', 'Qwen/Qwen3-30B-A3B-Thinking-2507', 'Qwen/Qwen3-Coder-30B-A3B-Instruct'),
@@ -457,7 +529,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3-235b-a22b',
     family: 'qwen',
     title: 'Qwen3 235B-A22B',
-    shape: QWEN3_235B_A22B_SHAPE,
+    shape: { ...QWEN3_235B_A22B_SHAPE, architecture: 'Qwen3MoeForCausalLM' },
     checkpoints: [
       ckpt('Qwen/Qwen3-235B-A22B', bf16('Qwen/Qwen3-235B-A22B', 'aic')),
       ...ckpts(QWEN_BF16, 'Qwen/Qwen3-235B-A22B-Instruct-2507', 'Qwen/Qwen3-235B-A22B-Thinking-2507'),
@@ -475,6 +547,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     family: 'qwen',
     title: 'Qwen3-Coder 480B-A35B',
     shape: {
+      architecture: 'Qwen3MoeForCausalLM',
       ...QWEN3,
       layers: 62,
       hidden: 6144,
@@ -503,6 +576,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     family: 'qwen',
     title: 'Qwen3-Next 80B-A3B',
     shape: {
+      architecture: 'Qwen3NextForCausalLM',
       ...QWEN3,
       ...QWEN35_MOE,
       headDim: 256,
@@ -572,7 +646,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3.5-27b',
     family: 'qwen',
     title: 'Qwen3.5 27B',
-    shape: QWEN35_27B_SHAPE,
+    shape: { ...QWEN35_27B_SHAPE, architecture: 'Qwen3_5ForConditionalGeneration' },
     checkpoints: [
       ckpt('Qwen/Qwen3.5-27B', bf16Weights(`${SRC.hf('Qwen/Qwen3.5-27B', 'aic')} text_config.dtype bfloat16`)),
       ckpt(
@@ -597,7 +671,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3.5-35b-a3b',
     family: 'qwen',
     title: 'Qwen3.5 35B-A3B',
-    shape: QWEN35_35B_A3B_SHAPE,
+    shape: { ...QWEN35_35B_A3B_SHAPE, architecture: 'Qwen3_5MoeForConditionalGeneration' },
     checkpoints: ckpts(bf16('Qwen/Qwen3.5-35B-A3B', 'aic'), 'Qwen/Qwen3.5-35B-A3B', 'Qwen/Qwen3.5-35B-A3B-Base'),
     aliases: ['qwen35_vl_35b_a3b', 'qwen35_text_35b_a3b'],
     tokenizer: tokenizer(248320, 'Qwen/Qwen3.5-35B-A3B', SRC.hf('Qwen/Qwen3.5-35B-A3B', 'aic') + ' text_config.vocab_size'),
@@ -620,6 +694,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     family: 'qwen',
     title: 'Qwen3.5 122B-A10B',
     shape: {
+      architecture: 'Qwen3_5MoeForConditionalGeneration',
       ...QWEN35,
       ...QWEN35_MOE,
       layers: 48,
@@ -659,6 +734,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     family: 'qwen',
     title: 'Qwen3.5 397B-A17B',
     shape: {
+      architecture: 'Qwen3_5MoeForConditionalGeneration',
       ...QWEN35,
       ...QWEN35_MOE,
       layers: 60,
@@ -699,7 +775,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3.6-27b',
     family: 'qwen',
     title: 'Qwen3.6 27B',
-    shape: QWEN35_27B_SHAPE,
+    shape: { ...QWEN35_27B_SHAPE, architecture: 'Qwen3_5ForConditionalGeneration' },
     checkpoints: [
       ckpt(
         'Qwen/Qwen3.6-27B',
@@ -722,7 +798,7 @@ export const QWEN_MODELS: CatalogueEntry[] = [
     id: 'qwen3.6-35b-a3b',
     family: 'qwen',
     title: 'Qwen3.6 35B-A3B',
-    shape: QWEN35_35B_A3B_SHAPE,
+    shape: { ...QWEN35_35B_A3B_SHAPE, architecture: 'Qwen3_5MoeForConditionalGeneration' },
     checkpoints: [
       ckpt(
         'Qwen/Qwen3.6-35B-A3B',

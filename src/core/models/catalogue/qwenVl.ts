@@ -1,6 +1,10 @@
 // Qwen2-VL, Qwen2.5-VL and Qwen3-VL: Qwen's language models under a vision tower (HF Qwen2VLForConditionalGeneration,
 // Qwen2_5_VLForConditionalGeneration, Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration). The shape is
 // the language model; the vision encoder is not in it.
+// Architectures (config.json architectures[0]): Qwen2-VL per NeMo nemo/collections/vlm/qwen2vl/model/qwen2vl.py@8cfedd7
+// HFQwen2VLImporter (Qwen2VLForConditionalGeneration); Qwen2.5-VL per Megatron-Bridge qwen_vl/qwen25_vl_bridge.py@067f987
+// (source=Qwen2_5_VLForConditionalGeneration) and docs/models/qwen/qwen2.5-vl.md (3B, 7B, 32B, 72B Instruct); Qwen3-VL from the
+// aiconfigurator copies.
 import { roundedParams } from '../published.js';
 import type { CatalogueEntry } from '../types.js';
 import { assumedBf16Weights, bf16Weights } from '../weights.js';
@@ -58,6 +62,7 @@ function qwen2Vl(
   languageId: string,
   aliases: string[],
   visionWhat: string,
+  architecture: 'Qwen2VLForConditionalGeneration' | 'Qwen2_5_VLForConditionalGeneration',
 ): CatalogueEntry {
   const lm = QWEN_MODELS.find((e) => e.id === languageId)?.shape;
   if (!lm) throw new Error(`${id}: no catalogue entry ${languageId}`);
@@ -75,6 +80,7 @@ function qwen2Vl(
       sources: [nemoVl(cls, language)],
       notes: [vision2(visionWhat)],
     },
+    architecture,
   );
 }
 
@@ -87,6 +93,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2-1.5b',
     ['Qwen2VLConfig2B', 'qwen2vl_2b', 'qwen2_vl_2b'],
     'Qwen2VLVisionConfig',
+    'Qwen2VLForConditionalGeneration',
   ),
   qwen2Vl(
     'qwen2-vl-7b',
@@ -96,6 +103,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2-7b',
     ['Qwen2VLConfig7B', 'qwen2vl_7b', 'qwen2_vl_7b'],
     'Qwen2VLVisionConfig',
+    'Qwen2VLForConditionalGeneration',
   ),
   qwen2Vl(
     'qwen2-vl-72b',
@@ -105,6 +113,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2-72b',
     ['Qwen2VLConfig72B', 'qwen2vl_72b', 'qwen2_vl_72b'],
     'Qwen2VLVisionConfig',
+    'Qwen2VLForConditionalGeneration',
   ),
   qwen2Vl(
     'qwen2.5-vl-3b',
@@ -114,6 +123,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-3b',
     ['Qwen25VLConfig3B', 'qwen25vl_3b', 'qwen25_vl_3b'],
     'Qwen25VLVisionConfig',
+    'Qwen2_5_VLForConditionalGeneration',
   ),
   qwen2Vl(
     'qwen2.5-vl-7b',
@@ -123,6 +133,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-7b',
     ['Qwen25VLConfig7B', 'qwen25vl_7b', 'qwen25_vl_7b'],
     'Qwen25VLVisionConfig',
+    'Qwen2_5_VLForConditionalGeneration',
   ),
   qwen2Vl(
     'qwen2.5-vl-32b',
@@ -132,6 +143,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-32b',
     ['Qwen25VLConfig32B', 'qwen25vl_32b', 'qwen25_vl_32b'],
     'Qwen25VLVisionConfig with ffn_hidden_size 3456',
+    'Qwen2_5_VLForConditionalGeneration',
   ),
   qwen2Vl(
     'qwen2.5-vl-72b',
@@ -141,12 +153,23 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     'qwen2.5-72b',
     ['Qwen25VLConfig72B', 'qwen25vl_72b', 'qwen25_vl_72b'],
     'Qwen25VLVisionConfig with ffn_hidden_size 3456',
+    'Qwen2_5_VLForConditionalGeneration',
   ),
   entry({
     id: 'qwen3-vl-2b',
     family: 'qwen',
     title: 'Qwen3-VL 2B',
-    shape: { ...QWEN3_TEXT, ...DENSE, layers: 28, hidden: 2048, ffn: 6144, heads: 16, kvHeads: 8, tiedEmbeddings: true },
+    shape: {
+      architecture: 'Qwen3VLForConditionalGeneration',
+      ...QWEN3_TEXT,
+      ...DENSE,
+      layers: 28,
+      hidden: 2048,
+      ffn: 6144,
+      heads: 16,
+      kvHeads: 8,
+      tiedEmbeddings: true,
+    },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-2B-Instruct', bf16('Qwen/Qwen3-VL-2B-Instruct')),
       ckpt('Qwen/Qwen3-VL-2B-Thinking', sibling('Qwen/Qwen3-VL-2B-Instruct')),
@@ -166,7 +189,17 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     id: 'qwen3-vl-4b',
     family: 'qwen',
     title: 'Qwen3-VL 4B',
-    shape: { ...QWEN3_TEXT, ...DENSE, layers: 36, hidden: 2560, ffn: 9728, heads: 32, kvHeads: 8, tiedEmbeddings: true },
+    shape: {
+      architecture: 'Qwen3VLForConditionalGeneration',
+      ...QWEN3_TEXT,
+      ...DENSE,
+      layers: 36,
+      hidden: 2560,
+      ffn: 9728,
+      heads: 32,
+      kvHeads: 8,
+      tiedEmbeddings: true,
+    },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-4B-Instruct', bf16('Qwen/Qwen3-VL-4B-Instruct')),
       ckpt('Qwen/Qwen3-VL-4B-Thinking', sibling('Qwen/Qwen3-VL-4B-Instruct')),
@@ -186,7 +219,17 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     id: 'qwen3-vl-8b',
     family: 'qwen',
     title: 'Qwen3-VL 8B',
-    shape: { ...QWEN3_TEXT, ...DENSE, layers: 36, hidden: 4096, ffn: 12288, heads: 32, kvHeads: 8, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Qwen3VLForConditionalGeneration',
+      ...QWEN3_TEXT,
+      ...DENSE,
+      layers: 36,
+      hidden: 4096,
+      ffn: 12288,
+      heads: 32,
+      kvHeads: 8,
+      tiedEmbeddings: false,
+    },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-8B-Instruct', bf16('Qwen/Qwen3-VL-8B-Instruct')),
       ckpt('Qwen/Qwen3-VL-8B-Thinking', sibling('Qwen/Qwen3-VL-8B-Instruct')),
@@ -206,7 +249,17 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     id: 'qwen3-vl-32b',
     family: 'qwen',
     title: 'Qwen3-VL 32B',
-    shape: { ...QWEN3_TEXT, ...DENSE, layers: 64, hidden: 5120, ffn: 25600, heads: 64, kvHeads: 8, tiedEmbeddings: false },
+    shape: {
+      architecture: 'Qwen3VLForConditionalGeneration',
+      ...QWEN3_TEXT,
+      ...DENSE,
+      layers: 64,
+      hidden: 5120,
+      ffn: 25600,
+      heads: 64,
+      kvHeads: 8,
+      tiedEmbeddings: false,
+    },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-32B-Instruct', bf16('Qwen/Qwen3-VL-32B-Instruct')),
       ckpt('Qwen/Qwen3-VL-32B-Thinking', bf16('Qwen/Qwen3-VL-32B-Thinking')),
@@ -226,7 +279,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     id: 'qwen3-vl-30b-a3b',
     family: 'qwen',
     title: 'Qwen3-VL 30B-A3B',
-    shape: { ...QWEN3_30B_A3B_SHAPE, maxPositionEmbeddings: 262144 },
+    shape: { architecture: 'Qwen3VLMoeForConditionalGeneration', ...QWEN3_30B_A3B_SHAPE, maxPositionEmbeddings: 262144 },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-30B-A3B-Instruct', bf16('Qwen/Qwen3-VL-30B-A3B-Instruct')),
       ...ckpts(sibling('Qwen/Qwen3-VL-30B-A3B-Instruct'), 'Qwen/Qwen3-VL-30B-A3B-Thinking'),
@@ -246,7 +299,7 @@ export const QWEN_VL_MODELS: CatalogueEntry[] = [
     id: 'qwen3-vl-235b-a22b',
     family: 'qwen',
     title: 'Qwen3-VL 235B-A22B',
-    shape: { ...QWEN3_235B_A22B_SHAPE, maxPositionEmbeddings: 262144 },
+    shape: { architecture: 'Qwen3VLMoeForConditionalGeneration', ...QWEN3_235B_A22B_SHAPE, maxPositionEmbeddings: 262144 },
     checkpoints: [
       ckpt('Qwen/Qwen3-VL-235B-A22B-Instruct', bf16('Qwen/Qwen3-VL-235B-A22B-Instruct')),
       ...ckpts(sibling('Qwen/Qwen3-VL-235B-A22B-Instruct'), 'Qwen/Qwen3-VL-235B-A22B-Thinking'),

@@ -33,7 +33,10 @@ export const AUTOMODEL_FIELDS = {
   packedSize: 'int',
   fp8Enabled: 'bool',
   useLiger: 'bool',
+  forceHf: 'bool',
+  rmsNormBackend: 'str',
   lossTarget: 'str',
+  lossUpcast: 'bool',
 } as const satisfies Record<string, FieldKind>;
 export type AutomodelField = keyof typeof AUTOMODEL_FIELDS;
 export type AutomodelValues = ValuesOf<typeof AUTOMODEL_FIELDS>;
@@ -63,7 +66,10 @@ export const AUTOMODEL_TABLE: Table<AutomodelField> = {
     packedSize: ['packed_sequence.packed_sequence_size'],
     fp8Enabled: ['fp8.enabled'],
     useLiger: ['model.use_liger_kernel'],
+    forceHf: ['model.force_hf'],
+    rmsNormBackend: ['model.backend.rms_norm'],
     lossTarget: ['loss_fn._target_'],
+    lossUpcast: ['loss_fn.fp32_upcast'],
   },
 };
 

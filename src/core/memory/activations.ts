@@ -724,12 +724,21 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
     return bytes;
   };
   let bytes = 0;
+  const k = c.hfKernels;
   // Rows 1, 3, 4 and 13–16: two RMSNorms, each its fp32 input (4sbh), bf16 normalized output (2sbh) and fp32 rstd (4sb).
-  bytes += add(
-    'RMSNorms ×2: fp32 input, normalized bf16, rstd',
-    (12 * sbh + 8 * sb) * q,
-    `${q < 1 ? '(12·sbh + 8·sb)/t' : '12·sbh + 8·sb'} — hf-activations.md rows 1–4, 13–16`,
-  );
+  if (!k?.norm)
+    bytes += add(
+      'RMSNorms ×2: fp32 input, normalized bf16, rstd',
+      (12 * sbh + 8 * sb) * q,
+      `${q < 1 ? '(12·sbh + 8·sb)/t' : '12·sbh + 8·sb'} — hf-activations.md rows 1–4, 13–16`,
+    );
+  // A fused RMSNorm saves its bf16 input and fp32 rstd only (config.ts HfKernels).
+  else
+    bytes += add(
+      `RMSNorms ×2: bf16 input, rstd (${k.what})`,
+      (4 * sbh + 8 * sb) * q,
+      `${q < 1 ? '(4·sbh + 8·sb)/t' : '4·sbh + 8·sb'} — Liger ops/rms_norm.py, TE ops/basic/rmsnorm.py save x and rstd`,
+    );
   // Rows 5 and 17: the RMSNorm outputs the q/k/v and gate/up projections save.
   bytes += add(
     'q/k/v and gate/up input (RMSNorm outputs)',
@@ -752,8 +761,34 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
       ((4 + (4 * m.kvHeads) / m.heads) * sbh + 4 * m.heads * sb) / t,
       `((4 + 4g/a)·sbh + 4·a·s·b)${tt} — hf-activations.md rows 6'–10'`,
     );
+  // Hidden states the loop holds (config.ts heldHiddenStates): the layer's bf16 output, unless a fused norm of the next
+  // layer saves that very tensor as its input.
+  if (c.heldHiddenStates && !k?.norm)
+    bytes += add('layer output held in the returned hidden states', 2 * sbh * q, `2·sbh${q < 1 ? '/t' : ''} — output_hidden_states`);
+  // Q/K norms (Qwen3 q_norm, k_norm: per head): rows 1, 3, 4 at the width of the query and key heads. They stay eager
+  // under Liger (monkey_patch.py apply_liger_kernel_to_qwen3 patches only the layer norms).
+  if (m.qkNorm) {
+    const rows = m.qkNorm === 'full' ? 2 : m.heads + m.kvHeads;
+    bytes += add(
+      'Q/K norms: fp32 input, normalized bf16, rstd',
+      (6 * sb * (m.heads + m.kvHeads) * m.headDim + 4 * sb * rows) / t,
+      `(6·s·b·(a+g)·d + 4·s·b·${m.qkNorm === 'full' ? '2' : '(a+g)'})${tt} — hf-activations.md rows 1, 3, 4 at the Q and K widths`,
+    );
+  }
   // Rows 18–21: gate output, SiLU output, up output, down_proj input (2sbi each); the mean width with Gemma 4's double-wide MLPs.
-  bytes += add('SwiGLU MLP: gate, SiLU, up, down_proj input', (8 * sb * meanDenseFfn(m)) / t, `8·sbi${tt} — hf-activations.md rows 18–21`);
+  if (!k?.glu)
+    bytes += add(
+      'SwiGLU MLP: gate, SiLU, up, down_proj input',
+      (8 * sb * meanDenseFfn(m)) / t,
+      `8·sbi${tt} — hf-activations.md rows 18–21`,
+    );
+  // A fused gated activation saves gate and up and returns the down_proj input (Liger ops/swiglu.py, ops/geglu.py).
+  else
+    bytes += add(
+      `gated MLP: gate, up, down_proj input (${k.what})`,
+      (6 * sb * meanDenseFfn(m)) / t,
+      `6·sbi${tt} — Liger LigerSiLUMulFunction saves a, b`,
+    );
   if (m.perLayerEmbedding) {
     // Gemma 4 per-layer input (perLayerInputBlock): gate input, three width-w tensors, the norm's fp32 input and rstd.
     const w = m.perLayerEmbedding.width;
@@ -872,13 +907,40 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
     // vocab-sharded output (Shard(-1)): its input is whole and every logits tensor is V/t (hfShards).
     const { t, q, perT: tt } = hfShards(c);
     let stored = 0;
-    stored += add(
-      'final RMSNorm: fp32 input, normalized bf16, rstd',
-      (6 * sbh + 4 * sb) * q,
-      `${q < 1 ? '(6·sbh + 4·sb)/t' : '6·sbh + 4·sb'} — hf-activations.md`,
-    );
+    stored += c.hfKernels?.norm
+      ? add(
+          `final RMSNorm: bf16 input, rstd (${c.hfKernels.what})`,
+          (2 * sbh + 4 * sb) * q,
+          `${q < 1 ? '(2·sbh + 4·sb)/t' : '2·sbh + 4·sb'} — a fused RMSNorm saves x and rstd`,
+        )
+      : add(
+          'final RMSNorm: fp32 input, normalized bf16, rstd',
+          (6 * sbh + 4 * sb) * q,
+          `${q < 1 ? '(6·sbh + 4·sb)/t' : '6·sbh + 4·sb'} — hf-activations.md`,
+        );
     stored += add('lm_head input', 2 * sbh, '2·sbh — hf-activations.md');
-    stored += add('fp32 log_softmax of the logits', (4 * sb * V) / t, `4·s·b·V${tt} — hf-activations.md`);
+    if (c.hfLoss === 'cut-cross-entropy') {
+      // Cut cross-entropy (apple/ml-cross-entropy cce.py LinearCrossEntropyFunction): no logits; it saves the hidden states,
+      // the classifier, the fp32 log-sum-exp and the valid-token indices, and its backward allocates dE and dC in their
+      // dtypes (cce_backward.py zeros_like). Under FSDP the classifier is the gathered lm_head (linear_ce.py
+      // materialize_lm_weight full_tensor): 2·V·h more.
+      const gathered = c.fsdp ? 2 * V * h : 0;
+      stored += add('cut cross-entropy: fp32 log-sum-exp, int64 valid-token indices', 12 * sb, '(4 + 8)·s·b — cce.py save_for_backward');
+      stored += add('lm_head weight gathered for the fused loss', gathered, '2·V·h — linear_ce.py materialize_lm_weight');
+      stored += add('int64 labels', 8 * sb, '8·s·b');
+      return {
+        stored,
+        fwd: 0,
+        bwd: 2 * sbh + 2 * V * h,
+        terms,
+      };
+    }
+    // Without the fp32 upcast (Automodel MaskedCrossEntropy fp32_upcast: false) log_softmax and both gradients are bf16.
+    const e = c.hfLoss === 'bf16' ? 2 : 4;
+    stored +=
+      e === 2
+        ? add('bf16 log_softmax of the logits (no fp32 upcast)', (2 * sb * V) / t, `2·s·b·V${tt} — masked_ce.py fp32_upcast false`)
+        : add('fp32 log_softmax of the logits', (4 * sb * V) / t, `4·s·b·V${tt} — hf-activations.md`);
     // Shifted labels: pad + slice keeps the padded storage when b = 1 (already contiguous).
     stored += add(
       'int64 shifted labels',
@@ -889,17 +951,24 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
     if (c.recompute.granularity === 'full' && c.attention === 'eager')
       stored += add('causal mask held by the checkpoints (bf16)', 2 * s * s, '2·s² — hf-activations.md');
     // Forward peak: the bf16 logits (returned to the caller) and their fp32 upcast next to the saved log_softmax.
-    const fwd = (6 * sb * V) / t;
+    const fwd = ((e === 2 ? 2 : 6) * sb * V) / t;
     // Backward peak: PyTorch's cross entropy is not in place (derivatives.yaml): nll_loss_backward allocates the fp32
     // gradient (zeros_like + scatter) and _log_softmax_backward_data a second one beside the saved log_softmax: 8 on top of 4.
-    const bwd = (8 * sb * V) / t;
+    // A loop that still holds the model output keeps the bf16 logits beside them (config.ts heldLogits): 2 more.
+    const bwd = ((2 * e + (c.heldLogits ? 2 : 0)) * sb * V) / t;
     return {
       stored,
       fwd,
       bwd,
       terms: [
         ...terms,
-        { label: 'logits bf16 + fp32 upcast (transient)', bytes: fwd, formula: `(2 + 4)·s·b·V${tt} — HF ForCausalLMLoss logits.float()` },
+        e === 2
+          ? { label: 'logits bf16 (transient)', bytes: fwd, formula: `2·s·b·V${tt} — the model output` }
+          : {
+              label: 'logits bf16 + fp32 upcast (transient)',
+              bytes: fwd,
+              formula: `(2 + 4)·s·b·V${tt} — HF ForCausalLMLoss logits.float()`,
+            },
       ],
     };
   }

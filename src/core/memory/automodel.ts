@@ -4,9 +4,10 @@
 // components/_peft/{lora,module_matcher}.py, docs/guides/mixed-precision-training.mdx.
 import type { AutomodelRead } from '../formats/automodel.js';
 import type { TrainingRecipe } from '../recipe.js';
-import type { LoraSettings, TrainingConfig } from './config.js';
+import { AUTOMODEL_BACKEND_NORM, AUTOMODEL_OWN_NORM, FUSED_NORM_BACKENDS, LIGER_PATCHED } from './automodelModels.js';
+import type { HfKernels, LoraSettings, TrainingConfig } from './config.js';
 import { torchAdamKernel } from './torchOptim.js';
-import type { Assumption } from './types.js';
+import type { Assumption, GpuSpec, ModelShape } from './types.js';
 
 /** Recipes that train a causal LM on next-token prediction (recipes/llm/train_ft.py and its benchmarking subclass). */
 const NEXT_TOKEN_RECIPES = new Set(['TrainFinetuneRecipeForNextTokenPrediction', 'BenchmarkingRecipeForNextTokenPrediction']);
@@ -73,7 +74,14 @@ export function loraTargets(am: AutomodelRead): { targets: string[]; matched: st
 }
 
 /** The training settings an Automodel recipe gives, applied over what the key-path table read. */
-export function automodelConfig(r: TrainingRecipe, am: AutomodelRead, base: TrainingConfig, assumptions: Assumption[]): TrainingConfig {
+export function automodelConfig(
+  r: TrainingRecipe,
+  am: AutomodelRead,
+  base: TrainingConfig,
+  shape: ModelShape,
+  gpu: GpuSpec,
+  assumptions: Assumption[],
+): TrainingConfig {
   const x = am.values;
   const c: TrainingConfig = { ...base, profile: 'hf', vpp: null, distributedOptimizer: false, gradReduceInFp32: true };
   const assume = (what: string, source: string, provenance: Assumption['provenance'] = 'default') =>
@@ -82,18 +90,28 @@ export function automodelConfig(r: TrainingRecipe, am: AutomodelRead, base: Trai
     'the model counted as Hugging Face layers (hf profile)',
     'Automodel trains the Hugging Face model, or its own implementation of the same blocks (nemo_automodel/components/models)',
   );
-  // Hugging Face models load with Liger's fused kernels when installed (_transformers/auto_model.py use_liger_kernel=True).
-  if (x.useLiger !== false)
-    assume(
-      'layers saved as PyTorch saves a Hugging Face layer; Liger kernels (RMSNorm, SwiGLU, RoPE), used when installed, save less: an upper bound for the layers',
-      'model.use_liger_kernel defaults to true (_transformers/auto_model.py); set it false for exactly these terms',
-    );
+  const kernels = hfKernels(am, shape, gpu, assumptions);
+  if (kernels) c.hfKernels = kernels;
   // A fused linear cross-entropy never materialises the logits (components/loss/linear_ce.py).
-  if (typeof x.lossTarget === 'string' && /FusedLinearCrossEntropy$/.test(x.lossTarget))
+  const fusedLoss = typeof x.lossTarget === 'string' && /FusedLinearCrossEntropy$/.test(x.lossTarget);
+  // MaskedCrossEntropy (components/loss/masked_ce.py; the recipes' default) upcasts the logits to fp32 unless told not to.
+  const masked = x.lossTarget === undefined || (typeof x.lossTarget === 'string' && /MaskedCrossEntropy$/.test(x.lossTarget));
+  if (masked && x.lossUpcast === false) c.hfLoss = 'bf16';
+  else if (!masked && !fusedLoss)
     assume(
-      'logits and their log-softmax counted as materialised (an upper bound)',
-      'loss_fn FusedLinearCrossEntropy computes the loss in chunks without the full logits; not modelled',
+      `loss_fn ${String(x.lossTarget)} counted as PyTorch's cross entropy over fp32 logits`,
+      'the memory model knows MaskedCrossEntropy (with or without fp32_upcast) and FusedLinearCrossEntropy',
     );
+  if (fusedLoss) {
+    c.hfLoss = 'cut-cross-entropy';
+    // train_ft.py takes the final hidden states from `out.hidden_states` (model.output_hidden_states) and holds `out`.
+    if (c.pp === 1) c.heldHiddenStates = true;
+    assume(
+      'loss without logits: cut cross-entropy keeps the hidden states, the fp32 log-sum-exp and the gathered lm_head weight',
+      'loss_fn FusedLinearCrossEntropy (components/loss/linear_ce.py) calls cut_cross_entropy.linear_cross_entropy (apple/ml-cross-entropy cce.py) on the final hidden states',
+      'file',
+    );
+  }
   // Strategy (mesh_utils.py _create_device_meshes): FSDP2 shards parameters, gradients and optimizer over DP × CP.
   if (am.strategy === 'megatron_fsdp') c.fsdp = 'megatron-fsdp';
   else if (am.strategy === 'ddp') c.fsdp = null;
@@ -151,7 +169,69 @@ export function automodelConfig(r: TrainingRecipe, am: AutomodelRead, base: Trai
       'distributed.offload_policy keeps them on the host (FSDP2 CPUOffloadPolicy); not modelled',
     );
   if (typeof r.values.gbs === 'number' && c.pp === 1) c.globalBatch = r.values.gbs;
+  // Without a pipeline, train_ft.py _forward_backward_step keeps `out` (its logits) alive across `.backward()`; the
+  // pipeline schedule computes the loss inside the last stage instead.
+  if (c.pp === 1 && !fusedLoss) c.heldLogits = true;
   return c;
+}
+
+/**
+ * The kernels the layers run (model_init.py __init_model): with force_hf, or an architecture the registry lacks,
+ * Hugging Face's model, patched by Liger when use_liger_kernel (default true), Liger is installed and it patches the
+ * model type; otherwise Automodel's own class, whose RMSNorm is model.backend.rms_norm where it uses
+ * initialize_rms_norm_module. Undefined: Hugging Face's eager modules, as hf-activations.md measured them.
+ */
+export function hfKernels(am: AutomodelRead, shape: ModelShape, gpu: GpuSpec, assumptions: Assumption[]): HfKernels | undefined {
+  const x = am.values;
+  const arch = shape.architecture;
+  const assume = (what: string, source: string, provenance: Assumption['provenance'] = 'default') =>
+    assumptions.push({ what, source, provenance });
+  if (!arch) {
+    assume(
+      'layers counted with Hugging Face eager RMSNorms and MLP (an upper bound if the run uses fused kernels)',
+      `the architecture of ${shape.name} is not known, so neither Automodel's own implementation nor a Liger patch can be told apart`,
+    );
+    return undefined;
+  }
+  if (x.forceHf !== true && (AUTOMODEL_BACKEND_NORM.has(arch) || AUTOMODEL_OWN_NORM.has(arch))) {
+    const backend = typeof x.rmsNormBackend === 'string' ? x.rmsNormBackend : 'torch_fp32';
+    const source = `Automodel builds its own ${arch} (_transformers/registry.py); Liger is not applied to it (kernel_patches.py)`;
+    if (!AUTOMODEL_BACKEND_NORM.has(arch)) {
+      assume(`layers of Automodel's ${arch} counted with Hugging Face eager RMSNorms`, source);
+      return undefined;
+    }
+    if (!FUSED_NORM_BACKENDS.has(backend)) {
+      assume(
+        `RMSNorm backend ${backend} counted as an eager RMSNorm (fp32 input and normalized copy saved: an upper bound)`,
+        `${source}; model.backend.rms_norm ${backend} (components/models/common/utils.py initialize_rms_norm_module)`,
+        am.loc.rmsNormBackend ? 'file' : 'default',
+      );
+      return undefined;
+    }
+    // TE RMSNorm saves x and rstdevs (transformer_engine/pytorch/ops/basic/rmsnorm.py); torch_fp32 is a torch.compile'd
+    // fp32 RMSNorm whose backward graph keeps the 16-bit input and the fp32 reduction (the partitioner recomputes pointwise ops).
+    assume(
+      `RMSNorms save their bf16 input and fp32 rstd (model.backend.rms_norm ${backend}); MLP as Hugging Face's`,
+      `${source}; components/models/common/utils.py ${backend === 'te' ? 'TE RMSNorm' : 'Float32RMSNorm (torch.compile)'}`,
+      am.loc.rmsNormBackend ? 'file' : 'default',
+    );
+    return { norm: true, glu: false, what: `Automodel ${arch}, ${backend} RMSNorm` };
+  }
+  if (x.useLiger === false || !LIGER_PATCHED.has(arch)) return undefined;
+  // Liger is an x86_64-only dependency (pyproject.toml dev group; the container installs every group).
+  if (gpu.hostArch === 'aarch64') {
+    assume(
+      `Hugging Face ${arch} layers without Liger kernels`,
+      `liger-kernel is installed only on x86_64 hosts (pyproject.toml marker); the ${gpu.name} host is aarch64`,
+    );
+    return undefined;
+  }
+  assume(
+    `Liger kernels on ${arch}: RMSNorms save their input and fp32 rstd, the gated MLP its gate and up outputs`,
+    'model.use_liger_kernel defaults to true (_transformers/auto_model.py) and the container installs liger-kernel on x86_64; Liger ops/rms_norm.py, ops/swiglu.py save_for_backward. Set use_liger_kernel false for the eager layers',
+    am.loc.useLiger ? 'file' : 'default',
+  );
+  return { norm: true, glu: true, what: 'Liger' };
 }
 
 function lora(am: AutomodelRead, assumptions: Assumption[]): LoraSettings | undefined {

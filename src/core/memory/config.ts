@@ -72,6 +72,25 @@ export interface TrainingConfig {
    * keeps its own (optimizerDtypes). Default fp32.
    */
   fsdpStorage?: 'bf16' | 'fp32';
+  /**
+   * hf profile: fused kernels in place of Hugging Face's eager modules. Default: eager, as hf-activations.md measured.
+   */
+  hfKernels?: HfKernels;
+  /**
+   * hf profile: the training loop keeps the model's output (the bf16 logits) referenced until backward ends, so they sit
+   * beside the loss gradients (NeMo Automodel recipes/llm/train_ft.py holds `out` across `.backward()`). Default false.
+   */
+  heldLogits?: boolean;
+  /**
+   * hf profile: the loss; default PyTorch's cross entropy over the fp32 upcast of the logits (hf-activations.md). `bf16`:
+   * the same without the upcast; `cut-cross-entropy`: no logits at all (apple/ml-cross-entropy).
+   */
+  hfLoss?: 'bf16' | 'cut-cross-entropy';
+  /**
+   * hf profile: the loop holds the model output with every layer's hidden states (output_hidden_states) through backward,
+   * so each layer's bf16 output stays alive even where no kernel saves it (Automodel FusedLinearCrossEntropy runs).
+   */
+  heldHiddenStates?: boolean;
   /** LoRA: the base model is frozen; default null (full training). */
   peft?: LoraSettings | null;
   /**
@@ -202,4 +221,17 @@ export function derived(c: TrainingConfig): { dp: number | undefined; microbatch
   const dp = c.worldSize && c.worldSize % model === 0 ? c.worldSize / model : undefined;
   const microbatches = dp && c.globalBatch && c.globalBatch % (c.microBatch * dp) === 0 ? c.globalBatch / (c.microBatch * dp) : undefined;
   return { dp, microbatches };
+}
+
+/**
+ * Fused kernels in a Hugging Face-style layer. `norm`: each RMSNorm saves only its 16-bit input and fp32 rstd (Liger
+ * ops/rms_norm.py LigerRMSNormFunction; NeMo Automodel's compiled Float32RMSNorm and TE RMSNorm) instead of the fp32
+ * upcast and the normalized copy. `glu`: the gated MLP's activation saves only the gate and up outputs (Liger
+ * ops/swiglu.py LigerSiLUMulFunction, ops/geglu.py) instead of also the activation's output.
+ */
+export interface HfKernels {
+  norm: boolean;
+  glu: boolean;
+  /** Which implementation provides them, for the labels. */
+  what: string;
 }

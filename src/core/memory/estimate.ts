@@ -213,7 +213,7 @@ export function estimateRecipe(recipe: Recipe | undefined, modeline: Record<stri
   const ex = trainingInputs(training, modeline, opts);
   if (!ex.ok) return { kind: 'none', format, reason: ex.reason, modelRefs: ex.modelRefs };
   const assumptions = [...ex.assumptions, ...stated];
-  const config = recipe.automodel ? automodelConfig(training, recipe.automodel, ex.config, assumptions) : ex.config;
+  const config = recipe.automodel ? automodelConfig(training, recipe.automodel, ex.config, ex.shape, gpu, assumptions) : ex.config;
   return {
     kind: 'training',
     format,

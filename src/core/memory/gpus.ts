@@ -40,6 +40,8 @@ export const GPUS: GpuSpec[] = [
     bytes: gib2(184.3),
     source:
       'Megatron-Bridge model verification card qwen3.8-27b (examples/model_verification_cards/qwen3.8-27b/card.yaml): runs "OOMed near the approximately 184.3-GiB per-GPU device limit" of GB200; the same share of the HBM as GB300 (276.5 GiB of 288 GB) for 192 GB',
+    // Grace Blackwell superchip: the GPU's host is a Grace CPU (Arm Neoverse V2).
+    hostArch: 'aarch64',
   },
   {
     id: 'gb300',
@@ -47,6 +49,8 @@ export const GPUS: GpuSpec[] = [
     bytes: gib2(276.5),
     source:
       'PyTorch OOM message on GB300: "GPU 3 has a total capacity of 276.50 GiB" (NVIDIA-NeMo/Megatron-Bridge#2221); datasheet 288 GB HBM3e',
+    // Grace Blackwell superchip: the GPU's host is a Grace CPU (Arm Neoverse V2).
+    hostArch: 'aarch64',
   },
   {
     id: 'b300',

@@ -339,19 +339,29 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     stored += embedding;
     const lossBytes = ch.loss ? loss.stored : 0;
     stored += lossBytes;
-    if (ch.loss && loss.fwd) {
+    if (ch.loss && hf && c.hfLoss === 'cut-cross-entropy')
+      bwdParts.push({
+        bytes: loss.bwd,
+        label: 'cut cross-entropy backward: hidden-state and classifier gradients',
+        formula: '2·sbh + 2·V·h — cce_backward.py zeros_like(e), zeros_like(c)',
+      });
+    else if (ch.loss && loss.fwd) {
+      const bf16 = hf && c.hfLoss === 'bf16';
+      const e = bf16 ? 2 : 4;
       fwdParts.push({
         bytes: loss.fwd,
-        label: 'logits: bf16 output next to its fp32 upcast',
-        formula: hf ? `(2 + 4)·s·b·V${hfShards(c).perT} — HF ForCausalLMLoss` : lossFormula(c, 'cross_entropy.py'),
+        label: bf16 ? 'logits: bf16 output' : 'logits: bf16 output next to its fp32 upcast',
+        formula: hf
+          ? `${bf16 ? '2' : '(2 + 4)'}·s·b·V${hfShards(c).perT} — ${bf16 ? 'masked_ce.py fp32_upcast false' : 'HF ForCausalLMLoss'}`
+          : lossFormula(c, 'cross_entropy.py'),
       });
       bwdParts.push({
         bytes: loss.bwd,
         label: hf
-          ? 'log_softmax gradient beside the nll_loss gradient (fp32 each)'
+          ? `log_softmax gradient beside the nll_loss gradient (${bf16 ? 'bf16' : 'fp32'} each)${c.heldLogits ? ' and the bf16 logits the loop holds' : ''}`
           : 'logits gradient (bf16 cast of the in-place fp32 gradient)',
         formula: hf
-          ? `(4 + 4)·s·b·V${hfShards(c).perT} (+ the 4 saved = 12) — torch derivatives.yaml nll_loss_backward, _log_softmax_backward_data`
+          ? `(${e} + ${e}${c.heldLogits ? ' + 2' : ''})·s·b·V${hfShards(c).perT} (+ the ${e} saved) — torch derivatives.yaml nll_loss_backward, _log_softmax_backward_data${c.heldLogits ? '; train_ft.py holds the output through backward' : ''}`
           : lossFormula(c, 'cross_entropy.py backward'),
       });
     }

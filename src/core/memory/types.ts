@@ -165,4 +165,6 @@ export interface GpuSpec {
   /** Device memory in bytes as the CUDA runtime reports it (total_memory). */
   bytes: number;
   source: string;
+  /** The host CPU's architecture where it is not x86_64 (Grace superchips are Arm): what Python wheels exist for it. */
+  hostArch?: 'aarch64';
 }

@@ -768,10 +768,12 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
   // Q/K norms (Qwen3 q_norm, k_norm: per head): rows 1, 3, 4 at the width of the query and key heads. They stay eager
   // under Liger (monkey_patch.py apply_liger_kernel_to_qwen3 patches only the layer norms).
   if (m.qkNorm) {
+    // At the mean layer's widths (Gemma 4: wider global heads, no keys of their own in KV-shared layers).
     const rows = m.qkNorm === 'full' ? 2 : m.heads + m.kvHeads;
+    const w = meanAttentionWidths(m);
     bytes += add(
       'Q/K norms: fp32 input, normalized bf16, rstd',
-      (6 * sb * (m.heads + m.kvHeads) * m.headDim + 4 * sb * rows) / t,
+      (6 * sb * (w.q + w.kv) + 4 * sb * rows) / t,
       `(6·s·b·(a+g)·d + 4·s·b·${m.qkNorm === 'full' ? '2' : '(a+g)'})${tt} — hf-activations.md rows 1, 3, 4 at the Q and K widths`,
     );
   }

@@ -99,6 +99,16 @@ export function severityFor(range: ReleaseRange, target: TargetRelease | undefin
   return declared === 'error' ? 'warning' : declared;
 }
 
+/**
+ * For the rules of one file: an error rule's severity under a release range (severityFor), and the note its message
+ * ends with where the range leaves it a warning (releaseNote).
+ */
+export function releaseGate(target: TargetRelease | undefined) {
+  const versioned = (range: ReleaseRange) => severityFor(range, target, 'error');
+  const note = (range: ReleaseRange) => (versioned(range) === 'error' ? '' : `; ${releaseNote(range, target)}`);
+  return { versioned, note };
+}
+
 /** The sentence a versioned finding ends with: which releases disagree and how to name yours. */
 export function releaseNote(range: ReleaseRange, target: TargetRelease | undefined): string {
   const name = FRAMEWORK_LABELS[range.framework];

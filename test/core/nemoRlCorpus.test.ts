@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze } from '../../src/core/analysis.js';
-import { rlDataParallel } from '../../src/core/rules/nemoRl.js';
+import { derivedSizes } from '../../src/core/rules/training.js';
 import { readSourceFile } from '../../src/host/sourceFiles.js';
 import { WILD, wildSources } from '../helpers.js';
 
@@ -240,7 +240,13 @@ for (const [file, filesRead, algorithm, backend, world, sizes, dp, model, phases
     assert.equal(r.kind, 'training');
     if (r.kind !== 'training') return;
     assert.deepEqual(
-      [r.rl?.algorithm, r.rl?.backend, r.world?.size, [r.values.tp, r.values.pp, r.values.cp, r.values.ep], rlDataParallel(r)],
+      [
+        r.rl?.algorithm,
+        r.rl?.backend,
+        r.world?.size,
+        [r.values.tp, r.values.pp, r.values.cp, r.values.ep],
+        derivedSizes(r.values, r.world?.size).dp,
+      ],
       [algorithm, backend, world, sizes, dp],
     );
     const e = a.main!.estimate!;

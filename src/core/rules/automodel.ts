@@ -4,8 +4,9 @@
 import { checkpointingMode, type AutomodelField, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingField } from '../formats/fields.js';
 import type { TrainingRecipe } from '../recipe.js';
-import { releaseNote, severityFor, type ReleaseRange } from '../versions.js';
-import { divisors, nearest, pos, type RuleHit } from './hit.js';
+import { releaseGate, type ReleaseRange } from '../versions.js';
+import { divisors, hitSink, nearest, pos, type RuleHit } from './hit.js';
+import { derivedSizes } from './training.js';
 
 export type AutomodelRuleField = TrainingField | AutomodelField;
 export type AutomodelHit = RuleHit<AutomodelRuleField>;
@@ -25,11 +26,7 @@ const STRATEGIES = ['fsdp2', 'megatron_fsdp', 'ddp'];
 
 /** The data-parallel size the mesh gets: dp_size, else world / (tp·cp·pp) (mesh_utils.py _infer_dp_size). */
 export function automodelDataParallel(r: TrainingRecipe, am: AutomodelRead): number | undefined {
-  if (pos(am.values.dpSize)) return am.values.dpSize;
-  const { tp, pp, cp } = r.values;
-  const w = r.world?.size;
-  if (!w || !pos(tp) || !pos(pp) || !pos(cp) || w % (tp * pp * cp) !== 0) return undefined;
-  return w / (tp * pp * cp);
+  return pos(am.values.dpSize) ? am.values.dpSize : derivedSizes(r.values, r.world?.size).dp;
 }
 
 const nonEmpty = (x: unknown) => (typeof x === 'string' && x !== '') || (Array.isArray(x) && x.length > 0);
@@ -38,17 +35,8 @@ export function automodelRules(r: TrainingRecipe, am: AutomodelRead): AutomodelH
   const out: AutomodelHit[] = [];
   const v = r.values;
   const x = am.values;
-  const hit = (
-    code: string,
-    severity: AutomodelHit['severity'] | null,
-    message: string,
-    fields: AutomodelRuleField[],
-    rest: Partial<AutomodelHit> = {},
-  ) => {
-    if (severity) out.push({ code, severity, message, fields, ...rest });
-  };
-  const versioned = (range: ReleaseRange) => severityFor(range, r.target, 'error');
-  const note = (range: ReleaseRange) => (versioned(range) === 'error' ? '' : `; ${releaseNote(range, r.target)}`);
+  const hit = hitSink(out);
+  const { versioned, note } = releaseGate(r.target);
   const size = (n: unknown) => (pos(n) ? n : 1);
   const [tp, pp, cp, ep] = [size(v.tp), size(v.pp), size(v.cp), size(v.ep)];
   const rep = size(x.dpReplicate);

@@ -28,6 +28,22 @@ export interface RuleHit<F extends string> {
   fixes?: FixChoice<F>[];
 }
 
+/** What a rule module calls to record a hit; a null severity (a release range that does not apply) records nothing. */
+export type HitSink<F extends string> = (
+  code: string,
+  severity: Severity | null,
+  message: string,
+  fields: Ref<F>[],
+  rest?: Partial<RuleHit<F>>,
+) => void;
+
+/** A hit sink that appends to `out`. */
+export const hitSink =
+  <F extends string>(out: RuleHit<F>[]): HitSink<F> =>
+  (code, severity, message, fields, rest = {}) => {
+    if (severity) out.push({ code, severity, message, fields, ...rest });
+  };
+
 export function fmt(v: unknown): string {
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return `[${v.map(fmt).join(', ')}]`;

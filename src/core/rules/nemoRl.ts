@@ -4,9 +4,9 @@
 import type { TrainingField } from '../formats/fields.js';
 import type { NemoRlField, NemoRlRead } from '../formats/nemoRl.js';
 import type { TrainingRecipe } from '../recipe.js';
-import { releaseNote, severityFor, type ReleaseRange } from '../versions.js';
-import { pos, type FixChoice, type RuleHit } from './hit.js';
-import { worldDivisible } from './training.js';
+import { releaseGate, type ReleaseRange } from '../versions.js';
+import { hitSink, pos, type FixChoice, type HitSink, type RuleHit } from './hit.js';
+import { derivedSizes } from './training.js';
 
 export type NemoRlRuleField = TrainingField | NemoRlField;
 export type NemoRlHit = RuleHit<NemoRlRuleField>;
@@ -33,29 +33,12 @@ const OPTIMIZER_OFFLOAD: ReleaseRange = {
   source: 'nemo_rl/models/megatron/setup.py _validate_optimizer_config (after v0.7.0)',
 };
 
-/** The data-parallel size NeMo-RL trains with: world / (TP·PP·CP) (lm_policy.py NamedSharding layout). */
-export function rlDataParallel(r: TrainingRecipe): number | undefined {
-  const { tp, pp, cp } = r.values;
-  const w = r.world?.size;
-  if (!w || !pos(tp) || !pos(pp) || !pos(cp) || !worldDivisible(w, tp, pp, cp)) return undefined;
-  return w / (tp * pp * cp);
-}
-
 export function nemoRlRules(r: TrainingRecipe, rl: NemoRlRead): NemoRlHit[] {
   const out: NemoRlHit[] = [];
   const v = r.values;
   const x = rl.values;
-  const hit = (
-    code: string,
-    severity: NemoRlHit['severity'] | null,
-    message: string,
-    fields: NemoRlRuleField[],
-    rest: Partial<NemoRlHit> = {},
-  ) => {
-    if (severity) out.push({ code, severity, message, fields, ...rest });
-  };
-  const versioned = (range: ReleaseRange) => severityFor(range, r.target, 'error');
-  const note = (range: ReleaseRange) => (versioned(range) === 'error' ? '' : `; ${releaseNote(range, r.target)}`);
+  const hit = hitSink(out);
+  const { versioned, note } = releaseGate(r.target);
   const cluster: NemoRlRuleField[] = ['gpusPerNode', 'numNodes'];
   const generates = rl.algorithm === 'grpo' || rl.algorithm === 'distillation';
 
@@ -118,7 +101,8 @@ export function nemoRlRules(r: TrainingRecipe, rl: NemoRlRead): NemoRlHit[] {
     );
 
   // RL-N7 / RL-N8 — distributed/batched_data_dict.py shard_by_batch_size; megatron/data.py and the DTensor workers take data.size // mbs micro-batches.
-  const dp = rlDataParallel(r);
+  // The data-parallel size NeMo-RL trains with: world / (TP·PP·CP) (lm_policy.py NamedSharding layout).
+  const dp = derivedSizes(v, r.world?.size).dp;
   const gbs = v.gbs;
   if (dp !== undefined && pos(gbs) && gbs % dp !== 0)
     hit(
@@ -250,13 +234,7 @@ export function nemoRlRules(r: TrainingRecipe, rl: NemoRlRead): NemoRlHit[] {
   return out;
 }
 
-type Hit = (
-  code: string,
-  severity: NemoRlHit['severity'] | null,
-  message: string,
-  fields: NemoRlRuleField[],
-  rest?: Partial<NemoRlHit>,
-) => void;
+type Hit = HitSink<NemoRlRuleField>;
 
 /** RL-N11 — grpo.py / distillation.py setup: where non-colocated generation runs, asserted before any GPU is claimed. */
 function nonColocated(rl: NemoRlRead, hit: Hit): void {

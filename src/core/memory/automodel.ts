@@ -9,6 +9,12 @@ import type { HfKernels, LoraSettings, TrainingConfig } from './config.js';
 import { torchAdamKernel } from './torchOptim.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 
+/** An assumption recorder over `assumptions` (provenance `default` unless the file states the value). */
+const assumer =
+  (assumptions: Assumption[]) =>
+  (what: string, source: string, provenance: Assumption['provenance'] = 'default') =>
+    assumptions.push({ what, source, provenance });
+
 /** Recipes that train a causal LM on next-token prediction (recipes/llm/train_ft.py and its benchmarking subclass). */
 const NEXT_TOKEN_RECIPES = new Set(['TrainFinetuneRecipeForNextTokenPrediction', 'BenchmarkingRecipeForNextTokenPrediction']);
 
@@ -84,8 +90,7 @@ export function automodelConfig(
 ): TrainingConfig {
   const x = am.values;
   const c: TrainingConfig = { ...base, profile: 'hf', vpp: null, distributedOptimizer: false, gradReduceInFp32: true };
-  const assume = (what: string, source: string, provenance: Assumption['provenance'] = 'default') =>
-    assumptions.push({ what, source, provenance });
+  const assume = assumer(assumptions);
   assume(
     'the model counted as Hugging Face layers (hf profile)',
     'Automodel trains the Hugging Face model, or its own implementation of the same blocks (nemo_automodel/components/models)',
@@ -104,8 +109,6 @@ export function automodelConfig(
     );
   if (fusedLoss) {
     c.hfLoss = 'cut-cross-entropy';
-    // train_ft.py takes the final hidden states from `out.hidden_states` (model.output_hidden_states) and holds `out`.
-    if (c.pp === 1) c.heldHiddenStates = true;
     assume(
       'loss without logits: cut cross-entropy keeps the hidden states, the fp32 log-sum-exp and the gathered lm_head weight',
       'loss_fn FusedLinearCrossEntropy (components/loss/linear_ce.py) calls cut_cross_entropy.linear_cross_entropy (apple/ml-cross-entropy cce.py) on the final hidden states',
@@ -169,9 +172,13 @@ export function automodelConfig(
       'distributed.offload_policy keeps them on the host (FSDP2 CPUOffloadPolicy); not modelled',
     );
   if (typeof r.values.gbs === 'number' && c.pp === 1) c.globalBatch = r.values.gbs;
-  // Without a pipeline, train_ft.py _forward_backward_step keeps `out` (its logits) alive across `.backward()`; the
+  // Without a pipeline, train_ft.py _forward_backward_step keeps `out` alive across `.backward()`: its logits, or with
+  // FusedLinearCrossEntropy (logits_to_keep=1) the hidden states it reads the last of (model.output_hidden_states). The
   // pipeline schedule computes the loss inside the last stage instead.
-  if (c.pp === 1 && !fusedLoss) c.heldLogits = true;
+  if (c.pp === 1) {
+    if (fusedLoss) c.heldHiddenStates = true;
+    else c.heldLogits = true;
+  }
   return c;
 }
 
@@ -184,8 +191,7 @@ export function automodelConfig(
 export function hfKernels(am: AutomodelRead, shape: ModelShape, gpu: GpuSpec, assumptions: Assumption[]): HfKernels | undefined {
   const x = am.values;
   const arch = shape.architecture;
-  const assume = (what: string, source: string, provenance: Assumption['provenance'] = 'default') =>
-    assumptions.push({ what, source, provenance });
+  const assume = assumer(assumptions);
   if (!arch) {
     assume(
       'layers counted with Hugging Face eager RMSNorms and MLP (an upper bound if the run uses fused kernels)',

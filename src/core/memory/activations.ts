@@ -87,7 +87,9 @@ interface Ctx {
   /** Tokens of the norm / residual regions on this rank: s·b/TP with SP. */
   rep: number;
   e: number;
+  /** Bytes per element of a saved GEMM input: dense linears (`lin`) and routed experts (`linE`), quantized where the recipe covers them. */
   lin: number;
+  linE: number;
   mods: Set<string>;
   /** A saved tensor; `off`: the offload_modules group whose context saves it (fine-grained activation offloading). */
   add: (label: string, bytes: number, formula: string, off?: OffloadModule) => number;
@@ -335,7 +337,7 @@ function mlpBlock(x: Ctx, ffn: number, label: string, withNorm: boolean, recompu
 
 /** MoE block: pre-MLP norm, router, token dispatch, grouped experts, shared experts (Megatron moe/*). */
 function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered: number } {
-  const { m, c, s, b, t, h, rep, e, lin, mods, add } = x;
+  const { m, c, s, b, t, h, rep, e, lin, linE, mods, add } = x;
   const sp = c.sp && c.profile === 'megatron' ? '/t' : '';
   const T = s * b * rep; // tokens on this rank before dispatch
   const E = m.experts;
@@ -373,8 +375,8 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered:
     x.at('moe_experts');
     d += add(
       'experts: FC1 input (dispatched tokens)',
-      lin * Te * w,
-      `${fmt(lin)}·k·ETP·s·b·${m.moeLatentSize ? 'moe_latent_size' : 'h'}${sp}`,
+      linE * Te * w,
+      `${fmt(linE)}·k·ETP·s·b·${m.moeLatentSize ? 'moe_latent_size' : 'h'}${sp}`,
       'expert_fc1',
     );
     d += add('experts: FC1 output', e * g * Te * ffnE, `${e}·${g}·k·ETP·s·b·moe_ffn/ETP${sp}`, 'moe_act');
@@ -382,8 +384,8 @@ function moeBlock(x: Ctx): { stored: number; fwd: number; bwd: number; gathered:
     if (!mods.has('moe_act')) {
       d += add(
         'experts: FC2 input (activation output)',
-        lin * Te * ffnE,
-        `${fmt(lin)}·k·ETP·s·b·moe_ffn/ETP${sp} — moe_act recompute drops it`,
+        linE * Te * ffnE,
+        `${fmt(linE)}·k·ETP·s·b·moe_ffn/ETP${sp} — moe_act recompute drops it`,
       );
       // The router probabilities weight the activation output (moe_apply_probs_on_input False): without the fused weighted
       // kernels (weighted_bias_swiglu for SwiGLU with bias_activation_fusion; use_fused_weighted_squared_relu, which saves
@@ -556,7 +558,9 @@ function context(m: ModelShape, c: TrainingConfig, b: number, s: number, terms: 
     h: m.hidden,
     rep: c.sp && !hf ? 1 / c.tp : 1,
     e,
-    lin: savedInputBytes(c),
+    // Automodel te_fp8 quantizes only the modules TE builds (config.ts teModules); the others save bf16 inputs.
+    lin: c.teModules && !c.teModules.dense ? e : savedInputBytes(c),
+    linE: c.teModules && !c.teModules.experts ? e : savedInputBytes(c),
     mods: c.recompute.granularity === 'selective' ? new Set(c.recompute.modules) : new Set<string>(),
     add: (label, bytes, formula, off) => {
       if (bytes > 0) byModule[module] = (byModule[module] ?? 0) + bytes;

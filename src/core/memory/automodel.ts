@@ -4,8 +4,15 @@
 // components/_peft/{lora,module_matcher}.py, docs/guides/mixed-precision-training.mdx.
 import type { AutomodelRead } from '../formats/automodel.js';
 import type { TrainingRecipe } from '../recipe.js';
-import { AUTOMODEL_BACKEND_NORM, AUTOMODEL_OWN_NORM, FUSED_NORM_BACKENDS, LIGER_PATCHED } from './automodelModels.js';
+import {
+  AUTOMODEL_BACKEND_LINEAR,
+  AUTOMODEL_BACKEND_NORM,
+  AUTOMODEL_OWN_NORM,
+  FUSED_NORM_BACKENDS,
+  LIGER_PATCHED,
+} from './automodelModels.js';
 import type { HfKernels, LoraSettings, TrainingConfig } from './config.js';
+import type { Fp8Recipe } from './precision.js';
 import { torchAdamKernel } from './torchOptim.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
 
@@ -164,6 +171,8 @@ export function automodelConfig(
   // LoRA: a frozen base with adapters of rank `dim` (lora.py PeftConfig, default 8).
   const peft = lora(am, assumptions);
   if (peft) c.peft = peft;
+  const te = teFp8(am, shape, assumptions);
+  if (te) Object.assign(c, te);
   if (x.fp8Enabled === true)
     assume('torchao Float8 linears counted in bf16', 'fp8.enabled: torchao float8 training is not in the memory model');
   if (x.offloadPolicy !== undefined && x.offloadPolicy !== null)
@@ -238,6 +247,67 @@ export function hfKernels(am: AutomodelRead, shape: ModelShape, gpu: GpuSpec, as
     am.loc.useLiger ? 'file' : 'default',
   );
   return { norm: true, glu: true, what: 'Liger' };
+}
+
+/** TEFp8Config.build_recipe (components/models/common/utils.py): the recipe string, or a TE recipe class by its _target_. */
+const TE_RECIPES: readonly [RegExp, Fp8Recipe, string][] = [
+  [/^(current|(.*\.)?Float8CurrentScaling)$/, 'tensorwise', 'Float8CurrentScaling'],
+  [/^(block|(.*\.)?Float8BlockScaling)$/, 'blockwise', 'Float8BlockScaling'],
+  [/^(mxfp8|(.*\.)?MXFP8BlockScaling)$/, 'mxfp8', 'MXFP8BlockScaling'],
+  [/^(.*\.)?DelayedScaling$/, 'delayed', 'DelayedScaling'],
+];
+
+/**
+ * model.backend.te_fp8 (components/models/common/utils.py TEFp8Config): train_ft.py runs the whole forward under TE's
+ * autocast, so every TE Linear and GroupedLinear of Automodel's own class computes in FP8 and keeps its quantized weight
+ * (config.ts teModules). Which modules are TE: model.backend.linear (default te) where the class builds its linears with
+ * initialize_linear_module, model.backend.experts te (its default is torch_mm) with a DeepEP-family dispatcher
+ * (BackendConfig.__post_init__ turns experts te into torch_mm under the torch dispatcher).
+ */
+function teFp8(am: AutomodelRead, shape: ModelShape, assumptions: Assumption[]): Pick<TrainingConfig, 'fp8' | 'teModules'> | undefined {
+  const x = am.values;
+  const cfg = x.teFp8;
+  if (cfg === undefined || cfg === null || cfg === false) return undefined;
+  const assume = assumer(assumptions);
+  const raw = typeof cfg === 'object' && !Array.isArray(cfg) ? (cfg as Record<string, unknown>).recipe : undefined;
+  const named = raw === undefined ? 'current' : typeof raw === 'object' && raw ? (raw as Record<string, unknown>)._target_ : raw;
+  const recipe = typeof named === 'string' ? TE_RECIPES.find(([re]) => re.test(named.trim())) : undefined;
+  const source = 'model.backend.te_fp8 (components/models/common/utils.py TEFp8Config)';
+  if (!recipe) {
+    assume(`te_fp8 recipe ${String(named)} not modelled: linears counted in bf16`, source, 'file');
+    return undefined;
+  }
+  const arch = shape.architecture;
+  if (x.forceHf === true || !arch || !AUTOMODEL_BACKEND_LINEAR.has(arch)) {
+    assume(
+      'no FP8 linears: te_fp8 quantizes only TE modules, and this model builds none',
+      `${source}; ${x.forceHf === true ? "force_hf builds Hugging Face's nn.Linear layers" : `${arch ?? 'the architecture'} is not one of Automodel's classes that build linears with initialize_linear_module`}`,
+      'file',
+    );
+    return undefined;
+  }
+  const linear = typeof x.linearBackend === 'string' ? x.linearBackend : 'te';
+  const dispatcher = typeof x.dispatcher === 'string' ? x.dispatcher : 'deepep';
+  const experts = x.expertsBackend === 'te' && dispatcher !== 'torch' && shape.experts > 0;
+  const dense = linear === 'te';
+  if (!dense && !experts) {
+    assume('no FP8 linears: neither model.backend.linear nor model.backend.experts is te', source, 'file');
+    return undefined;
+  }
+  const covered = [dense ? 'attention, dense MLP and lm_head linears' : '', experts ? 'routed experts' : ''].filter(Boolean);
+  assume(
+    `TE ${recipe[2]} on the ${covered.join(' and ')}; each module keeps its rowwise and columnwise quantized weight across micro-batches, unsharded by FSDP`,
+    `${source}; TE module/linear.py and module/grouped_linear.py cache the quantized weight in _fp8_workspaces when called with is_first_microbatch (components/models/common/utils.py _patch_te_modules, components/training/utils.py prepare_for_grad_accumulation)`,
+    'file',
+  );
+  if (x.linearBackend === undefined)
+    assume('model.backend.linear te (its default where Transformer Engine and a GPU are present)', 'BackendConfig.linear');
+  if (x.expertsBackend === 'te' && x.dispatcher === undefined && shape.experts > 0)
+    assume(
+      'a DeepEP dispatcher, so experts te stays TE GroupedLinear',
+      'BackendConfig.dispatcher defaults to deepep where DeepEP is installed; under the torch dispatcher experts te becomes torch_mm',
+    );
+  return { fp8: recipe[1], teModules: { dense, experts, output: dense } };
 }
 
 function lora(am: AutomodelRead, assumptions: Assumption[]): LoraSettings | undefined {

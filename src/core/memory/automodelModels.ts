@@ -106,3 +106,46 @@ export const LIGER_PATCHED = new Set([
 
 /** `model.backend.rms_norm` values whose module saves only its input and fp32 rstd (utils.py initialize_rms_norm_module). */
 export const FUSED_NORM_BACKENDS = new Set(['torch_fp32', 'te']);
+
+/**
+ * Architectures whose own class builds its linears with initialize_linear_module (`model.backend.linear`: attention
+ * projections, dense MLPs, shared experts and lm_head) and its routed experts with `model.backend.experts`
+ * (components/models/{deepseek_v3,gpt_oss,qwen3_moe,…}); the other own classes (Llama, Qwen2, Qwen3, …) use nn.Linear.
+ */
+export const AUTOMODEL_BACKEND_LINEAR = new Set([
+  'BagelForUnifiedMultimodal',
+  'BagelForConditionalGeneration',
+  'BailingMoeV2ForCausalLM',
+  'DeepseekV3ForCausalLM',
+  'DeepseekV32ForCausalLM',
+  'DeepseekV4ForCausalLM',
+  'Ernie4_5_MoeForCausalLM',
+  'Glm4MoeForCausalLM',
+  'Glm4MoeLiteForCausalLM',
+  'GlmMoeDsaForCausalLM',
+  'GptOssForCausalLM',
+  'HyMT2ForCausalLM',
+  'HYV3ForCausalLM',
+  'KimiK25ForConditionalGeneration',
+  'KimiK25VLForConditionalGeneration',
+  'KimiK3ForConditionalGeneration',
+  'KimiK3ForCausalLM',
+  'KimiLinear48BForCausalLM',
+  'KimiVLForConditionalGeneration',
+  'LagunaForCausalLM',
+  'MiMoV2FlashForCausalLM',
+  'MiniMaxM2ForCausalLM',
+  'MiniMaxM3SparseForConditionalGeneration',
+  'Mistral4ForCausalLM',
+  'Mistral3ForConditionalGeneration',
+  'NemotronHForCausalLM',
+  'Qwen3_5MoeForCausalLM',
+  'Qwen3_5MoeForConditionalGeneration',
+  'Qwen3MoeForCausalLM',
+  'Qwen3NextForCausalLM',
+  'Qwen3OmniMoeForConditionalGeneration',
+  'Qwen3VLMoeForConditionalGeneration',
+  'Step3p5ForCausalLM',
+  'Step3p6ForConditionalGeneration',
+  'Step3p7ForConditionalGeneration',
+]);

@@ -91,6 +91,15 @@ export interface TrainingConfig {
    * so each layer's bf16 output stays alive even where no kernel saves it (Automodel FusedLinearCrossEntropy runs).
    */
   heldHiddenStates?: boolean;
+  /**
+   * The GEMMs a low-precision recipe covers and how TE keeps their weights, where that is not Megatron's layout (every
+   * decoder GEMM, copies sharded with FSDP). NeMo Automodel's model.backend.te_fp8 quantizes only the modules TE builds
+   * (model.backend.linear te: attention, dense MLPs and lm_head; model.backend.experts te: the routed experts), and TE,
+   * called with is_first_microbatch (components/training/utils.py prepare_for_grad_accumulation), keeps each module's
+   * rowwise and columnwise quantized weight in its _fp8_workspaces across micro-batches, made from the all-gathered
+   * weight, so FSDP does not shard the copies (TransformerEngine module/linear.py, module/grouped_linear.py).
+   */
+  teModules?: { dense: boolean; experts: boolean; output: boolean };
   /** LoRA: the base model is frozen; default null (full training). */
   peft?: LoraSettings | null;
   /**

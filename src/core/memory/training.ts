@@ -738,8 +738,12 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
               bytes: st.quantizedCopies,
               formula: c.quantizedParams
                 ? 'one quantized copy of the GEMM weights'
-                : 'rowwise + columnwise quantized copies of GEMM weights',
-              source: 'TransformerEngine docs; memory.md §1.2',
+                : c.teModules
+                  ? 'rowwise + columnwise quantized copies of the TE linears, made from the all-gathered weight (not sharded by FSDP)'
+                  : 'rowwise + columnwise quantized copies of GEMM weights',
+              source: c.teModules
+                ? 'TransformerEngine module/linear.py, module/grouped_linear.py _fp8_workspaces (is_first_microbatch)'
+                : 'TransformerEngine docs; memory.md §1.2',
               level: 'allocated' as const,
             },
           ]

@@ -62,6 +62,8 @@ export interface StageParams {
   largestUnit: number;
   /** Parameters of one vocabulary tensor (V/TP · h: the word embedding or the output layer) when the rank holds one; else 0. */
   vocabTensor: number;
+  /** GEMM parameters of the output layer (V/TP · h on the loss stage, tied or not); else 0. */
+  outputLinear: number;
 }
 
 /** Layers per pipeline stage; uneven splits give the remainder to the first stages (the most-loaded case). */
@@ -139,6 +141,7 @@ export function stageParams(
     let bf16Linear = 0;
     let largestUnit = 0;
     let vocabTensor = 0;
+    let outputLinear = 0;
     /** Records an FSDP unit's size and returns it. */
     const unit = <T extends RankParams | number>(x: T): T => {
       largestUnit = Math.max(largestUnit, typeof x === 'number' ? x : x.dense + x.experts);
@@ -179,6 +182,7 @@ export function stageParams(
           expertMatrix: 0,
         });
       if (ch.loss) {
+        outputLinear = (V * h) / c.tp;
         p = addRankParams(p, { dense: normParams(m, h), denseGemm: 0, experts: 0, expertGemm: 0, denseMatrix: 0, expertMatrix: 0 }); // final norm
         // Output layer: untied, or the tied copy a last stage keeps when PP > 1 (Megatron shared_embedding_or_output_weight).
         if (!m.tiedEmbeddings || layout.pp > 1)
@@ -209,6 +213,7 @@ export function stageParams(
       bf16Linear,
       largestUnit,
       vocabTensor,
+      outputLinear,
     });
   }
   return out;
@@ -395,10 +400,15 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   const bem = perParamBytes(c, expertShard, 'matrix');
   const q = quantizedBytesPerLinearParam(c, cc);
   const share = q.copy ? quantizedShare(c, p) : 0;
-  const linear = (p.denseLinear + p.expertLinear) * share;
+  // TE modules of a te_fp8 run (config.ts teModules): only the GEMMs TE builds, each cached whole on its module.
+  const te = c.teModules;
+  const gemms = te
+    ? (te.dense ? p.denseLinear : 0) + (te.experts ? p.expertLinear : 0) + (te.output ? p.outputLinear : 0)
+    : p.denseLinear + p.expertLinear;
+  const linear = gemms * share;
   const fsdpDense = c.fsdp ? denseShard : 1;
   const fsdpExperts = c.fsdp ? expertShard : 1;
-  const quantizedCopies = (q.copy * linear) / (c.fsdp ? denseShard : 1);
+  const quantizedCopies = (q.copy * linear) / (c.fsdp && !te ? denseShard : 1);
   const replaced = q.replacesBf16 ? (bd.weights * linear) / (c.fsdp ? denseShard : 1) : 0;
   const weights = (p.dense * bd.weights) / fsdpDense + (p.experts * be.weights) / fsdpExperts + quantizedCopies - replaced;
   const gradients = (p.trainable.dense * bd.gradients) / fsdpDense + (p.trainable.experts * be.gradients) / fsdpExperts;

@@ -123,8 +123,8 @@ export const RULES: Record<string, RuleInfo> = {
     source: 'nemo_automodel/recipes/_dist_utils.py parse_distributed_section',
   },
   'RL-AM7': {
-    title: 'Automodel: activation_checkpointing a boolean, full or selective (selective: FSDP2 and DDP)',
-    source: 'nemo_automodel/recipes/_dist_utils.py _normalize_activation_checkpointing',
+    title: 'Automodel: activation_checkpointing a boolean, full or selective (selective: FSDP2 and DDP; Megatron FSDP skips it)',
+    source: 'nemo_automodel/recipes/_dist_utils.py _normalize_activation_checkpointing; components/distributed/megatron_fsdp.py',
   },
   'RL-AM8': {
     title: 'Automodel: one of peft.target_modules, exclude_modules, match_all_linear',

@@ -842,10 +842,23 @@ export function hfKind(m: ModelShape, c: TrainingConfig, b: number, s: number, k
   return { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0, globalBuffer: 0 };
 }
 
-/** Full recompute keeps only each checkpointed layer's input (Korthikanti Table 2: 2sbh, /t with SP; DTensor SP likewise). */
+/**
+ * Full recompute keeps only each checkpointed layer's input (Korthikanti Table 2: 2sbh, /t with SP; DTensor SP likewise).
+ * Automodel's submodule checkpointing (config.ts checkpointUnit) keeps the inputs of the layer's four wrapped submodules.
+ */
 export function checkpointInput(m: ModelShape, c: TrainingConfig, b: number, s: number): number {
   const rep = c.sp ? 1 / c.tp : 1;
-  return actBytes(c) * s * b * m.hidden * rep;
+  return (c.checkpointUnit === 'submodule' ? 4 : 1) * actBytes(c) * s * b * m.hidden * rep;
+}
+
+/**
+ * What Automodel's MoE checkpoint policy saves in each checkpointed MoE layer besides its input: the router projection
+ * (bf16 logits, s·b·E) and the top-k outputs (fp32 scores, int64 indices: 12·s·b·k), MUST_SAVE so that recompute routes
+ * the same tokens (components/moe/parallelizer.py apply_ac _custom_policy, ignore_router_for_ac default true).
+ */
+export function checkpointRouterSaves(m: ModelShape, c: TrainingConfig, b: number, s: number): number {
+  if (c.checkpointUnit !== 'moe-block' || !m.experts) return 0;
+  return s * b * (actBytes(c) * m.experts + 12 * m.topK);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

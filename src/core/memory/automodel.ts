@@ -104,6 +104,7 @@ export function automodelConfig(
   );
   const kernels = hfKernels(am, shape, gpu, assumptions);
   if (kernels) c.hfKernels = kernels;
+  checkpointing(am, c, shape, assumptions);
   // A fused linear cross-entropy never materialises the logits (components/loss/linear_ce.py).
   const fusedLoss = typeof x.lossTarget === 'string' && /FusedLinearCrossEntropy$/.test(x.lossTarget);
   // MaskedCrossEntropy (components/loss/masked_ce.py; the recipes' default) upcasts the logits to fp32 unless told not to.
@@ -191,6 +192,61 @@ export function automodelConfig(
   return c;
 }
 
+/** Whether Automodel builds its own class for the architecture (model_init.py __init_model: force_hf, then the registry). */
+const ownClass = (am: AutomodelRead, arch: string): boolean =>
+  am.values.forceHf !== true && (AUTOMODEL_BACKEND_NORM.has(arch) || AUTOMODEL_OWN_NORM.has(arch));
+
+/**
+ * What distributed.activation_checkpointing true checkpoints. Expert parallelism: moe/parallelizer.py apply_ac wraps each
+ * whole block and saves its router outputs. Otherwise components/distributed/parallelizer.py (FSDP2) uses Hugging
+ * Face's own gradient checkpointing (whole layers) for a transformers class without torch.compile, and
+ * apply_submodule_checkpointing for Automodel's own classes, under enable_compile, and always under DDP (ddp.py).
+ * Megatron FSDP logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping." (megatron_fsdp.py).
+ */
+function checkpointing(am: AutomodelRead, c: TrainingConfig, shape: ModelShape, assumptions: Assumption[]): void {
+  if (c.recompute.granularity !== 'full') return;
+  const assume = assumer(assumptions);
+  const arch = shape.architecture;
+  const x = am.values;
+  if (am.strategy === 'megatron_fsdp' && (c.worldSize === undefined || c.worldSize > 1)) {
+    c.recompute = { granularity: null, method: null, numLayers: null, modules: [] };
+    assume(
+      'no activation checkpointing: Megatron FSDP skips it',
+      'components/distributed/megatron_fsdp.py logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping." (RL-AM7)',
+      'file',
+    );
+    return;
+  }
+  if (c.ep > 1) {
+    c.checkpointUnit = 'moe-block';
+    assume(
+      'each decoder block checkpointed whole; MoE layers also keep their router logits and top-k outputs',
+      'expert parallelism: components/moe/parallelizer.py apply_ac (ignore_router_for_ac true saves the router projection and top-k)',
+    );
+    return;
+  }
+  const own = arch !== undefined && ownClass(am, arch);
+  if (own || x.enableCompile === true || am.strategy === 'ddp') {
+    c.checkpointUnit = 'submodule';
+    const why =
+      am.strategy === 'ddp'
+        ? 'DDP checkpoints submodules (components/distributed/ddp.py)'
+        : x.enableCompile === true
+          ? 'enable_compile wraps self_attn and mlp (components/distributed/parallelizer.py)'
+          : `Automodel's own ${arch} is not a transformers GradientCheckpointingLayer (parallelizer.py _should_use_hf_native_gradient_checkpointing)`;
+    assume(
+      'activation checkpointing per submodule: each layer keeps the inputs of input_layernorm, self_attn, post_attention_layernorm and mlp (4 × its input)',
+      `${why}; components/distributed/activation_checkpointing.py apply_submodule_checkpointing`,
+    );
+    return;
+  }
+  if (arch === undefined)
+    assume(
+      "whole layers checkpointed (Hugging Face's gradient checkpointing); Automodel's own classes keep 4 submodule inputs per layer",
+      'the architecture is not known, so the class Automodel builds cannot be told (components/distributed/parallelizer.py)',
+    );
+}
+
 /**
  * The kernels the layers run (model_init.py __init_model): with force_hf, or an architecture the registry lacks,
  * Hugging Face's model, patched by Liger when use_liger_kernel (default true), Liger is installed and it patches the
@@ -208,7 +264,7 @@ export function hfKernels(am: AutomodelRead, shape: ModelShape, gpu: GpuSpec, as
     );
     return undefined;
   }
-  if (x.forceHf !== true && (AUTOMODEL_BACKEND_NORM.has(arch) || AUTOMODEL_OWN_NORM.has(arch))) {
+  if (ownClass(am, arch)) {
     const backend = typeof x.rmsNormBackend === 'string' ? x.rmsNormBackend : 'torch_fp32';
     const source = `Automodel builds its own ${arch} (_transformers/registry.py); Liger is not applied to it (kernel_patches.py)`;
     if (!AUTOMODEL_BACKEND_NORM.has(arch)) {

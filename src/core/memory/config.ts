@@ -100,6 +100,14 @@ export interface TrainingConfig {
    * weight, so FSDP does not shard the copies (TransformerEngine module/linear.py, module/grouped_linear.py).
    */
   teModules?: { dense: boolean; experts: boolean; output: boolean };
+  /**
+   * What a fully checkpointed layer keeps (hf profile). 'layer' (the default): its input, as Megatron and Hugging Face's
+   * gradient checkpointing wrap the whole layer. 'submodule': NeMo Automodel's own classes on its dense path wrap
+   * input_layernorm, self_attn, post_attention_layernorm and mlp one by one, so the layer keeps those four inputs
+   * (components/distributed/activation_checkpointing.py apply_submodule_checkpointing). 'moe-block': Automodel's expert-
+   * parallel path wraps the whole block and saves the router projection and top-k outputs too (moe/parallelizer.py apply_ac).
+   */
+  checkpointUnit?: 'layer' | 'submodule' | 'moe-block';
   /** LoRA: the base model is frozen; default null (full training). */
   peft?: LoraSettings | null;
   /**

@@ -4,6 +4,7 @@
 // schedule.ts (Megatron-Core schedules.py); levels and runtime overheads: overheads.ts.
 import {
   checkpointInput,
+  checkpointRouterSaves,
   embeddingActivations,
   graphCapture,
   hfKind,
@@ -236,6 +237,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const maxKinds = (k: KindCounts, f: (x: KindActivations) => number) =>
     LAYER_KINDS.reduce((a, kind) => Math.max(a, k[kind] ? f(kindAct(kind)) : 0), 0);
   const ckpt = checkpointInput(m, c, b, s);
+  const routerSaves = checkpointRouterSaves(m, c, b, s);
   const full = c.recompute.granularity === 'full';
   const emb = embeddingActivations(m, c, b, s);
   const loss = lossActivations(m, c, b, s, V);
@@ -288,10 +290,14 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
           formula: 'one layer of full activations and its backward working set (block method)',
         });
       } else {
-        // One checkpointed input per group of n layers (recompute.py, method uniform).
+        // One checkpointed input per group of n layers (recompute.py, method uniform), with what an MoE checkpoint
+        // policy saves in each MoE layer (Automodel; one layer per group there).
         const groups = Math.ceil(ch.count / n);
-        layers = groups * ckpt;
-        note = `full/uniform ${n}: ${groups} group inputs per chunk`;
+        layers = groups * ckpt + moeLayerCount(kinds) * routerSaves;
+        note =
+          c.checkpointUnit === 'submodule'
+            ? `full, per submodule: 4 submodule inputs × ${groups} layers per chunk`
+            : `full/uniform ${n}: ${groups} group inputs per chunk${routerSaves ? ', router logits and top-k of each MoE layer' : ''}`;
         // Backward of a recomputed group: its rematerialised activations plus the working set of the layer in backward.
         bwdParts.push({
           bytes: Math.min(n, ch.count) * maxKinds(kinds, (x) => x.stored) + maxKinds(kinds, (x) => x.bwd),

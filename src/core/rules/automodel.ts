@@ -137,6 +137,16 @@ export function automodelRules(r: TrainingRecipe, am: AutomodelRead): AutomodelH
       ['activationCheckpointing'],
       { context: ['strategy'] },
     );
+  // Megatron FSDP on more than one GPU logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping."
+  // and trains without it (components/distributed/megatron_fsdp.py MegatronFSDPManager.parallelize).
+  else if (ac === 'full' && strategy === 'megatron_fsdp' && r.world?.size !== 1)
+    hit(
+      'RL-AM7',
+      'warning',
+      'activation_checkpointing is skipped under strategy megatron_fsdp (megatron_fsdp.py: "not yet supported with MegatronFSDP. Skipping."): the run keeps every activation; the memory estimate counts it without checkpointing',
+      ['activationCheckpointing'],
+      { context: ['strategy'] },
+    );
   // RL-AM8 — LoRA module matching takes one of target_modules, exclude_modules, match_all_linear (module_matcher.py).
   if (nonEmpty(x.peftTargets) && nonEmpty(x.peftExclude))
     hit('RL-AM8', 'error', 'peft.target_modules and peft.exclude_modules are mutually exclusive: give one of them', [

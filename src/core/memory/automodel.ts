@@ -12,6 +12,8 @@ import {
   LIGER_PATCHED,
 } from './automodelModels.js';
 import type { HfKernels, LoraSettings, TrainingConfig } from './config.js';
+import { compareReleases } from '../trtllmReleases.js';
+import type { TargetRelease } from '../versions.js';
 import type { Fp8Recipe } from './precision.js';
 import { torchAdamKernel } from './torchOptim.js';
 import type { Assumption, GpuSpec, ModelShape } from './types.js';
@@ -104,7 +106,7 @@ export function automodelConfig(
   );
   const kernels = hfKernels(am, shape, gpu, assumptions);
   if (kernels) c.hfKernels = kernels;
-  checkpointing(am, c, shape, assumptions);
+  checkpointing(am, c, shape, r.target, assumptions);
   // A fused linear cross-entropy never materialises the logits (components/loss/linear_ce.py).
   const fusedLoss = typeof x.lossTarget === 'string' && /FusedLinearCrossEntropy$/.test(x.lossTarget);
   // MaskedCrossEntropy (components/loss/masked_ce.py; the recipes' default) upcasts the logits to fp32 unless told not to.
@@ -127,6 +129,20 @@ export function automodelConfig(
   if (am.strategy === 'megatron_fsdp') c.fsdp = 'megatron-fsdp';
   else if (am.strategy === 'ddp') c.fsdp = null;
   else c.fsdp = 'fsdp2';
+  // recipes/llm/train_ft.py steps and then calls opt.zero_grad() (set_to_none): FSDP2 gradients are allocated anew.
+  c.gradsFreedEachStep = true;
+  if (c.fsdp === 'fsdp2' && keepsGathered(am, c)) {
+    c.fsdpKeepsGathered = true;
+    assume(
+      "every FSDP unit's all-gathered parameters kept from its forward to its backward (reshard_after_forward false)",
+      c.ep > 1 && x.reshardAfterForward === undefined
+        ? 'expert parallelism: components/moe/parallelizer.py fully_shard with MoEParallelizerConfig.reshard_after_forward, default false (distributed.moe.reshard_after_forward)'
+        : x.reshardAfterForward === false
+          ? 'distributed.reshard_after_forward false'
+          : 'pipeline stages keep their layers gathered when distributed.reshard_after_forward is unset (components/distributed/parallelizer.py)',
+      x.reshardAfterForward === false || x.moeReshardAfterForward === false ? 'file' : 'default',
+    );
+  }
   // Storage dtype: model.torch_dtype, `auto` the checkpoint's (bf16 for the published ones), from_config bf16
   // (_transformers/auto_model.py); compute in mp_policy.param_dtype, bf16 by default (distributed/config.py FSDP2Config).
   const dtype = typeof r.values.precision === 'string' ? r.values.precision.trim() : undefined;
@@ -192,6 +208,22 @@ export function automodelConfig(
   return c;
 }
 
+/** The first release whose FSDP2 path checkpoints a transformers class with its own gradient checkpointing (v0.4.0). */
+const HF_NATIVE_CHECKPOINTING = '0.4.0';
+
+/**
+ * Whether FSDP2 keeps every unit gathered after its forward: distributed.reshard_after_forward when set; else under
+ * expert parallelism distributed.moe.reshard_after_forward (default false, _transformers/infrastructure.py passes the
+ * MoE config), else only pipeline stages (components/distributed/parallelizer.py: without a pipeline every layer but the
+ * last reshards, which is the one-unit default).
+ */
+function keepsGathered(am: AutomodelRead, c: TrainingConfig): boolean {
+  const x = am.values;
+  if (typeof x.reshardAfterForward === 'boolean') return !x.reshardAfterForward;
+  if (c.ep > 1) return x.moeReshardAfterForward !== true;
+  return c.pp > 1;
+}
+
 /** Whether Automodel builds its own class for the architecture (model_init.py __init_model: force_hf, then the registry). */
 const ownClass = (am: AutomodelRead, arch: string): boolean =>
   am.values.forceHf !== true && (AUTOMODEL_BACKEND_NORM.has(arch) || AUTOMODEL_OWN_NORM.has(arch));
@@ -203,7 +235,13 @@ const ownClass = (am: AutomodelRead, arch: string): boolean =>
  * apply_submodule_checkpointing for Automodel's own classes, under enable_compile, and always under DDP (ddp.py).
  * Megatron FSDP logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping." (megatron_fsdp.py).
  */
-function checkpointing(am: AutomodelRead, c: TrainingConfig, shape: ModelShape, assumptions: Assumption[]): void {
+function checkpointing(
+  am: AutomodelRead,
+  c: TrainingConfig,
+  shape: ModelShape,
+  target: TargetRelease,
+  assumptions: Assumption[],
+): void {
   if (c.recompute.granularity !== 'full') return;
   const assume = assumer(assumptions);
   const arch = shape.architecture;
@@ -226,14 +264,19 @@ function checkpointing(am: AutomodelRead, c: TrainingConfig, shape: ModelShape, 
     return;
   }
   const own = arch !== undefined && ownClass(am, arch);
-  if (own || x.enableCompile === true || am.strategy === 'ddp') {
+  // Hugging Face's own gradient checkpointing arrived after 0.3.0 (#1621); releases up to 0.3 wrap submodules for every class.
+  const release = target.framework === 'automodel' ? target.release : undefined;
+  const early = release !== undefined && compareReleases(release, HF_NATIVE_CHECKPOINTING) < 0;
+  if (own || early || x.enableCompile === true || am.strategy === 'ddp') {
     c.checkpointUnit = 'submodule';
     const why =
       am.strategy === 'ddp'
         ? 'DDP checkpoints submodules (components/distributed/ddp.py)'
         : x.enableCompile === true
           ? 'enable_compile wraps self_attn and mlp (components/distributed/parallelizer.py)'
-          : `Automodel's own ${arch} is not a transformers GradientCheckpointingLayer (parallelizer.py _should_use_hf_native_gradient_checkpointing)`;
+          : own
+            ? `Automodel's own ${arch} is not a transformers GradientCheckpointingLayer (parallelizer.py _should_use_hf_native_gradient_checkpointing)`
+            : `NeMo Automodel ${release} wraps submodules for every class (Hugging Face's gradient checkpointing from ${HF_NATIVE_CHECKPOINTING})`;
     assume(
       'activation checkpointing per submodule: each layer keeps the inputs of input_layernorm, self_attn, post_attention_layernorm and mlp (4 × its input)',
       `${why}; components/distributed/activation_checkpointing.py apply_submodule_checkpointing`,

@@ -108,6 +108,20 @@ export interface TrainingConfig {
    * parallel path wraps the whole block and saves the router projection and top-k outputs too (moe/parallelizer.py apply_ac).
    */
   checkpointUnit?: 'layer' | 'submodule' | 'moe-block';
+  /**
+   * FSDP2 fully_shard(reshard_after_forward=False): every unit keeps its all-gathered parameters from its forward to its
+   * backward, so at the start of backward the rank holds the unsharded parameters of all its FSDP-managed modules (NeMo
+   * Automodel's default under expert parallelism: components/distributed/config.py MoEParallelizerConfig). Default false:
+   * one unit gathered at a time, with the prefetched next one.
+   */
+  fsdpKeepsGathered?: boolean;
+  /**
+   * The loop frees the gradients after each optimizer step (torch Optimizer.zero_grad, set_to_none by default) and
+   * FSDP2 allocates them anew in backward: with one micro-batch per step the forward and the start of backward run
+   * without gradients (NeMo Automodel recipes/llm/train_ft.py `opt.zero_grad()`). Default false: gradient buffers that
+   * stay allocated (Megatron's main_grad buffers), or gradients accumulated over several micro-batches.
+   */
+  gradsFreedEachStep?: boolean;
   /** LoRA: the base model is frozen; default null (full training). */
   peft?: LoraSettings | null;
   /**

@@ -570,10 +570,12 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (st.fsdpUnits) {
       transient += st.fsdpUnits;
       line(trans, () => ({
-        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered unit parameters and unsharded gradient`,
+        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered ${c.fsdpKeepsGathered ? 'parameters of every unit (reshard_after_forward false)' : 'unit parameters'} and unsharded gradient`,
         category: 'transient',
         bytes: st.fsdpUnits,
-        formula: 'the largest unit (a decoder layer, the embedding or the output layer): 2 × compute-dtype parameters + 1 × gradients',
+        formula: c.fsdpKeepsGathered
+          ? "the rank's sharded parameters all-gathered in the compute dtype + the largest unit's gradient"
+          : 'the largest unit (a decoder layer, the embedding or the output layer): 2 × compute-dtype parameters + 1 × gradients',
         source: 'PyTorch FSDP2 fully_shard; Megatron-Core megatron_fsdp.md',
         level: 'allocated',
       }));
@@ -661,11 +663,16 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     const rankWsBytes = wsBytes + dummy + scoreBuffer + globalBuffers;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const states = st.weights + st.gradients + st.optimizer + rankWsBytes;
-    const fwdBwd = states + activations + transient;
+    // Gradients freed by zero_grad(set_to_none) after each step are absent from the forward and the start of backward
+    // when a step has one micro-batch (config.ts gradsFreedEachStep); they come back as backward frees the activations.
+    const gradsFreed = c.gradsFreedEachStep === true && c.fsdp === 'fsdp2' && derived(c).microbatches === 1;
+    const fwdBwd = states - (gradsFreed ? st.gradients : 0) + activations + transient;
     // The optimizer step runs after the last backward, the activations freed; its temporaries (weights.ts perParamBytes:
     // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak.
     const optimizerStep = states + st.stepTemporaries;
+    let atStep = false;
     if (optimizerStep > fwdBwd) {
+      atStep = true;
       act.length = 0;
       trans.length = 0;
       line(trans, () => ({
@@ -683,7 +690,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       activations = 0;
       transient = st.stepTemporaries;
     }
-    const allocated = states + activations + transient;
+    const grads = gradsFreed && !atStep ? 0 : st.gradients;
+    const allocated = states - st.gradients + grads + activations + transient;
     // A fresh run's first forward/backward runs before the first step creates the lazy states (weights.ts lazyStateBytes).
     const firstIteration = Math.max(fwdBwd - st.lazyOptimizer, optimizerStep);
     const ov = trainingOverheads(c, allocated);
@@ -697,13 +705,13 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       });
     const overhead = rankWsBytes + ov.reduce((a, o) => a + o.bytes, 0);
     // device = the sum of the lines (perGpu.total adds up exactly); reserved = allocated + fragmentation.
-    const device = st.weights + st.gradients + st.optimizer + activations + transient + overhead;
+    const device = st.weights + grads + st.optimizer + activations + transient + overhead;
     const reserved = allocated + ov.filter((o) => o.level === 'reserved').reduce((a, o) => a + o.bytes, 0);
     const stage: StageEstimate = {
       stage: rank,
       layers: p.layers,
       weights: st.weights,
-      gradients: st.gradients,
+      gradients: grads,
       optimizer: st.optimizer,
       activations,
       transient,
@@ -755,9 +763,13 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
           ]
         : []),
       {
-        label: c.peft ? 'gradients (adapters only)' : 'gradients',
+        label: `${c.peft ? 'gradients (adapters only)' : 'gradients'}${
+          grads === st.gradients
+            ? ''
+            : ` — none at the peak: zero_grad(set_to_none) freed the step's ${gib(st.gradients)}, and backward recreates them as it frees the activations`
+        }`,
         category: 'gradients',
-        bytes: st.gradients,
+        bytes: grads,
         formula: `${bpp.gradients} B/param${c.fsdp === 'fsdp2' ? ' (the sharded parameter’s dtype)' : c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}${fsdpDiv}`,
         source:
           c.fsdp === 'fsdp2' ? 'PyTorch fully_shard: gradient shards in the sharded parameter’s dtype' : 'Megatron dist_optimizer docs',

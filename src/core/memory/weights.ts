@@ -436,7 +436,10 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
     const perLayer = p.largestUnit;
     const compute = c.params === 'fp32' ? 4 : 2;
     const grad = c.params === 'fp32' || c.gradReduceInFp32 || c.fsdp === 'fsdp2' ? 4 : 2;
-    fsdpUnits = perLayer * (2 * compute + grad);
+    // reshard_after_forward False (config.ts fsdpKeepsGathered): every FSDP-managed parameter of the rank stays gathered
+    // into backward; a group of size 1 (experts when EP spans the expert data-parallel group) is not sharded at all.
+    const gathered = (denseShard > 1 ? p.dense : 0) + (expertShard > 1 ? p.experts : 0);
+    fsdpUnits = c.fsdpKeepsGathered ? gathered * compute + perLayer * grad : perLayer * (2 * compute + grad);
   }
   return {
     weights,

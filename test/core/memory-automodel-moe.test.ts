@@ -1,6 +1,7 @@
-// NeMo Automodel's model.backend.te_fp8: the TE modules of Automodel's own classes run under TE's FP8 autocast and keep
-// their quantized weights across micro-batches (TE _fp8_workspaces, is_first_microbatch), made from the all-gathered
-// weight. Each number by hand from the model's shapes.
+// NeMo Automodel's expert-parallel benchmark runs: model.backend.te_fp8 (the TE modules of Automodel's own classes run under
+// TE's FP8 autocast and keep their quantized weights across micro-batches, made from the all-gathered weight), FSDP2's
+// reshard_after_forward default under expert parallelism, and the gradients zero_grad frees after each step. Each
+// number by hand from the model's shapes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { estimateOf } from '../helpers.js';
@@ -112,4 +113,41 @@ test('te_fp8 on a model without TE linears, or with force_hf, quantizes nothing 
   const unknown = run(recipe('Qwen/Qwen3-30B-A3B', 'linear: te\nte_fp8: {recipe: nvfp4}', 8, 8));
   assert.equal(unknown.copies, 0);
   assert.ok(unknown.assumptions.includes('te_fp8 recipe nvfp4 not modelled: linears counted in bf16'));
+});
+
+// FSDP2 under expert parallelism: Automodel's MoE parallelizer shards with reshard_after_forward false by default
+// (components/distributed/config.py MoEParallelizerConfig), so every unit's gathered parameters stay into backward.
+test('expert-parallel FSDP2 keeps every gathered parameter into backward unless reshard_after_forward is set', () => {
+  const text = recipe('Qwen/Qwen3-30B-A3B', 'experts: te\nte_fp8: {recipe: mxfp8}', 8, 8);
+  const fsdp = (t: string) => run(t).e.estimate.breakdown.find((l) => l.label.startsWith('FSDP2: gathered'))!;
+  // The rank's FSDP-managed parameters: 48 layers of attention (q, k, v, o), q/k norms, two RMSNorms and the router,
+  // the embedding, lm_head and the final norm. The experts are not FSDP-managed: EP spans all 8 ranks.
+  const layer = 2 * 2048 * 4096 + 2 * 2048 * 512 + 2 * 128 + 2 * 2048 + 2048 * 128;
+  const dense = 48 * layer + 2 * 151936 * 2048 + 2048;
+  assert.equal(dense, 1_541_093_376);
+  // bf16 gathered copies, and the fp32 unsharded gradient of the largest unit (the embedding) being reduce-scattered.
+  assert.equal(fsdp(text).bytes, 2 * dense + 4 * 151936 * 2048);
+  assert.equal(fsdp(text).label, 'FSDP2: gathered parameters of every unit (reshard_after_forward false) and unsharded gradient');
+  assert.equal(run(text).config.fsdpKeepsGathered, true);
+  // distributed.reshard_after_forward true overrides the MoE default: one unit and the prefetched next.
+  const resharded = text.replace('activation_checkpointing: true', 'activation_checkpointing: true, reshard_after_forward: true');
+  assert.equal(fsdp(resharded).bytes, (2 * 2 + 4) * 151936 * 2048);
+});
+
+// train_ft.py calls opt.zero_grad() after each step (set_to_none): with one micro-batch per step the forward and the
+// start of backward hold no gradients.
+test('one micro-batch per step: the gradients zero_grad freed are not at the forward/backward peak', () => {
+  const text = recipe('deepseek-ai/DeepSeek-V3', 'linear: torch\nexperts: te\ndispatcher: hybridep', 64, 64);
+  const once = run(text).e.estimate;
+  assert.equal(once.stages[0]!.gradients, 0);
+  const line = once.breakdown.find((l) => l.category === 'gradients')!;
+  assert.equal(line.bytes, 0);
+  assert.match(line.label, /^gradients — none at the peak: zero_grad\(set_to_none\) freed the step's 19\.53 GiB/);
+  // Two micro-batches per step: the second starts with the first one's gradients, and nothing else changes.
+  const twice = run(text.replace('global_batch_size: 128', 'global_batch_size: 256')).e.estimate;
+  const grads = twice.stages[0]!.gradients;
+  // bf16 gradients of the 4 local experts of 58 MoE layers (not FSDP-managed: EP spans the world), plus the dense shard.
+  assert.ok(grads > 58 * 4 * 3 * 7168 * 2048 * 2);
+  assert.equal(+(grads / 2 ** 30).toFixed(2), 19.53);
+  assert.equal(twice.stages[0]!.allocated - once.stages[0]!.allocated, grads);
 });

@@ -140,6 +140,11 @@ test('one micro-batch per step: the gradients zero_grad freed are not at the for
   const text = recipe('deepseek-ai/DeepSeek-V3', 'linear: torch\nexperts: te\ndispatcher: hybridep', 64, 64);
   const once = run(text).e.estimate;
   assert.equal(once.stages[0]!.gradients, 0);
+  assert.ok(
+    once.assumptions.some(
+      (a) => a.what === 'no gradients at the forward/backward peak: one micro-batch per step, and the loop frees them after each step',
+    ),
+  );
   const line = once.breakdown.find((l) => l.category === 'gradients')!;
   assert.equal(line.bytes, 0);
   assert.match(line.label, /^gradients — none at the peak: zero_grad\(set_to_none\) freed the step's 19\.53 GiB/);

@@ -163,6 +163,14 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (!assumptions.some((a) => a.what === what)) assumptions.push({ what, source, provenance: 'default' });
   };
   const { dp, microbatches } = derived(c);
+  // Gradients freed by zero_grad(set_to_none) after each step are absent from the forward and the start of backward
+  // when a step has one micro-batch (config.ts gradsFreedEachStep); they come back as backward frees the activations.
+  const gradsFreed = c.gradsFreedEachStep === true && c.fsdp === 'fsdp2' && microbatches === 1;
+  if (gradsFreed)
+    assume(
+      'no gradients at the forward/backward peak: one micro-batch per step, and the loop frees them after each step',
+      'torch Optimizer.zero_grad(set_to_none=True) after the step (NeMo Automodel recipes/llm/train_ft.py); FSDP2 allocates the gradient shards in backward',
+    );
   const b = c.microBatch;
   const s = c.seq / c.cp;
   const hf = c.profile === 'hf';
@@ -663,9 +671,6 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     const rankWsBytes = wsBytes + dummy + scoreBuffer + globalBuffers;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     const states = st.weights + st.gradients + st.optimizer + rankWsBytes;
-    // Gradients freed by zero_grad(set_to_none) after each step are absent from the forward and the start of backward
-    // when a step has one micro-batch (config.ts gradsFreedEachStep); they come back as backward frees the activations.
-    const gradsFreed = c.gradsFreedEachStep === true && c.fsdp === 'fsdp2' && derived(c).microbatches === 1;
     const fwdBwd = states - (gradsFreed ? st.gradients : 0) + activations + transient;
     // The optimizer step runs after the last backward, the activations freed; its temporaries (weights.ts perParamBytes:
     // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak.

@@ -131,6 +131,14 @@ export function checkpointingMode(v: unknown): 'full' | 'selective' | 'off' | 'i
 }
 
 /**
+ * Megatron FSDP on more than one GPU logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping."
+ * and trains without it (components/distributed/megatron_fsdp.py MegatronFSDPManager.parallelize); `world` undefined
+ * counts as more than one.
+ */
+export const checkpointingSkipped = (am: AutomodelRead, world: number | undefined): boolean =>
+  am.strategy === 'megatron_fsdp' && checkpointingMode(am.values.activationCheckpointing) === 'full' && world !== 1;
+
+/**
  * Sizes Automodel takes as 1 when the key is null or not positive (mesh_utils.py _degree), recompute from
  * activation_checkpointing (true / "full": every block is wrapped in a checkpoint, _dist_utils.py
  * _normalize_activation_checkpointing).

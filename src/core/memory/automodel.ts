@@ -2,7 +2,7 @@
 // FSDP or DDP, resident parameters in model.torch_dtype, the optimizer the file names, LoRA by module-name patterns.
 // Sources at NVIDIA-NeMo/Automodel 36044ad: recipes/_dist_utils.py, components/distributed/config.py,
 // components/_peft/{lora,module_matcher}.py, docs/guides/mixed-precision-training.mdx.
-import type { AutomodelRead } from '../formats/automodel.js';
+import { checkpointingSkipped, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingRecipe } from '../recipe.js';
 import {
   AUTOMODEL_BACKEND_LINEAR,
@@ -11,7 +11,7 @@ import {
   FUSED_NORM_BACKENDS,
   LIGER_PATCHED,
 } from './automodelModels.js';
-import type { HfKernels, LoraSettings, TrainingConfig } from './config.js';
+import { derived, type HfKernels, type LoraSettings, type TrainingConfig } from './config.js';
 import { compareReleases } from '../trtllmReleases.js';
 import type { TargetRelease } from '../versions.js';
 import type { Fp8Recipe } from './precision.js';
@@ -177,7 +177,7 @@ export function automodelConfig(
   if (c.pp > 1) {
     const pipe = x.pipeline && typeof x.pipeline === 'object' ? (x.pipeline as Record<string, unknown>) : {};
     const ppMb = typeof pipe.pp_microbatch_size === 'number' && pipe.pp_microbatch_size >= 1 ? pipe.pp_microbatch_size : 1;
-    const dp = c.worldSize && c.worldSize % (c.tp * c.pp * c.cp) === 0 ? c.worldSize / (c.tp * c.pp * c.cp) : undefined;
+    const { dp } = derived(c);
     assume(
       `pipeline schedule ${typeof pipe.pp_schedule === 'string' ? pipe.pp_schedule : '1f1b'} counted as Megatron's 1F1B with micro-batches of ${ppMb}`,
       'torch.distributed.pipelining schedules (distributed/pipelining); in-flight micro-batches per stage as 1F1B keeps them',
@@ -235,18 +235,12 @@ const ownClass = (am: AutomodelRead, arch: string): boolean =>
  * apply_submodule_checkpointing for Automodel's own classes, under enable_compile, and always under DDP (ddp.py).
  * Megatron FSDP logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping." (megatron_fsdp.py).
  */
-function checkpointing(
-  am: AutomodelRead,
-  c: TrainingConfig,
-  shape: ModelShape,
-  target: TargetRelease,
-  assumptions: Assumption[],
-): void {
+function checkpointing(am: AutomodelRead, c: TrainingConfig, shape: ModelShape, target: TargetRelease, assumptions: Assumption[]): void {
   if (c.recompute.granularity !== 'full') return;
   const assume = assumer(assumptions);
   const arch = shape.architecture;
   const x = am.values;
-  if (am.strategy === 'megatron_fsdp' && (c.worldSize === undefined || c.worldSize > 1)) {
+  if (checkpointingSkipped(am, c.worldSize)) {
     c.recompute = { granularity: null, method: null, numLayers: null, modules: [] };
     assume(
       'no activation checkpointing: Megatron FSDP skips it',

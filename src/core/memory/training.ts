@@ -670,11 +670,12 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       });
     const rankWsBytes = wsBytes + dummy + scoreBuffer + globalBuffers;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
-    const states = st.weights + st.gradients + st.optimizer + rankWsBytes;
-    const fwdBwd = states - (gradsFreed ? st.gradients : 0) + activations + transient;
+    // The states beside the gradients, which zero_grad may have freed (gradsFreed) at the forward/backward peak.
+    const held = st.weights + st.optimizer + rankWsBytes;
+    const fwdBwd = held + (gradsFreed ? 0 : st.gradients) + activations + transient;
     // The optimizer step runs after the last backward, the activations freed; its temporaries (weights.ts perParamBytes:
     // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak.
-    const optimizerStep = states + st.stepTemporaries;
+    const optimizerStep = held + st.gradients + st.stepTemporaries;
     let atStep = false;
     if (optimizerStep > fwdBwd) {
       atStep = true;
@@ -696,7 +697,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       transient = st.stepTemporaries;
     }
     const grads = gradsFreed && !atStep ? 0 : st.gradients;
-    const allocated = states - st.gradients + grads + activations + transient;
+    const allocated = held + grads + activations + transient;
     // A fresh run's first forward/backward runs before the first step creates the lazy states (weights.ts lazyStateBytes).
     const firstIteration = Math.max(fwdBwd - st.lazyOptimizer, optimizerStep);
     const ov = trainingOverheads(c, allocated);

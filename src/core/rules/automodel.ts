@@ -1,7 +1,7 @@
 // NeMo Automodel's own launch checks (RL-AM1 …), each once as a predicate on the recipe's values, with the upstream check
 // it mirrors (NVIDIA-NeMo/Automodel at 36044ad). Checks that releases added carry that range: against no named
 // release they warn (versions.ts).
-import { checkpointingMode, type AutomodelField, type AutomodelRead } from '../formats/automodel.js';
+import { checkpointingMode, checkpointingSkipped, type AutomodelField, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingField } from '../formats/fields.js';
 import type { TrainingRecipe } from '../recipe.js';
 import { releaseGate, type ReleaseRange } from '../versions.js';
@@ -137,9 +137,8 @@ export function automodelRules(r: TrainingRecipe, am: AutomodelRead): AutomodelH
       ['activationCheckpointing'],
       { context: ['strategy'] },
     );
-  // Megatron FSDP on more than one GPU logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping."
-  // and trains without it (components/distributed/megatron_fsdp.py MegatronFSDPManager.parallelize).
-  else if (ac === 'full' && strategy === 'megatron_fsdp' && r.world?.size !== 1)
+  // Megatron FSDP on more than one GPU trains without checkpointing (formats/automodel.ts checkpointingSkipped).
+  else if (checkpointingSkipped(am, r.world?.size))
     hit(
       'RL-AM7',
       'warning',

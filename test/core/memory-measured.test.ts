@@ -173,7 +173,8 @@ const LIGHTNING_WHY = `medium-low confidence: the recipe at the run’s commit i
 // parameters (mixed_precision_param bf16, mixed_precision_reduce fp32: parallelize_llama.py apply_fsdp), full activation
 // checkpointing per block, the loss `cross_entropy(pred.float())` outside the compiled blocks (train.py loss_fn), torch
 // AdamW foreach (optimizer.py), PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (run_llama_train.sh); with TP,
-// SequenceParallel norms and loss parallel (vocab-sharded logits). Logged `memory` = max reserved, max over GPUs.
+// SequenceParallel norms and loss parallel (vocab-sharded logits). Logged `memory` = max reserved, max over GPUs. Table 2
+// runs local batch 1 on FSDP 8/CP data-parallel ranks: global batch 8/CP, one micro-batch per step.
 const TITAN =
   'https://github.com/pytorch/torchtitan/blob/b5bcd76c66d0acb1a08b176d9639425bc55e0b2a/benchmarks/llama3_h100_202412_torchtitan.md';
 const H100_96 = { id: 'h100-96gb', name: 'H100 96GB HBM2e (Grand Teton)', bytes: 96 * GB, source: 'torchtitan benchmark' };
@@ -188,6 +189,8 @@ const titan = (p: Partial<TrainingConfig>): TrainingConfig =>
     adamKernel: 'foreach',
     expandableSegments: true,
     recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+    // train.py (9dec370) calls optimizers.zero_grad() (set_to_none) before each step's forward; one micro-batch per step.
+    gradsFreedEachStep: true,
     ...p,
   });
 const TITAN_WHY =
@@ -198,7 +201,7 @@ const titanCp = (cp: number, measured: number): Row => ({
   id: `torchtitan_llama31_8b_fsdp${8 / cp}_cp${cp}_seq${32768 * cp}`,
   source: `${TITAN} (Table 2)`,
   model: modelShape('llama3-8b'),
-  config: titan({ seq: 32768 * cp, cp, worldSize: 8 }),
+  config: titan({ seq: 32768 * cp, cp, worldSize: 8, globalBatch: 8 / cp }),
   gpu: H100_96,
   measured: measured * GIB,
   rank: 'max',

@@ -118,7 +118,8 @@ export interface TrainingConfig {
   /**
    * The loop frees the gradients after each optimizer step (torch Optimizer.zero_grad, set_to_none by default) and
    * FSDP2 allocates them anew in backward: with one micro-batch per step the forward and the start of backward run
-   * without gradients (NeMo Automodel recipes/llm/train_ft.py `opt.zero_grad()`). Default false: gradient buffers that
+   * without gradients (NeMo Automodel recipes/llm/train_ft.py `opt.zero_grad()`; NeMo-RL dtensor_policy_worker.py before
+   * each global batch; torchtitan train.py before each step). Default false: gradient buffers that
    * stay allocated (Megatron's main_grad buffers), or gradients accumulated over several micro-batches.
    */
   gradsFreedEachStep?: boolean;

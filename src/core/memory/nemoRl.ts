@@ -192,6 +192,8 @@ function trainingConfig(
     ...(dtensor
       ? {
           fsdp: 'fsdp2' as const,
+          // dtensor_policy_worker(_v2).py train() calls optimizer.zero_grad() (set_to_none) before each global batch.
+          gradsFreedEachStep: true,
           ...torchAdamKernel(x.torchOptimizer, x.torchOptimizerForeach, x.torchOptimizerFused, 'policy.optimizer.kwargs', assumptions),
         }
       : {}),

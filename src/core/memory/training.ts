@@ -169,7 +169,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   if (gradsFreed)
     assume(
       'no gradients at the forward/backward peak: one micro-batch per step, and the loop frees them after each step',
-      'torch Optimizer.zero_grad(set_to_none=True) after the step (NeMo Automodel recipes/llm/train_ft.py); FSDP2 allocates the gradient shards in backward',
+      'torch Optimizer.zero_grad(set_to_none=True) between steps (NeMo Automodel recipes/llm/train_ft.py, NeMo-RL dtensor_policy_worker.py); FSDP2 allocates the gradient shards in backward',
     );
   const b = c.microBatch;
   const s = c.seq / c.cp;

@@ -230,3 +230,106 @@ test('memory: FSDP2 storage dtype and optimizer set the bytes per parameter', ()
   const kd = estimateOf(BASE.replace('TrainFinetuneRecipeForNextTokenPrediction', 'TrainEagle3Recipe'));
   assert.equal(kd?.kind === 'none' && kd.reason.startsWith('recipe TrainEagle3Recipe is not modelled'), true);
 });
+
+/** A Qwen3-VL 8B fine-tune (examples/vlm_finetune layout): FSDP2 on 8 GPUs, the vision tower frozen. */
+const VLM = `recipe: FinetuneRecipeForVLM
+step_scheduler:
+  global_batch_size: 16
+  local_batch_size: 2
+model:
+  _target_: nemo_automodel.NeMoAutoModelForImageTextToText.from_pretrained
+  pretrained_model_name_or_path: Qwen/Qwen3-VL-8B-Instruct
+  torch_dtype: torch.bfloat16
+distributed:
+  strategy: fsdp2
+  dp_size: 8
+  tp_size: 1
+  cp_size: 1
+  activation_checkpointing: true
+freeze_config:
+  freeze_vision_tower: true
+  freeze_language_model: false
+dataset:
+  _target_: nemo_automodel.components.datasets.vlm.datasets.make_medpix_dataset
+  path_or_dataset: mmoukouba/MedPix-VQA
+dataloader:
+  _target_: torchdata.stateful_dataloader.StatefulDataLoader
+  collate_fn:
+    _target_: nemo_automodel.components.datasets.vlm.collate_fns.default_collate_fn
+    max_length: 3072
+`;
+const vlm = (...pairs: [string, string][]) =>
+  pairs.reduce((t, [from, to]) => {
+    assert.equal(t.split(from).length, 2, `once: ${from}`);
+    return t.replace(from, to);
+  }, VLM);
+const vlmEstimate = (text: string) => {
+  const e = estimateOf(text);
+  if (e?.kind !== 'training') throw new Error(`no estimate: ${JSON.stringify(e)}`);
+  return e;
+};
+
+test('VLM recipe: its language model is estimated at the length the collate function pads to, the frozen encoders stated', () => {
+  const e = vlmEstimate(VLM);
+  assert.equal(e.shape.name, 'qwen3-vl-8b');
+  assert.deepEqual([e.config.seq, e.config.microBatch, e.config.profile, e.config.fsdp], [3072, 2, 'hf', 'fsdp2']);
+  const what = e.estimate.assumptions.map((a) => a.what);
+  assert.ok(what.includes('every sample padded to 3072 tokens, image tokens included (dataloader.collate_fn.max_length)'));
+  assert.ok(
+    what.includes(
+      "the language model counted; the frozen vision tower, any idle audio tower and the multimodal projector are not in the model's shape: their weights (and the projector's gradients and optimizer states) are not counted",
+    ),
+  );
+  // The same run without the collate length: the dataset's max_length bounds the longest batch, and says so.
+  const ds = vlmEstimate(
+    vlm(
+      ['    max_length: 3072\n', ''],
+      ['  path_or_dataset: mmoukouba/MedPix-VQA\n', '  path_or_dataset: mmoukouba/MedPix-VQA\n  max_length: 1024\n'],
+    ),
+  );
+  assert.equal(ds.config.seq, 1024);
+  assert.ok(
+    ds.estimate.assumptions.some((a) => a.what.startsWith('every sample at dataset.max_length 1024 tokens') && a.provenance === 'file'),
+  );
+  // Neat packing: packs of pack_size tokens, padded to collate_max_length when set; the collate length no longer applies.
+  const packed = (extra: string) => vlmEstimate(vlm(['freeze_config:\n', `packed_sequence:\n  pack_size: 8192\n${extra}freeze_config:\n`]));
+  assert.equal(packed('').config.seq, 8192);
+  assert.equal(packed('  collate_max_length: 6144\n').config.seq, 6144);
+  // The LLM recipe's packing key does not apply to the VLM recipe, nor the VLM keys to the LLM recipe.
+  assert.equal(vlmEstimate(vlm(['freeze_config:\n', 'packed_sequence:\n  packed_sequence_size: 8192\nfreeze_config:\n'])).config.seq, 3072);
+  const none = estimateOf(vlm(['    max_length: 3072\n', '']));
+  assert.equal(
+    none?.kind === 'none' && none.reason,
+    'the sequence length is not in the file (or not resolvable here) (looked for dataloader.collate_fn.max_length, dataset.max_length); the model is qwen3-vl-8b (model.pretrained_model_name_or_path names "Qwen/Qwen3-VL-8B-Instruct"); set `# recipe-lens: seq=N`',
+  );
+});
+
+test('VLM recipe: encoders that train, or a frozen language model, get no estimate and the reason', () => {
+  const reason = (text: string) => {
+    const e = estimateOf(text);
+    return e?.kind === 'none' ? e.reason : e?.kind;
+  };
+  assert.equal(
+    reason(vlm(['  freeze_vision_tower: true\n', '  freeze_vision_tower: false\n'])),
+    "freeze_config.freeze_vision_tower is false: the vision tower trains, and its activations, gradients and optimizer states are not modelled (the model's shape is its language model)",
+  );
+  assert.equal(
+    reason(vlm(['  freeze_language_model: false\n', '  freeze_language_model: true\n'])),
+    'freeze_config.freeze_language_model is true: only the encoders and the projector train, and Recipe Lens models the training of the language model',
+  );
+  // An audio dataset runs the audio tower, which trains unless frozen (freeze_audio_tower defaults to false).
+  const audio = vlm([
+    '  _target_: nemo_automodel.components.datasets.vlm.datasets.make_medpix_dataset\n',
+    '  _target_: nemo_automodel.components.datasets.audio.datasets.make_hf_audio_asr_dataset\n',
+  ]);
+  assert.equal(
+    reason(audio),
+    'the dataset (nemo_automodel.components.datasets.audio.datasets.make_hf_audio_asr_dataset) feeds audio to an audio tower that trains (freeze_config.freeze_audio_tower unset: false by default); its activations, gradients and optimizer states are not modelled',
+  );
+  assert.equal(
+    reason(audio.replace('  freeze_vision_tower: true\n', '  freeze_vision_tower: true\n  freeze_audio_tower: true\n')),
+    'training',
+  );
+  // The vision tower is frozen by default (model_utils.py apply_parameter_freezing).
+  assert.equal(reason(vlm(['  freeze_vision_tower: true\n', ''])), 'training');
+});

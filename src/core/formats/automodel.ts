@@ -44,6 +44,10 @@ export const AUTOMODEL_FIELDS = {
   teFp8: 'any',
   lossTarget: 'str',
   lossUpcast: 'bool',
+  freezeVisionTower: 'bool',
+  freezeAudioTower: 'bool',
+  freezeLanguageModel: 'bool',
+  datasetTarget: 'str',
 } as const satisfies Record<string, FieldKind>;
 export type AutomodelField = keyof typeof AUTOMODEL_FIELDS;
 export type AutomodelValues = ValuesOf<typeof AUTOMODEL_FIELDS>;
@@ -84,6 +88,10 @@ export const AUTOMODEL_TABLE: Table<AutomodelField> = {
     teFp8: ['model.backend.te_fp8'],
     lossTarget: ['loss_fn._target_'],
     lossUpcast: ['loss_fn.fp32_upcast'],
+    freezeVisionTower: ['freeze_config.freeze_vision_tower'],
+    freezeAudioTower: ['freeze_config.freeze_audio_tower'],
+    freezeLanguageModel: ['freeze_config.freeze_language_model'],
+    datasetTarget: ['dataset._target_'],
   },
 };
 
@@ -102,20 +110,28 @@ const LEGACY_MANAGERS: [RegExp, string][] = [
   [/DDPManager$/, 'ddp'],
 ];
 
-export function readAutomodel(doc: RecipeDoc): AutomodelRead {
-  const { values, loc } = readTable(doc, AUTOMODEL_TABLE, AUTOMODEL_FIELDS);
-  const s = values.strategy;
-  const legacy = typeof values.distTarget === 'string' ? LEGACY_MANAGERS.find(([re]) => re.test(values.distTarget as string)) : undefined;
-  const strategy = typeof s === 'string' ? s.toLowerCase() : (legacy?.[1] ?? 'fsdp2');
-  const r = values.recipeClass;
+/** The recipe class by its last name: `recipe: Name` or `recipe: {_target_: module.Name}`. */
+function recipeName(r: unknown): string | undefined {
   const name =
     typeof r === 'string'
       ? r
       : r && typeof r === 'object' && typeof (r as { _target_?: unknown })._target_ === 'string'
         ? (r as { _target_: string })._target_
         : undefined;
-  return { values, loc, strategy, ...(name ? { recipe: name.split('.').pop() } : {}) };
+  return name?.split('.').pop();
 }
+
+export function readAutomodel(doc: RecipeDoc): AutomodelRead {
+  const { values, loc } = readTable(doc, AUTOMODEL_TABLE, AUTOMODEL_FIELDS);
+  const s = values.strategy;
+  const legacy = typeof values.distTarget === 'string' ? LEGACY_MANAGERS.find(([re]) => re.test(values.distTarget as string)) : undefined;
+  const strategy = typeof s === 'string' ? s.toLowerCase() : (legacy?.[1] ?? 'fsdp2');
+  const name = recipeName(values.recipeClass);
+  return { values, loc, strategy, ...(name ? { recipe: name } : {}) };
+}
+
+/** The vision-language fine-tuning recipe (recipes/vlm/finetune.py), which reads its sample length from other keys. */
+export const VLM_RECIPE = 'FinetuneRecipeForVLM';
 
 const pos = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1;
 
@@ -215,7 +231,26 @@ const AUTOMODEL_PACKED: TrainingTable = {
   paths: { ...AUTOMODEL_BASE.paths, seq: ['packed_sequence.packed_sequence_size'] },
 };
 
+/**
+ * The VLM recipe's tokens per sample (recipes/_typed_config.py resolve_vlm_dataloader): with neat packing on
+ * (packed_sequence.pack_size > 0) a pack of pack_size tokens, padded to collate_max_length when set
+ * (datasets/vlm/neat_packing_vlm.py, collate_fns.py neat_packed_vlm_collater); otherwise the collate function's
+ * max_length, to which default_collate_fn, gemma4_prefix_collate_fn, pad_collate_fn, kimi_vl_collate_fn and
+ * nemotron_omni_collate_fn pad every sample (collate_fns.py: padding "max_length"), else the dataset's max_length, the
+ * most tokens a (truncated) sample has. Image tokens are part of these sequences.
+ */
+const AUTOMODEL_VLM: TrainingTable = {
+  ...AUTOMODEL_BASE,
+  paths: { ...AUTOMODEL_BASE.paths, seq: ['dataloader.collate_fn.max_length', 'dataset.max_length'] },
+};
+const AUTOMODEL_VLM_PACKED: TrainingTable = {
+  ...AUTOMODEL_BASE,
+  paths: { ...AUTOMODEL_BASE.paths, seq: ['packed_sequence.collate_max_length', 'packed_sequence.pack_size'] },
+};
+
 function packedOrNot(doc: RecipeDoc): TrainingTable {
+  if (recipeName(scalarAt(doc, ['recipe']) ?? scalarAt(doc, ['recipe', '_target_'])) === VLM_RECIPE)
+    return pos(scalarAt(doc, ['packed_sequence', 'pack_size'])) ? AUTOMODEL_VLM_PACKED : AUTOMODEL_VLM;
   return pos(scalarAt(doc, ['packed_sequence', 'packed_sequence_size'])) ? AUTOMODEL_PACKED : AUTOMODEL_BASE;
 }
 

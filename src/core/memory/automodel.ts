@@ -2,7 +2,7 @@
 // FSDP or DDP, resident parameters in model.torch_dtype, the optimizer the file names, LoRA by module-name patterns.
 // Sources at NVIDIA-NeMo/Automodel 36044ad: recipes/_dist_utils.py, components/distributed/config.py,
 // components/_peft/{lora,module_matcher}.py, docs/guides/mixed-precision-training.mdx.
-import { checkpointingSkipped, type AutomodelRead } from '../formats/automodel.js';
+import { checkpointingSkipped, VLM_RECIPE, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingRecipe } from '../recipe.js';
 import {
   AUTOMODEL_BACKEND_LINEAR,
@@ -35,7 +35,52 @@ export function unmodelledRecipe(am: AutomodelRead): string | undefined {
     return `the model factory ${t} builds no causal LM: Recipe Lens models next-token training of a language model`;
   }
   if (NEXT_TOKEN_RECIPES.has(am.recipe)) return undefined;
-  return `recipe ${am.recipe} is not modelled: Recipe Lens estimates TrainFinetuneRecipeForNextTokenPrediction and BenchmarkingRecipeForNextTokenPrediction (one causal LM trained on next-token loss)`;
+  if (am.recipe === VLM_RECIPE) return unmodelledVlm(am);
+  return `recipe ${am.recipe} is not modelled: Recipe Lens estimates TrainFinetuneRecipeForNextTokenPrediction, BenchmarkingRecipeForNextTokenPrediction (one causal LM trained on next-token loss) and ${VLM_RECIPE} with frozen encoders (its language model)`;
+}
+
+/**
+ * The VLM recipe is modelled as its language model's training: that holds while every encoder is frozen or idle.
+ * components/utils/model_utils.py apply_parameter_freezing: freeze_vision_tower defaults to true, freeze_audio_tower
+ * and freeze_language_model to false.
+ */
+function unmodelledVlm(am: AutomodelRead): string | undefined {
+  const x = am.values;
+  if (x.freezeLanguageModel === true)
+    return 'freeze_config.freeze_language_model is true: only the encoders and the projector train, and Recipe Lens models the training of the language model';
+  if (x.freezeVisionTower === false)
+    return "freeze_config.freeze_vision_tower is false: the vision tower trains, and its activations, gradients and optimizer states are not modelled (the model's shape is its language model)";
+  if (typeof x.datasetTarget === 'string' && /\.datasets\.audio\./.test(x.datasetTarget) && x.freezeAudioTower !== true)
+    return `the dataset (${x.datasetTarget}) feeds audio to an audio tower that trains (freeze_config.freeze_audio_tower ${x.freezeAudioTower === false ? 'false' : 'unset: false by default'}); its activations, gradients and optimizer states are not modelled`;
+  return undefined;
+}
+
+/** What the VLM recipe's estimate leaves out and how its sample length was read (formats/automodel.ts AUTOMODEL_VLM). */
+function vlmAssumptions(r: TrainingRecipe, am: AutomodelRead, assume: ReturnType<typeof assumer>): void {
+  assume(
+    "the language model counted; the frozen vision tower, any idle audio tower and the multimodal projector are not in the model's shape: their weights (and the projector's gradients and optimizer states) are not counted",
+    `recipes/vlm/finetune.py; components/utils/model_utils.py apply_parameter_freezing (freeze_vision_tower ${am.values.freezeVisionTower === true ? 'true' : 'default true'}): a frozen tower keeps no gradients, optimizer states or saved activations, and its bf16 weights are FSDP2-sharded with the root unit (distributed/parallelizer.py frozen_multimodal_sharding "root")`,
+  );
+  const at = r.loc.seq?.path.join('.');
+  const n = r.values.seq;
+  if (at === 'dataset.max_length')
+    assume(
+      `every sample at dataset.max_length ${String(n)} tokens, image tokens included: the collate function pads each batch to its longest sample and samples are truncated to max_length, so this is the peak of the longest batch`,
+      'recipes/_typed_config.py resolve_vlm_dataloader (truncate defaults to true with max_length); datasets/vlm/collate_fns.py',
+      'file',
+    );
+  else if (at === 'dataloader.collate_fn.max_length')
+    assume(
+      `every sample padded to ${String(n)} tokens, image tokens included (dataloader.collate_fn.max_length)`,
+      'datasets/vlm/collate_fns.py: with max_length the collate functions pad every sample to it (padding "max_length")',
+      'file',
+    );
+  else if (at?.startsWith('packed_sequence.'))
+    assume(
+      `packs of ${String(n)} tokens, image tokens included (${at})`,
+      'datasets/vlm/neat_packing_vlm.py NeatPackConfig; collate_fns.py neat_packed_vlm_collater pads to collate_max_length when set, else to the longest pack of pack_size tokens at most',
+      'file',
+    );
 }
 
 const FP32 = /^(torch\.)?(float32|fp32|float)$/i;
@@ -104,6 +149,7 @@ export function automodelConfig(
     'the model counted as Hugging Face layers (hf profile)',
     'Automodel trains the Hugging Face model, or its own implementation of the same blocks (nemo_automodel/components/models)',
   );
+  if (am.recipe === VLM_RECIPE) vlmAssumptions(r, am, assume);
   const kernels = hfKernels(am, shape, gpu, assumptions);
   if (kernels) c.hfKernels = kernels;
   checkpointing(am, c, shape, r.target, assumptions);

@@ -206,7 +206,7 @@ export function trainingInputs(recipe: TrainingRecipe, modeline: Record<string, 
   if (!seq)
     return {
       ok: false,
-      reason: `the sequence length is not in the file (or not resolvable here)${model ? `; the model is ${model.name} (${model.where} names "${model.ref}")` : ''}; set \`# recipe-lens: seq=N\``,
+      reason: `the sequence length is not in the file (or not resolvable here)${seqKeys(recipe)}${model ? `; the model is ${model.name} (${model.where} names "${model.ref}")` : ''}; set \`# recipe-lens: seq=N\``,
       modelRefs,
     };
   // The training model counts gradients and optimizer states of every weight: a frozen language model has neither.
@@ -465,4 +465,11 @@ function precisionOf(recipe: TrainingRecipe): {
   if (f4 === 'e2m1' || f4 === true) fp4 = str(v.fp4Recipe) === 'mxfp4' ? 'mxfp4' : 'nvfp4';
   const quantizedParams = v.fp4Param === true || v.fp8Param === true;
   return { params, fp8, fp4, quantizedParams, assumptions };
+}
+
+/** Where this file's format keeps the sequence length (the table's key paths), for the reason no estimate is shown. */
+function seqKeys(recipe: TrainingRecipe): string {
+  // NeMo 1.x builds its samples of model.data.seq_length before model.encoder_seq_length (see above).
+  const paths = [...(recipe.family === 'nemo1' ? (recipe.table.paths.dataSeq ?? []) : []), ...(recipe.table.paths.seq ?? [])];
+  return paths.length ? ` (looked for ${paths.join(', ')})` : '';
 }

@@ -309,6 +309,33 @@ test('the memory order the pruning relies on holds in the memory model', () => {
   }
 });
 
+test('a step of one micro-batch whose gradients the loop freed is not ordered after smaller micro-batches', () => {
+  // Llama 3 8B under FSDP2 (fp32 shards) on 8 GPUs, GBS 16, seq 1024, freed gradients (Automodel, NeMo-RL DTensor,
+  // torchtitan): micro-batch 2 is one micro-batch per step, and its forward/backward holds no gradients (4 B × 1B
+  // parameters per rank), which outweighs its second sample's activations; micro-batch 1 holds the first one's gradients.
+  const base = cfg({
+    seq: 1024,
+    globalBatch: 16,
+    profile: 'hf',
+    fsdp: 'fsdp2',
+    distributedOptimizer: false,
+    gradsFreedEachStep: true,
+    recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
+  });
+  const gpu = { ...H100, id: 'test-26gib', name: 'a 26 GiB GPU', bytes: 26 * GIB };
+  const one = (mbs: number) => estimateTraining(llama8b, { ...base, microBatch: mbs }, gpu);
+  assert.ok(one(2).perGpu.total < one(1).perGpu.total);
+  // The planner offers only points that fit with the margin (TIGHT_FRACTION): micro-batch 1 is past it.
+  assert.deepEqual([one(2).fit.verdict, one(1).fit.verdict], ['fits', 'tight']);
+  // The planner estimates it instead of ruling it out from micro-batch 1's miss.
+  const r = plan(llama8b, base, gpu, { gpus: 8, top: 0 });
+  const flat = r.candidates.filter((c) => c.tp === 1 && c.pp === 1 && c.cp === 1);
+  assert.deepEqual(
+    flat.map((c) => [c.microBatchSize, c.recompute, c.fraction]),
+    [[2, 'full', one(2).fit.fraction]],
+  );
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // Cost terms, by hand
 

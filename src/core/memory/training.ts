@@ -157,6 +157,14 @@ interface ChunkActivations {
   graphBuffers: number;
 }
 
+/**
+ * Whether the forward/backward peak holds no gradients: the loop frees them between steps (config.ts gradsFreedEachStep)
+ * and FSDP2 allocates them anew in backward, which a step of one micro-batch reaches only after its forward.
+ */
+export function gradientsFreedAtPeak(c: Pick<TrainingConfig, 'gradsFreedEachStep' | 'fsdp'>, microbatches: number | undefined): boolean {
+  return c.gradsFreedEachStep === true && c.fsdp === 'fsdp2' && microbatches === 1;
+}
+
 export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec, inherited: Assumption[] = []): TrainingEstimate {
   const assumptions = [...inherited];
   const assume = (what: string, source: string) => {
@@ -165,7 +173,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const { dp, microbatches } = derived(c);
   // Gradients freed by zero_grad(set_to_none) after each step are absent from the forward and the start of backward
   // when a step has one micro-batch (config.ts gradsFreedEachStep); they come back as backward frees the activations.
-  const gradsFreed = c.gradsFreedEachStep === true && c.fsdp === 'fsdp2' && microbatches === 1;
+  const gradsFreed = gradientsFreedAtPeak(c, microbatches);
   if (gradsFreed)
     assume(
       'no gradients at the forward/backward peak: one micro-batch per step, and the loop frees them after each step',

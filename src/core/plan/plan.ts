@@ -20,7 +20,7 @@ import { derived, type TrainingConfig } from '../memory/config.js';
 import { deviceBytes } from '../memory/overheads.js';
 import type { PrecisionId } from '../memory/precision.js';
 import { megatronLayer } from '../memory/activations.js';
-import { estimateTraining, TIGHT_FRACTION, type TrainingEstimate } from '../memory/training.js';
+import { estimateTraining, gradientsFreedAtPeak, TIGHT_FRACTION, type TrainingEstimate } from '../memory/training.js';
 import type { GpuSpec, ModelShape } from '../memory/types.js';
 import { shardGroups, stageParams, stateBytes, type StageParams } from '../memory/weights.js';
 import { precisionIdOf, withPrecision } from '../memory/precision.js';
@@ -163,26 +163,36 @@ const vppAtLeast = (a: number | null, b: number | null) => a === b || b === null
  * interleaving or `b` none, a lever that keeps more, and the same EP or, both ≥ 2, no larger one (routed experts and their optimizer
  * state shrink with EP; activations do not depend on it; EP 1 → 2 trades expert bytes for NCCL's all-to-all buffers).
  */
-const atLeast = (a: Decided, b: Decided, flash: boolean) =>
-  (a.ep === b.ep || (a.ep >= 2 && a.ep <= b.ep)) && a.mbs >= b.mbs && vppAtLeast(a.vpp, b.vpp) && needsAtLeast(a.variant, b.variant, flash);
+const atLeast = (a: Decided, b: Decided, flash: boolean, freedMbs: number | undefined) =>
+  (a.ep === b.ep || (a.ep >= 2 && a.ep <= b.ep)) &&
+  a.mbs >= b.mbs &&
+  // One micro-batch per step whose gradients the loop freed (training.ts gradientsFreedAtPeak) runs its forward and
+  // backward without the gradients that every smaller micro-batch's step holds: no order between the two.
+  (a.mbs !== freedMbs || b.mbs === freedMbs) &&
+  vppAtLeast(a.vpp, b.vpp) &&
+  needsAtLeast(a.variant, b.variant, flash);
 
 /** What the estimates so far prove about other points: the largest points that fit and the smallest that do not, per precision. */
 class MemoryFacts {
   private readonly fits = new Map<PrecisionId, Decided[]>();
   private readonly misses = new Map<PrecisionId, Decided[]>();
-  constructor(private readonly flash: boolean) {}
+  /** `freedMbs`: the micro-batch size at which a step has one micro-batch and the forward/backward holds no gradients. */
+  constructor(
+    private readonly flash: boolean,
+    private readonly freedMbs?: number,
+  ) {}
 
   /** true: some point needing at least as much fits; false: some point needing no more does not; undefined: unknown. */
   known(d: Decided): boolean | undefined {
-    if (this.misses.get(d.precision)?.some((f) => atLeast(d, f, this.flash))) return false;
-    if (this.fits.get(d.precision)?.some((f) => atLeast(f, d, this.flash))) return true;
+    if (this.misses.get(d.precision)?.some((f) => atLeast(d, f, this.flash, this.freedMbs))) return false;
+    if (this.fits.get(d.precision)?.some((f) => atLeast(f, d, this.flash, this.freedMbs))) return true;
     return undefined;
   }
 
   add(d: Decided, fits: boolean): void {
     const map = fits ? this.fits : this.misses;
     // Keep an antichain: drop the facts the new one implies.
-    const implied = (f: Decided) => (fits ? atLeast(d, f, this.flash) : atLeast(f, d, this.flash));
+    const implied = (f: Decided) => (fits ? atLeast(d, f, this.flash, this.freedMbs) : atLeast(f, d, this.flash, this.freedMbs));
     map.set(d.precision, [...(map.get(d.precision) ?? []).filter((f) => !implied(f)), d]);
   }
 }
@@ -234,7 +244,7 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
   };
 
   let family = '';
-  let facts = new MemoryFacts(flash);
+  let facts = new MemoryFacts(flash, undefined);
   for (const lay of layouts(m, base.seq, gbs, world, opts)) {
     const configOf = (d: Omit<Decided, 'ep'>) =>
       candidateConfig(base, { ...lay, vpp: d.vpp, microBatchSize: d.mbs, precision: d.precision, ...d.variant }, world);
@@ -256,7 +266,7 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
     const key = `${lay.tp}/${lay.pp}/${lay.cp}/${lay.dp}`;
     if (key !== family) {
       family = key;
-      facts = new MemoryFacts(flash);
+      facts = new MemoryFacts(flash, gradientsFreedAtPeak(base, 1) ? gbs / lay.dp : undefined);
     }
     const estimates = new Map<string, TrainingEstimate>();
     const keyOf = (d: Decided) => `${d.precision}|${d.variant.recompute}|${d.variant.offloadLayers}|${d.mbs}|${d.vpp}`;

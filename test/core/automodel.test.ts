@@ -333,3 +333,33 @@ test('VLM recipe: encoders that train, or a frozen language model, get no estima
   // The vision tower is frozen by default (model_utils.py apply_parameter_freezing).
   assert.equal(reason(vlm(['  freeze_vision_tower: true\n', ''])), 'training');
 });
+
+test('memory: FSDP2 accumulates unsharded fp32 gradients over a step unless defer_fsdp_grad_sync is false', () => {
+  // BASE: GBS 64 = local batch 2 × DP 8 × 4 micro-batches; Llama 3.1 8B under TP 2.
+  const grads = (text: string) => {
+    const e = estimateOf(text);
+    if (e?.kind !== 'training') throw new Error(`no estimate: ${JSON.stringify(e)}`);
+    const line = e.estimate.breakdown.find((l) => l.category === 'gradients')!;
+    return { e, line, stage: e.estimate.stages[0]! };
+  };
+  const deferred = grads(BASE);
+  const tpRankParams = deferred.e.estimate.model.paramsPerGpu;
+  assert.equal(deferred.line.bytes, 4 * tpRankParams);
+  assert.equal(
+    deferred.line.label,
+    `gradients — unsharded, accumulated over the step's 4 micro-batches (defer_fsdp_grad_sync); ${((2 * tpRankParams) / 8 / 2 ** 30).toFixed(2)} GiB once the last one reduce-scatters them`,
+  );
+  assert.equal(deferred.line.formula, '4 B/param (the fp32 reduce dtype), not sharded over DP');
+  assert.equal(deferred.stage.gradients, deferred.line.bytes);
+  assert.ok(
+    deferred.e.estimate.assumptions.some((a) => a.what.startsWith("unsharded fp32 gradients held over the step's 4 micro-batches")),
+  );
+  // Reduce-scattered every micro-batch: the bf16 shards only.
+  const synced = grads(edit(['  activation_checkpointing: true\n', '  activation_checkpointing: true\n  defer_fsdp_grad_sync: false\n']));
+  assert.equal(synced.line.bytes, (2 * tpRankParams) / 8);
+  assert.equal(synced.line.label, 'gradients');
+  assert.equal(deferred.stage.allocated - synced.stage.allocated, deferred.line.bytes - synced.line.bytes);
+  // One micro-batch per step: nothing accumulates, and zero_grad has freed the last step's gradients.
+  const single = grads(edit(['  global_batch_size: 64\n', '  global_batch_size: 16\n']));
+  assert.equal(single.line.bytes, 0);
+});

@@ -148,11 +148,25 @@ test('one micro-batch per step: the gradients zero_grad freed are not at the for
   const line = once.breakdown.find((l) => l.category === 'gradients')!;
   assert.equal(line.bytes, 0);
   assert.match(line.label, /^gradients — none at the peak: zero_grad\(set_to_none\) freed the step's 19\.53 GiB/);
-  // Two micro-batches per step: the second starts with the first one's gradients, and nothing else changes.
-  const twice = run(text.replace('global_batch_size: 128', 'global_batch_size: 256')).e.estimate;
-  const grads = twice.stages[0]!.gradients;
-  // bf16 gradients of the 4 local experts of 58 MoE layers (not FSDP-managed: EP spans the world), plus the dense shard.
-  assert.ok(grads > 58 * 4 * 3 * 7168 * 2048 * 2);
+  // Two micro-batches per step: the second starts with the first one's gradients, and nothing else changes. Reduce-scattered
+  // every micro-batch (defer_fsdp_grad_sync false) they are the step's 19.53 GiB: the bf16 gradients of the 4 local experts
+  // of 58 MoE layers (not FSDP-managed: EP spans the world) plus the dense shard.
+  const twice = (extra: string) =>
+    run(
+      text
+        .replace('global_batch_size: 128', 'global_batch_size: 256')
+        .replace('activation_checkpointing: true}', `activation_checkpointing: true${extra}}`),
+    ).e.estimate;
+  const synced = twice(', defer_fsdp_grad_sync: false');
+  const grads = synced.stages[0]!.gradients;
+  const experts = 58 * 4 * 3 * 7168 * 2048;
+  assert.ok(grads > experts * 2);
   assert.equal(+(grads / 2 ** 30).toFixed(2), 19.53);
-  assert.equal(twice.stages[0]!.allocated - once.stages[0]!.allocated, grads);
+  assert.equal(synced.stages[0]!.allocated - once.stages[0]!.allocated, grads);
+  // By default the sync waits for the step's last micro-batch: every dense parameter's gradient is held whole in fp32
+  // beside the experts' bf16 ones (FSDP2 to_accumulated_grad_if_needed), 4 B against the shard's 2/64 B.
+  const deferred = twice('');
+  const dense = (grads - experts * 2) / (2 / 64);
+  assert.equal(Math.round(deferred.stages[0]!.gradients), Math.round(experts * 2 + dense * 4));
+  assert.equal(+(deferred.stages[0]!.gradients / 2 ** 30).toFixed(2), 82.8);
 });

@@ -177,6 +177,8 @@ export function automodelConfig(
   else c.fsdp = 'fsdp2';
   // recipes/llm/train_ft.py steps and then calls opt.zero_grad() (set_to_none): FSDP2 gradients are allocated anew.
   c.gradsFreedEachStep = true;
+  // Gradient accumulation syncs only on the step's last micro-batch unless the file turns that off (get_sync_ctx).
+  if (c.fsdp === 'fsdp2') c.fsdpDeferredGradSync = x.deferGradSync !== false;
   if (c.fsdp === 'fsdp2' && keepsGathered(am, c)) {
     c.fsdpKeepsGathered = true;
     assume(

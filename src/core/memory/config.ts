@@ -123,6 +123,14 @@ export interface TrainingConfig {
    * stay allocated (Megatron's main_grad buffers), or gradients accumulated over several micro-batches.
    */
   gradsFreedEachStep?: boolean;
+  /**
+   * FSDP2 set_requires_gradient_sync(False) on every micro-batch of a step but the last (NeMo Automodel
+   * distributed.defer_fsdp_grad_sync, default true: components/distributed/utils.py get_sync_ctx; the pipeline's
+   * reduce_grad_per_microbatch false): FSDP2 reduce-scatters nothing until then and keeps each parameter's unsharded
+   * gradient, upcast to the reduce dtype (fp32), across the step's micro-batches (torch fsdp _fsdp_param_group.py
+   * post_backward, _fsdp_param.py to_accumulated_grad_if_needed). Default false: gradients reduce-scattered per micro-batch.
+   */
+  fsdpDeferredGradSync?: boolean;
   /** LoRA: the base model is frozen; default null (full training). */
   peft?: LoraSettings | null;
   /**

@@ -174,6 +174,14 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   // Gradients freed by zero_grad(set_to_none) after each step are absent from the forward and the start of backward
   // when a step has one micro-batch (config.ts gradsFreedEachStep); they come back as backward frees the activations.
   const gradsFreed = gradientsFreedAtPeak(c, microbatches);
+  // FSDP2 with deferred gradient sync keeps every unsharded gradient in fp32 from the step's first micro-batch to its last
+  // (config.ts fsdpDeferredGradSync): the forward/backward of every later micro-batch runs beside them.
+  const accumulating = c.fsdp === 'fsdp2' && c.fsdpDeferredGradSync === true && microbatches !== undefined && microbatches > 1;
+  if (accumulating)
+    assume(
+      `unsharded fp32 gradients held over the step's ${microbatches} micro-batches: FSDP2 reduce-scatters them only in the last one`,
+      'distributed.defer_fsdp_grad_sync (default true): set_requires_gradient_sync(False) on the earlier micro-batches (Automodel components/distributed/utils.py get_sync_ctx); torch fsdp _fsdp_param.py to_accumulated_grad_if_needed upcasts the unsharded gradient to the reduce dtype (fp32)',
+    );
   if (gradsFreed)
     assume(
       'no gradients at the forward/backward peak: one micro-batch per step, and the loop frees them after each step',
@@ -680,7 +688,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
     // The states beside the gradients, which zero_grad may have freed (gradsFreed) at the forward/backward peak.
     const held = st.weights + st.optimizer + rankWsBytes;
-    const fwdBwd = held + (gradsFreed ? 0 : st.gradients) + activations + transient;
+    const fwdGrads = gradsFreed ? 0 : accumulating ? st.accumulatedGradients : st.gradients;
+    const fwdBwd = held + fwdGrads + activations + transient;
     // The optimizer step runs after the last backward, the activations freed; its temporaries (weights.ts perParamBytes:
     // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak.
     const optimizerStep = held + st.gradients + st.stepTemporaries;
@@ -704,7 +713,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       activations = 0;
       transient = st.stepTemporaries;
     }
-    const grads = gradsFreed && !atStep ? 0 : st.gradients;
+    const grads = atStep ? st.gradients : fwdGrads;
     const allocated = held + grads + activations + transient;
     // A fresh run's first forward/backward runs before the first step creates the lazy states (weights.ts lazyStateBytes).
     const firstIteration = Math.max(fwdBwd - st.lazyOptimizer, optimizerStep);
@@ -780,13 +789,22 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         label: `${c.peft ? 'gradients (adapters only)' : 'gradients'}${
           grads === st.gradients
             ? ''
-            : ` — none at the peak: zero_grad(set_to_none) freed the step's ${gib(st.gradients)}, and backward recreates them as it frees the activations`
+            : grads === 0
+              ? ` — none at the peak: zero_grad(set_to_none) freed the step's ${gib(st.gradients)}, and backward recreates them as it frees the activations`
+              : ` — unsharded, accumulated over the step's ${microbatches} micro-batches (defer_fsdp_grad_sync); ${gib(st.gradients)} once the last one reduce-scatters them`
         }`,
         category: 'gradients',
         bytes: grads,
-        formula: `${bpp.gradients} B/param${c.fsdp === 'fsdp2' ? ' (the sharded parameter’s dtype)' : c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}${fsdpDiv}`,
+        formula:
+          grads === st.accumulatedGradients && grads !== st.gradients
+            ? '4 B/param (the fp32 reduce dtype), not sharded over DP'
+            : `${bpp.gradients} B/param${c.fsdp === 'fsdp2' ? ' (the sharded parameter’s dtype)' : c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}${fsdpDiv}`,
         source:
-          c.fsdp === 'fsdp2' ? 'PyTorch fully_shard: gradient shards in the sharded parameter’s dtype' : 'Megatron dist_optimizer docs',
+          grads === st.accumulatedGradients && grads !== st.gradients
+            ? 'torch fsdp _fsdp_param_group.py post_backward without gradient sync: to_accumulated_grad_if_needed'
+            : c.fsdp === 'fsdp2'
+              ? 'PyTorch fully_shard: gradient shards in the sharded parameter’s dtype'
+              : 'Megatron dist_optimizer docs',
         level: 'allocated',
       },
       {

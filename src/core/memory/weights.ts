@@ -222,6 +222,11 @@ export function stageParams(
 export interface StateBytes {
   weights: number;
   gradients: number;
+  /**
+   * FSDP2 with deferred gradient sync (config.ts fsdpDeferredGradSync): the unsharded fp32 gradients the rank accumulates
+   * over a step's micro-batches before the last one reduce-scatters them; 0 otherwise.
+   */
+  accumulatedGradients: number;
   optimizer: number;
   /** Of `optimizer`, the states the first optimizer step creates (lazyStateBytes): absent through the first forward/backward. */
   lazyOptimizer: number;
@@ -412,6 +417,13 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   const replaced = q.replacesBf16 ? (bd.weights * linear) / (c.fsdp ? denseShard : 1) : 0;
   const weights = (p.dense * bd.weights) / fsdpDense + (p.experts * be.weights) / fsdpExperts + quantizedCopies - replaced;
   const gradients = (p.trainable.dense * bd.gradients) / fsdpDense + (p.trainable.experts * be.gradients) / fsdpExperts;
+  // Deferred sync: every FSDP-sharded trainable parameter's gradient whole, in the reduce dtype (fp32 under Automodel's
+  // MixedPrecisionPolicy, distributed/config.py); a group of size 1 is not FSDP-managed and keeps its ordinary gradient.
+  const unsharded = (n: number, shard: number, b: PerParamBytes) => (shard > 1 ? n * 4 : n * b.gradients);
+  const accumulatedGradients =
+    c.fsdp === 'fsdp2' && c.fsdpDeferredGradSync
+      ? unsharded(p.trainable.dense, denseShard, bd) + unsharded(p.trainable.experts, expertShard, be)
+      : 0;
   const tm = p.trainableMatrix;
   // The legacy layer-wise optimizer steps whole parameters, dealt ping-pong by size (layer_wise_optimizer.py
   // _shard_params_ping_pong): the largest, the vocabulary tensor, lands whole on one DP rank, the most loaded one.
@@ -444,6 +456,7 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   return {
     weights,
     gradients,
+    accumulatedGradients,
     optimizer,
     lazyOptimizer,
     stepTemporaries,

@@ -327,6 +327,9 @@ test('a step of one micro-batch whose gradients the loop freed is not ordered af
   assert.ok(one(2).perGpu.total < one(1).perGpu.total);
   // The planner offers only points that fit with the margin (TIGHT_FRACTION): micro-batch 1 is past it.
   assert.deepEqual([one(2).fit.verdict, one(1).fit.verdict], ['fits', 'tight']);
+  // Freed without a deferred sync: the gradients line keeps the sharded gradients' formula (nothing accumulates).
+  const line = one(2).breakdown.find((l) => l.category === 'gradients')!;
+  assert.deepEqual([line.bytes, line.formula], [0, '4 B/param (the sharded parameter’s dtype) / 8 (FSDP)']);
   // The planner estimates it instead of ruling it out from micro-batch 1's miss.
   const r = plan(llama8b, base, gpu, { gpus: 8, top: 0 });
   const flat = r.candidates.filter((c) => c.tp === 1 && c.pp === 1 && c.cp === 1);

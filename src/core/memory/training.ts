@@ -158,11 +158,18 @@ interface ChunkActivations {
 }
 
 /**
- * Whether the forward/backward peak holds no gradients: the loop frees them between steps (config.ts gradsFreedEachStep)
- * and FSDP2 allocates them anew in backward, which a step of one micro-batch reaches only after its forward.
+ * The gradients at the forward/backward peak: 'freed' when the loop frees them between steps (config.ts
+ * gradsFreedEachStep) and FSDP2 allocates them anew in backward, which a step of one micro-batch reaches only after its
+ * forward; 'accumulated' when FSDP2 defers the sync to a step's last micro-batch (config.ts fsdpDeferredGradSync) and
+ * every later micro-batch runs beside the unsharded fp32 gradients; else 'held' (the sharded gradients).
  */
-export function gradientsFreedAtPeak(c: Pick<TrainingConfig, 'gradsFreedEachStep' | 'fsdp'>, microbatches: number | undefined): boolean {
-  return c.gradsFreedEachStep === true && c.fsdp === 'fsdp2' && microbatches === 1;
+export function gradientsAtPeak(
+  c: Pick<TrainingConfig, 'gradsFreedEachStep' | 'fsdpDeferredGradSync' | 'fsdp'>,
+  microbatches: number | undefined,
+): 'freed' | 'accumulated' | 'held' {
+  if (c.fsdp !== 'fsdp2' || microbatches === undefined) return 'held';
+  if (microbatches === 1) return c.gradsFreedEachStep === true ? 'freed' : 'held';
+  return c.fsdpDeferredGradSync === true ? 'accumulated' : 'held';
 }
 
 export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec, inherited: Assumption[] = []): TrainingEstimate {
@@ -173,16 +180,13 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
   const { dp, microbatches } = derived(c);
   // Gradients freed by zero_grad(set_to_none) after each step are absent from the forward and the start of backward
   // when a step has one micro-batch (config.ts gradsFreedEachStep); they come back as backward frees the activations.
-  const gradsFreed = gradientsFreedAtPeak(c, microbatches);
-  // FSDP2 with deferred gradient sync keeps every unsharded gradient in fp32 from the step's first micro-batch to its last
-  // (config.ts fsdpDeferredGradSync): the forward/backward of every later micro-batch runs beside them.
-  const accumulating = c.fsdp === 'fsdp2' && c.fsdpDeferredGradSync === true && microbatches !== undefined && microbatches > 1;
-  if (accumulating)
+  const peakGrads = gradientsAtPeak(c, microbatches);
+  if (peakGrads === 'accumulated')
     assume(
       `unsharded fp32 gradients held over the step's ${microbatches} micro-batches: FSDP2 reduce-scatters them only in the last one`,
       'distributed.defer_fsdp_grad_sync (default true): set_requires_gradient_sync(False) on the earlier micro-batches (Automodel components/distributed/utils.py get_sync_ctx); torch fsdp _fsdp_param.py to_accumulated_grad_if_needed upcasts the unsharded gradient to the reduce dtype (fp32)',
     );
-  if (gradsFreed)
+  if (peakGrads === 'freed')
     assume(
       'no gradients at the forward/backward peak: one micro-batch per step, and the loop frees them after each step',
       'torch Optimizer.zero_grad(set_to_none=True) between steps (NeMo Automodel recipes/llm/train_ft.py, NeMo-RL dtensor_policy_worker.py); FSDP2 allocates the gradient shards in backward',
@@ -686,9 +690,10 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       });
     const rankWsBytes = wsBytes + dummy + scoreBuffer + globalBuffers;
     const ws: BreakdownLine[] = rankWs.map((w) => ({ ...w, category: 'overhead' as const, level: 'allocated' as const }));
-    // The states beside the gradients, which zero_grad may have freed (gradsFreed) at the forward/backward peak.
+    // The states beside the gradients, which zero_grad may have freed or FSDP2 left unsharded (peakGrads) at the
+    // forward/backward peak.
     const held = st.weights + st.optimizer + rankWsBytes;
-    const fwdGrads = gradsFreed ? 0 : accumulating ? st.accumulatedGradients : st.gradients;
+    const fwdGrads = { freed: 0, accumulated: st.accumulatedGradients, held: st.gradients }[peakGrads];
     const fwdBwd = held + fwdGrads + activations + transient;
     // The optimizer step runs after the last backward, the activations freed; its temporaries (weights.ts perParamBytes:
     // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak.
@@ -714,6 +719,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       transient = st.stepTemporaries;
     }
     const grads = atStep ? st.gradients : fwdGrads;
+    // What the gradients line shows: the state at the peak, where it differs from the sharded gradients.
+    const gradsShown = grads === st.gradients ? 'held' : peakGrads;
     const allocated = held + grads + activations + transient;
     // A fresh run's first forward/backward runs before the first step creates the lazy states (weights.ts lazyStateBytes).
     const firstIteration = Math.max(fwdBwd - st.lazyOptimizer, optimizerStep);
@@ -787,20 +794,20 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         : []),
       {
         label: `${c.peft ? 'gradients (adapters only)' : 'gradients'}${
-          grads === st.gradients
-            ? ''
-            : grads === 0
-              ? ` — none at the peak: zero_grad(set_to_none) freed the step's ${gib(st.gradients)}, and backward recreates them as it frees the activations`
-              : ` — unsharded, accumulated over the step's ${microbatches} micro-batches (defer_fsdp_grad_sync); ${gib(st.gradients)} once the last one reduce-scatters them`
+          {
+            held: '',
+            freed: ` — none at the peak: zero_grad(set_to_none) freed the step's ${gib(st.gradients)}, and backward recreates them as it frees the activations`,
+            accumulated: ` — unsharded, accumulated over the step's ${microbatches} micro-batches (defer_fsdp_grad_sync); ${gib(st.gradients)} once the last one reduce-scatters them`,
+          }[gradsShown]
         }`,
         category: 'gradients',
         bytes: grads,
         formula:
-          grads === st.accumulatedGradients && grads !== st.gradients
+          gradsShown === 'accumulated'
             ? '4 B/param (the fp32 reduce dtype), not sharded over DP'
             : `${bpp.gradients} B/param${c.fsdp === 'fsdp2' ? ' (the sharded parameter’s dtype)' : c.gradReduceInFp32 ? ' (fp32 main_grad)' : ''}${fsdpDiv}`,
         source:
-          grads === st.accumulatedGradients && grads !== st.gradients
+          gradsShown === 'accumulated'
             ? 'torch fsdp _fsdp_param_group.py post_backward without gradient sync: to_accumulated_grad_if_needed'
             : c.fsdp === 'fsdp2'
               ? 'PyTorch fully_shard: gradient shards in the sharded parameter’s dtype'

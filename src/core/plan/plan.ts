@@ -20,7 +20,7 @@ import { derived, type TrainingConfig } from '../memory/config.js';
 import { deviceBytes } from '../memory/overheads.js';
 import type { PrecisionId } from '../memory/precision.js';
 import { megatronLayer } from '../memory/activations.js';
-import { estimateTraining, gradientsFreedAtPeak, TIGHT_FRACTION, type TrainingEstimate } from '../memory/training.js';
+import { estimateTraining, gradientsAtPeak, TIGHT_FRACTION, type TrainingEstimate } from '../memory/training.js';
 import type { GpuSpec, ModelShape } from '../memory/types.js';
 import { shardGroups, stageParams, stateBytes, type StageParams } from '../memory/weights.js';
 import { precisionIdOf, withPrecision } from '../memory/precision.js';
@@ -166,7 +166,7 @@ const vppAtLeast = (a: number | null, b: number | null) => a === b || b === null
 const atLeast = (a: Decided, b: Decided, flash: boolean, freedMbs: number | undefined) =>
   (a.ep === b.ep || (a.ep >= 2 && a.ep <= b.ep)) &&
   a.mbs >= b.mbs &&
-  // One micro-batch per step whose gradients the loop freed (training.ts gradientsFreedAtPeak) runs its forward and
+  // One micro-batch per step whose gradients the loop freed (training.ts gradientsAtPeak) runs its forward and
   // backward without the gradients that every smaller micro-batch's step holds: no order between the two.
   (a.mbs !== freedMbs || b.mbs === freedMbs) &&
   vppAtLeast(a.vpp, b.vpp) &&
@@ -266,7 +266,7 @@ export function plan(m: ModelShape, base: TrainingConfig, gpu: GpuSpec, opts: Pl
     const key = `${lay.tp}/${lay.pp}/${lay.cp}/${lay.dp}`;
     if (key !== family) {
       family = key;
-      facts = new MemoryFacts(flash, gradientsFreedAtPeak(base, 1) ? gbs / lay.dp : undefined);
+      facts = new MemoryFacts(flash, gradientsAtPeak(base, 1) === 'freed' ? gbs / lay.dp : undefined);
     }
     const estimates = new Map<string, TrainingEstimate>();
     const keyOf = (d: Decided) => `${d.precision}|${d.variant.recompute}|${d.variant.offloadLayers}|${d.mbs}|${d.vpp}`;

@@ -241,14 +241,27 @@ const AUTOMODEL_PACKED: TrainingTable = {
  * nemotron_omni_collate_fn pad every sample (collate_fns.py: padding "max_length"), else the dataset's max_length, the
  * most tokens a (truncated) sample has. Image tokens are part of these sequences.
  */
+const VLM_SEQ = {
+  collate: 'dataloader.collate_fn.max_length',
+  dataset: 'dataset.max_length',
+  packCollate: 'packed_sequence.collate_max_length',
+  pack: 'packed_sequence.pack_size',
+} as const;
 const AUTOMODEL_VLM: TrainingTable = {
   ...AUTOMODEL_BASE,
-  paths: { ...AUTOMODEL_BASE.paths, seq: ['dataloader.collate_fn.max_length', 'dataset.max_length'] },
+  paths: { ...AUTOMODEL_BASE.paths, seq: [VLM_SEQ.collate, VLM_SEQ.dataset] },
 };
 const AUTOMODEL_VLM_PACKED: TrainingTable = {
   ...AUTOMODEL_BASE,
-  paths: { ...AUTOMODEL_BASE.paths, seq: ['packed_sequence.collate_max_length', 'packed_sequence.pack_size'] },
+  paths: { ...AUTOMODEL_BASE.paths, seq: [VLM_SEQ.packCollate, VLM_SEQ.pack] },
 };
+
+/** Which of the VLM recipe's length keys a sequence length was read from (its key path), or undefined. */
+export function vlmSeqSource(path: string | undefined): 'collate' | 'dataset' | 'pack' | undefined {
+  if (path === VLM_SEQ.collate) return 'collate';
+  if (path === VLM_SEQ.dataset) return 'dataset';
+  return path === VLM_SEQ.pack || path === VLM_SEQ.packCollate ? 'pack' : undefined;
+}
 
 function packedOrNot(doc: RecipeDoc): TrainingTable {
   if (recipeName(scalarAt(doc, ['recipe']) ?? scalarAt(doc, ['recipe', '_target_'])) === VLM_RECIPE)

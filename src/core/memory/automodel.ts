@@ -2,7 +2,7 @@
 // FSDP or DDP, resident parameters in model.torch_dtype, the optimizer the file names, LoRA by module-name patterns.
 // Sources at NVIDIA-NeMo/Automodel 36044ad: recipes/_dist_utils.py, components/distributed/config.py,
 // components/_peft/{lora,module_matcher}.py, docs/guides/mixed-precision-training.mdx.
-import { checkpointingSkipped, VLM_RECIPE, type AutomodelRead } from '../formats/automodel.js';
+import { checkpointingSkipped, VLM_RECIPE, vlmSeqSource, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingRecipe } from '../recipe.js';
 import {
   AUTOMODEL_BACKEND_LINEAR,
@@ -62,20 +62,21 @@ function vlmAssumptions(r: TrainingRecipe, am: AutomodelRead, assume: ReturnType
     `recipes/vlm/finetune.py; components/utils/model_utils.py apply_parameter_freezing (freeze_vision_tower ${am.values.freezeVisionTower === true ? 'true' : 'default true'}): a frozen tower keeps no gradients, optimizer states or saved activations, and its bf16 weights are FSDP2-sharded with the root unit (distributed/parallelizer.py frozen_multimodal_sharding "root")`,
   );
   const at = r.loc.seq?.path.join('.');
+  const from = vlmSeqSource(at);
   const n = r.values.seq;
-  if (at === 'dataset.max_length')
+  if (from === 'dataset')
     assume(
       `every sample at dataset.max_length ${String(n)} tokens, image tokens included: the collate function pads each batch to its longest sample and samples are truncated to max_length, so this is the peak of the longest batch`,
       'recipes/_typed_config.py resolve_vlm_dataloader (truncate defaults to true with max_length); datasets/vlm/collate_fns.py',
       'file',
     );
-  else if (at === 'dataloader.collate_fn.max_length')
+  else if (from === 'collate')
     assume(
       `every sample padded to ${String(n)} tokens, image tokens included (dataloader.collate_fn.max_length)`,
       'datasets/vlm/collate_fns.py: with max_length the collate functions pad every sample to it (padding "max_length")',
       'file',
     );
-  else if (at?.startsWith('packed_sequence.'))
+  else if (from === 'pack')
     assume(
       `packs of ${String(n)} tokens, image tokens included (${at})`,
       'datasets/vlm/neat_packing_vlm.py NeatPackConfig; collate_fns.py neat_packed_vlm_collater pads to collate_max_length when set, else to the longest pack of pack_size tokens at most',

@@ -46,12 +46,16 @@ export interface KindActivations {
   offloaded: number;
   /** Bytes the layer asks of Megatron's global memory buffer "mpu", which keeps its largest size between steps. */
   globalBuffer: number;
+  /** hf dense layers: what stays saved outside the wrapped submodules under submodule checkpointing (hfLayer). */
+  unwrapped?: number;
 }
 
 export interface LayerActivations {
   dense: number;
   moe: number;
   terms: ActivationTerm[];
+  /** hf profile: of `dense`, what stays saved outside the submodules Automodel's submodule checkpointing wraps. */
+  unwrapped?: number;
 }
 
 /** Bytes of a saved linear-layer input under the file's precision recipe (TE saves the quantized copy). */
@@ -729,57 +733,62 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
   };
   let bytes = 0;
   const k = c.hfKernels;
-  // Rows 1, 3, 4 and 13–16: two RMSNorms, each its fp32 input (4sbh), bf16 normalized output (2sbh) and fp32 rstd (4sb).
-  if (!k?.norm)
-    bytes += add(
-      'RMSNorms ×2: fp32 input, normalized bf16, rstd',
-      (12 * sbh + 8 * sb) * q,
-      `${q < 1 ? '(12·sbh + 8·sb)/t' : '12·sbh + 8·sb'} — hf-activations.md rows 1–4, 13–16`,
-    );
-  // A fused RMSNorm saves its bf16 input and fp32 rstd only (config.ts HfKernels).
-  else
-    bytes += add(
-      `RMSNorms ×2: bf16 input, rstd (${k.what})`,
-      (4 * sbh + 8 * sb) * q,
-      `${q < 1 ? '(4·sbh + 8·sb)/t' : '4·sbh + 8·sb'} — Liger ops/rms_norm.py, TE ops/basic/rmsnorm.py save x and rstd`,
-    );
+  const norm = hfNormSaves(m, k);
+  // Two norms per layer, four with sandwich norms (HF Gemma2/3/4DecoderLayer post_attention_layernorm on the attention
+  // output, pre_feedforward_layernorm before the MLP and post_feedforward_layernorm after it).
+  const nNorms = m.postNorms ? 4 : 2;
+  const normsFormula = `${nNorms * norm.perH}·sbh + ${nNorms * norm.perRow}·sb`;
+  const normsTerm = add(
+    `RMSNorms ×${nNorms}: ${norm.what}`,
+    nNorms * (norm.perH * sbh + norm.perRow * sb) * q,
+    `${q < 1 ? `(${normsFormula})/t` : normsFormula} — ${norm.source}`,
+  );
+  bytes += normsTerm;
   // Rows 5 and 17: the RMSNorm outputs the q/k/v and gate/up projections save.
-  bytes += add(
+  const projInputs = add(
     'q/k/v and gate/up input (RMSNorm outputs)',
     4 * sbh,
     `4·sbh${q < 1 ? ' (all-gathered over TP)' : ''} — hf-activations.md rows 5, 17`,
   );
+  bytes += projInputs;
+  let attention: number;
   // Gemma 4 (layers of different attention widths): the same rows at the mean layer's widths, heads · head dim in place of h.
-  if (hasLayerVariants(m)) bytes += add(...gemma4HfAttention(m, c, b, s));
+  if (hasLayerVariants(m)) attention = add(...gemma4HfAttention(m, c, b, s));
   else if (c.attention === 'eager')
     // Rows 6–12: q, repeated k and v, o_proj input (2sbh each); softmax fp32 and its bf16 copy (6as²b).
-    bytes += add(
+    attention = add(
       'eager attention: q, repeated k/v, output; scores fp32 + bf16',
       (8 * sbh + 6 * m.heads * s * s * b) / t,
       `(8·sbh + 6·a·s²·b)${tt} — hf-activations.md rows 6–12`,
     );
   // Rows 6'–10': q and out (2sbh each), k and v unrepeated (2sbgd each), fp32 log-sum-exp (4asb).
   else
-    bytes += add(
+    attention = add(
       'flash attention: q, k, v, output, log-sum-exp',
       ((4 + (4 * m.kvHeads) / m.heads) * sbh + 4 * m.heads * sb) / t,
       `((4 + 4g/a)·sbh + 4·a·s·b)${tt} — hf-activations.md rows 6'–10'`,
     );
+  bytes += attention;
   // Hidden states the loop holds (config.ts heldHiddenStates): the layer's bf16 output, unless a fused norm of the next
   // layer saves that very tensor as its input.
   if (c.heldHiddenStates && !k?.norm)
     bytes += add('layer output held in the returned hidden states', 2 * sbh * q, `2·sbh${q < 1 ? '/t' : ''} — output_hidden_states`);
   // Q/K norms (Qwen3 q_norm, k_norm: per head): rows 1, 3, 4 at the width of the query and key heads. They stay eager
-  // under Liger (monkey_patch.py apply_liger_kernel_to_qwen3 patches only the layer norms).
+  // under Liger (monkey_patch.py apply_liger_kernel_to_qwen3 patches only the layer norms). Gemma-style norms save their
+  // fp32 output; Gemma 4 also norms V without a scale (v_norm: its fp32 input and the two per-row tensors).
+  let qkNorms = 0;
   if (m.qkNorm) {
     // At the mean layer's widths (Gemma 4: wider global heads, no keys of their own in KV-shared layers).
     const rows = m.qkNorm === 'full' ? 2 : m.heads + m.kvHeads;
     const w = meanAttentionWidths(m);
-    bytes += add(
-      'Q/K norms: fp32 input, normalized bf16, rstd',
-      (6 * sb * (w.q + w.kv) + 4 * sb * rows) / t,
-      `(6·s·b·(a+g)·d + 4·s·b·${m.qkNorm === 'full' ? '2' : '(a+g)'})${tt} — hf-activations.md rows 1, 3, 4 at the Q and K widths`,
+    const eager = hfNormSaves(m, undefined);
+    const vNorm = isGemma4(m) ? 4 * sb * w.kv + eager.perRow * sb * m.kvHeads : 0;
+    qkNorms = add(
+      `Q/K${vNorm ? '/V' : ''} norms: ${eager.what}`,
+      (eager.perH * sb * (w.q + w.kv) + eager.perRow * sb * rows + vNorm) / t,
+      `(${eager.perH}·s·b·(a+g)·d + ${eager.perRow}·s·b·${m.qkNorm === 'full' ? '2' : '(a+g)'}${vNorm ? ` + 4·s·b·g·d + ${eager.perRow}·s·b·g` : ''})${tt} — ${isGemma(m) ? eager.source : 'hf-activations.md rows 1, 3, 4'} at the Q${vNorm ? ', K and V' : ' and K'} widths`,
     );
+    bytes += qkNorms;
   }
   // Rows 18–21: gate output, SiLU output, up output, down_proj input (2sbi each); the mean width with Gemma 4's double-wide MLPs.
   if (!k?.glu)
@@ -795,16 +804,62 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
       (6 * sb * meanDenseFfn(m)) / t,
       `6·sbi${tt} — Liger LigerSiLUMulFunction saves a, b`,
     );
+  let perLayerInput = 0;
   if (m.perLayerEmbedding) {
     // Gemma 4 per-layer input (perLayerInputBlock): gate input, three width-w tensors, the norm's fp32 input and rstd.
     const w = m.perLayerEmbedding.width;
-    bytes += add(
+    perLayerInput = add(
       'per-layer input: gate input and output, GELU output, projection input, norm',
       (6 * sbh + 6 * sb * w + 4 * sb) * q,
       `(6·sbh + 6·s·b·${w} + 4·sb)${q < 1 ? '/t' : ''} — HF Gemma4TextDecoderLayer`,
     );
+    bytes += perLayerInput;
   }
-  return { dense: bytes, moe: bytes, terms };
+  // What Automodel's submodule checkpointing leaves saved (config.ts checkpointWraps): the norms it does not wrap (Gemma's
+  // pre_feedforward_layernorm and post_feedforward_layernorm; every norm when only attention and MLP are wrapped), the
+  // attention when it is not wrapped (KV-shared layers: its saved tensors, Q/K/V norms and the q/k/v input) and the
+  // per-layer-input block, which no wrapper covers (activation_checkpointing.py apply_submodule_checkpointing).
+  const wraps = c.checkpointWraps ?? { attention: true, layerNorms: true };
+  const unwrapped =
+    (normsTerm * (nNorms - (wraps.layerNorms ? 2 : 0))) / nNorms +
+    (wraps.attention ? 0 : attention + qkNorms + projInputs / 2) +
+    perLayerInput;
+  return { dense: bytes, moe: bytes, terms, unwrapped };
+}
+
+/** Gemma's RMSNorm (HF GemmaRMSNorm … Gemma4RMSNorm): it scales the fp32 normalized tensor, so it saves that, not a bf16 copy. */
+const isGemma = (m: ModelShape): boolean => /^Gemma/.test(m.architecture ?? '');
+const isGemma4 = (m: ModelShape): boolean => /^Gemma4/.test(m.architecture ?? '');
+
+/**
+ * What one RMSNorm saves per hidden element (perH, bytes per sbh) and per row (perRow, bytes per sb). Llama's eager norm
+ * (hf-activations.md rows 1–4): fp32 input, bf16 normalized (the weight multiplies the bf16 copy), fp32 rstd. Gemma's
+ * eager norm: fp32 input and fp32 normalized (`normed * (1 + weight.float())`, Gemma 4 `normed * weight.float()`), with
+ * rsqrt's output (Gemma 1–3) or pow(ms, −0.5)'s input and output (Gemma 4). A fused norm (Liger, TE) saves its input and rstd.
+ */
+export function hfNormSaves(m: ModelShape, k: TrainingConfig['hfKernels']): { perH: number; perRow: number; what: string; source: string } {
+  if (k?.norm)
+    return {
+      perH: 2,
+      perRow: 4,
+      what: `bf16 input, rstd (${k.what})`,
+      source: 'Liger ops/rms_norm.py, TE ops/basic/rmsnorm.py save x and rstd',
+    };
+  if (isGemma(m))
+    return isGemma4(m)
+      ? {
+          perH: 8,
+          perRow: 8,
+          what: 'fp32 input, fp32 normalized, mean square and its −½ power',
+          source: 'HF Gemma4RMSNorm (pow(ms, −0.5), fp32 scale)',
+        }
+      : {
+          perH: 8,
+          perRow: 4,
+          what: 'fp32 input, fp32 normalized, rstd',
+          source: 'HF GemmaRMSNorm / Gemma2RMSNorm / Gemma3RMSNorm (fp32 (1 + weight))',
+        };
+  return { perH: 6, perRow: 4, what: 'fp32 input, normalized bf16, rstd', source: 'hf-activations.md rows 1–4, 13–16' };
 }
 
 /**
@@ -839,16 +894,23 @@ export function hfKind(m: ModelShape, c: TrainingConfig, b: number, s: number, k
   if (kind !== 'dense')
     return { ...megatronKind(m, { ...c, profile: 'megatron', moe: { dispatcher: 'alltoall', ...c.moe } }, b, s, kind), globalBuffer: 0 };
   const l = hfLayer(m, c, b, s);
-  return { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0, globalBuffer: 0 };
+  return { stored: l.dense, fwd: 0, bwd: 0, terms: l.terms, byModule: {}, offloaded: 0, globalBuffer: 0, unwrapped: l.unwrapped ?? 0 };
 }
 
 /**
  * Full recompute keeps only each checkpointed layer's input (Korthikanti Table 2: 2sbh, /t with SP; DTensor SP likewise).
- * Automodel's submodule checkpointing (config.ts checkpointUnit) keeps the inputs of the layer's four wrapped submodules.
+ * Automodel's submodule checkpointing (config.ts checkpointUnit) keeps the input of each wrapped submodule: mlp, and
+ * self_attn, input_layernorm and post_attention_layernorm where config.ts checkpointWraps says they are wrapped.
  */
 export function checkpointInput(m: ModelShape, c: TrainingConfig, b: number, s: number): number {
   const rep = c.sp ? 1 / c.tp : 1;
-  return (c.checkpointUnit === 'submodule' ? 4 : 1) * actBytes(c) * s * b * m.hidden * rep;
+  return (c.checkpointUnit === 'submodule' ? submoduleInputs(c) : 1) * actBytes(c) * s * b * m.hidden * rep;
+}
+
+/** How many submodule inputs a layer keeps under Automodel's submodule checkpointing (config.ts checkpointWraps). */
+export function submoduleInputs(c: TrainingConfig): number {
+  const w = c.checkpointWraps ?? { attention: true, layerNorms: true };
+  return 1 + (w.attention ? 1 : 0) + (w.layerNorms ? 2 : 0);
 }
 
 /**

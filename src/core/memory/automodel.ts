@@ -2,11 +2,12 @@
 // FSDP or DDP, resident parameters in model.torch_dtype, the optimizer the file names, LoRA by module-name patterns.
 // Sources at NVIDIA-NeMo/Automodel 36044ad: recipes/_dist_utils.py, components/distributed/config.py,
 // components/_peft/{lora,module_matcher}.py, docs/guides/mixed-precision-training.mdx.
-import { checkpointingSkipped, VLM_RECIPE, vlmSeqSource, type AutomodelRead } from '../formats/automodel.js';
+import { checkpointingMode, checkpointingSkipped, VLM_RECIPE, vlmSeqSource, type AutomodelRead } from '../formats/automodel.js';
 import type { TrainingRecipe } from '../recipe.js';
 import {
   AUTOMODEL_BACKEND_LINEAR,
   AUTOMODEL_BACKEND_NORM,
+  AUTOMODEL_HF_LAYERS,
   AUTOMODEL_OWN_NORM,
   FUSED_NORM_BACKENDS,
   LIGER_PATCHED,
@@ -273,22 +274,93 @@ function keepsGathered(am: AutomodelRead, c: TrainingConfig): boolean {
   return c.pp > 1;
 }
 
+/** "a, b and c". */
+const andList = (xs: readonly string[]): string =>
+  xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+
 /** Whether Automodel builds its own class for the architecture (model_init.py __init_model: force_hf, then the registry). */
 const ownClass = (am: AutomodelRead, arch: string): boolean =>
   am.values.forceHf !== true && (AUTOMODEL_BACKEND_NORM.has(arch) || AUTOMODEL_OWN_NORM.has(arch));
 
 /**
- * What distributed.activation_checkpointing true checkpoints. Expert parallelism: moe/parallelizer.py apply_ac wraps each
+ * Whether the FSDP2 parallelizer would hand the layers to Hugging Face's own gradient checkpointing (whole layers):
+ * components/distributed/parallelizer.py _should_use_hf_native_gradient_checkpointing asks for a model whose only layer
+ * group is the language model (a text-only class: a vision tower is a group of its own in _get_model_layer_group_specs,
+ * and an unlisted multimodal class falls to the "unknown" heuristic group) and whose layers are transformers'
+ * GradientCheckpointingLayer classes: Hugging Face's own classes, and the Automodel classes that keep Hugging Face's
+ * layers (automodelModels.ts AUTOMODEL_HF_LAYERS). KV-shared layers are never checkpointed whole.
+ */
+function hfNativeCheckpointing(am: AutomodelRead, shape: ModelShape, arch: string): { native: boolean; why: string } {
+  if (ownClass(am, arch) && !(AUTOMODEL_HF_LAYERS.has(arch) && shape.experts === 0))
+    return {
+      native: false,
+      why: `Automodel's own ${arch} is not a transformers GradientCheckpointingLayer (parallelizer.py _should_use_hf_native_gradient_checkpointing)`,
+    };
+  if (!/(ForCausalLM|LMHeadModel)$/.test(arch) && !AUTOMODEL_HF_LAYERS.has(arch))
+    return {
+      native: false,
+      why: `${arch} has layer groups besides the language model (a vision tower: parallelizer.py _get_model_layer_group_specs, or the heuristic "unknown" group), so _should_use_hf_native_gradient_checkpointing declines`,
+    };
+  if ((shape.kvSharedLayers ?? 0) > 0)
+    return {
+      native: false,
+      why: `${arch}'s layers share K/V (num_kv_shared_layers), which whole-layer checkpointing would recompute into the shared store (parallelizer.py: "and not _has_kv_sharing")`,
+    };
+  return { native: true, why: '' };
+}
+
+/**
+ * What distributed.activation_checkpointing checkpoints. Expert parallelism: moe/parallelizer.py apply_ac wraps each
  * whole block and saves its router outputs. Otherwise components/distributed/parallelizer.py (FSDP2) uses Hugging
- * Face's own gradient checkpointing (whole layers) for a transformers class without torch.compile, and
- * apply_submodule_checkpointing for Automodel's own classes, under enable_compile, and always under DDP (ddp.py).
- * Megatron FSDP logs "Activation checkpointing is not yet supported with MegatronFSDP. Skipping." (megatron_fsdp.py).
+ * Face's own gradient checkpointing (whole layers) where hfNativeCheckpointing allows it and torch.compile is off, and
+ * apply_submodule_checkpointing otherwise, and always under DDP (ddp.py). `selective` wraps each layer in a torchtitan-style
+ * per-op policy (activation_checkpointing.py apply_selective_checkpointing_to_layers), except in KV-shared models, which fall
+ * back to submodule checkpointing. Megatron FSDP logs "Activation checkpointing is not yet supported with MegatronFSDP.
+ * Skipping." (megatron_fsdp.py).
  */
 function checkpointing(am: AutomodelRead, c: TrainingConfig, shape: ModelShape, target: TargetRelease, assumptions: Assumption[]): void {
-  if (c.recompute.granularity !== 'full') return;
   const assume = assumer(assumptions);
   const arch = shape.architecture;
   const x = am.values;
+  const kvShared = (shape.kvSharedLayers ?? 0) > 0;
+  const submodule = (why: string, wraps: { attention: boolean; layerNorms: boolean }) => {
+    c.checkpointUnit = 'submodule';
+    c.checkpointWraps = wraps;
+    const wrapped = [
+      ...(wraps.layerNorms ? ['input_layernorm'] : []),
+      ...(wraps.attention ? ['self_attn'] : []),
+      ...(wraps.layerNorms ? ['post_attention_layernorm'] : []),
+      'mlp',
+    ];
+    const saved = [
+      ...(wraps.attention ? [] : ['the attention (KV-shared: self_attn is not wrapped)']),
+      ...(shape.postNorms || !wraps.layerNorms
+        ? [wraps.layerNorms ? 'pre_feedforward_layernorm and post_feedforward_layernorm' : 'the norms']
+        : []),
+      ...(shape.perLayerEmbedding ? ['the per-layer-input block'] : []),
+    ];
+    assume(
+      `activation checkpointing per submodule: each layer keeps the inputs of ${andList(wrapped)} (${wrapped.length} × its input)${saved.length ? `; ${andList(saved)} keep what they save` : ''}`,
+      `${why}; components/distributed/activation_checkpointing.py apply_submodule_checkpointing`,
+    );
+  };
+  if (checkpointingMode(x.activationCheckpointing) === 'selective') {
+    if (kvShared && c.ep === 1 && am.strategy !== 'megatron_fsdp') {
+      c.recompute = { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] };
+      submodule(
+        'selective checkpointing of a KV-shared model falls back to submodule checkpointing (activation_checkpointing.py apply_selective_checkpointing_to_layers)',
+        { attention: false, layerNorms: true },
+      );
+      return;
+    }
+    assume(
+      'selective activation checkpointing not modelled: layers counted with everything they save (an upper bound)',
+      'activation_checkpointing.py apply_selective_checkpointing_to_layers: a torchtitan-style per-op policy saves the compute-intensive ops (matmuls alternately, attention, collectives) and recomputes the rest',
+      'file',
+    );
+    return;
+  }
+  if (c.recompute.granularity !== 'full') return;
   if (checkpointingSkipped(am, c.worldSize)) {
     c.recompute = { granularity: null, method: null, numLayers: null, modules: [] };
     assume(
@@ -306,31 +378,31 @@ function checkpointing(am: AutomodelRead, c: TrainingConfig, shape: ModelShape, 
     );
     return;
   }
-  const own = arch !== undefined && ownClass(am, arch);
   // Hugging Face's own gradient checkpointing arrived after 0.3.0 (#1621); releases up to 0.3 wrap submodules for every class.
   const release = target.framework === 'automodel' ? target.release : undefined;
   const early = release !== undefined && compareReleases(release, HF_NATIVE_CHECKPOINTING) < 0;
-  if (own || early || x.enableCompile === true || am.strategy === 'ddp') {
-    c.checkpointUnit = 'submodule';
-    const why =
-      am.strategy === 'ddp'
-        ? 'DDP checkpoints submodules (components/distributed/ddp.py)'
-        : x.enableCompile === true
-          ? 'enable_compile wraps self_attn and mlp (components/distributed/parallelizer.py)'
-          : own
-            ? `Automodel's own ${arch} is not a transformers GradientCheckpointingLayer (parallelizer.py _should_use_hf_native_gradient_checkpointing)`
-            : `NeMo Automodel ${release} wraps submodules for every class (Hugging Face's gradient checkpointing from ${HF_NATIVE_CHECKPOINTING})`;
+  const attention = !kvShared;
+  if (am.strategy === 'ddp')
+    return submodule('DDP checkpoints submodules (components/distributed/ddp.py)', { attention, layerNorms: true });
+  if (x.enableCompile === true)
+    return submodule('enable_compile wraps self_attn and mlp only (components/distributed/parallelizer.py)', {
+      attention,
+      layerNorms: false,
+    });
+  if (early)
+    return submodule(
+      `NeMo Automodel ${release} wraps submodules for every class (Hugging Face's gradient checkpointing from ${HF_NATIVE_CHECKPOINTING})`,
+      { attention, layerNorms: true },
+    );
+  if (arch === undefined) {
     assume(
-      'activation checkpointing per submodule: each layer keeps the inputs of input_layernorm, self_attn, post_attention_layernorm and mlp (4 × its input)',
-      `${why}; components/distributed/activation_checkpointing.py apply_submodule_checkpointing`,
+      "whole layers checkpointed (Hugging Face's gradient checkpointing); Automodel's own classes and multimodal classes keep their submodules' inputs per layer",
+      'the architecture is not known, so the class Automodel builds cannot be told (components/distributed/parallelizer.py)',
     );
     return;
   }
-  if (arch === undefined)
-    assume(
-      "whole layers checkpointed (Hugging Face's gradient checkpointing); Automodel's own classes keep 4 submodule inputs per layer",
-      'the architecture is not known, so the class Automodel builds cannot be told (components/distributed/parallelizer.py)',
-    );
+  const hf = hfNativeCheckpointing(am, shape, arch);
+  if (!hf.native) submodule(hf.why, { attention, layerNorms: true });
 }
 
 /**

@@ -79,6 +79,14 @@ export const AUTOMODEL_OWN_NORM = new Set([
 ]);
 
 /**
+ * Registry classes that keep Hugging Face's decoder layers (transformers GradientCheckpointingLayer classes): Gemma 4's
+ * dense variants keep "vanilla HF model" (components/models/gemma4_moe/model.py Gemma4ForConditionalGeneration.__init__
+ * returns before replacing the text model unless enable_moe_block), and its layer-group spec lists only the language
+ * model (parallelizer.py _get_model_layer_group_specs).
+ */
+export const AUTOMODEL_HF_LAYERS = new Set(['Gemma4ForConditionalGeneration']);
+
+/**
  * Hugging Face classes whose `model_type` Liger patches on an instance (MODEL_TYPE_TO_APPLY_LIGER_FN: llama, mistral,
  * mixtral, gemma, gemma2, gemma3(_text), phi3, qwen2, qwen3(_moe), granite, olmo2, olmo3, glm4, smollm3, llama4): RMSNorm
  * by LigerRMSNorm and the gated MLP by LigerSwiGLUMLP / LigerGEGLUMLP / LigerPhi3SwiGLUMLP.

@@ -109,6 +109,12 @@ export interface TrainingConfig {
    */
   checkpointUnit?: 'layer' | 'submodule' | 'moe-block';
   /**
+   * With checkpointUnit 'submodule', what besides mlp is wrapped. Default both: apply_submodule_checkpointing wraps
+   * self_attn, input_layernorm and post_attention_layernorm, except self_attn in a model whose layers share K/V (Gemma 4
+   * E2B/E4B: has_kv_sharing); under enable_compile only self_attn and mlp are wrapped (components/distributed/parallelizer.py).
+   */
+  checkpointWraps?: { attention: boolean; layerNorms: boolean };
+  /**
    * FSDP2 fully_shard(reshard_after_forward=False): every unit keeps its all-gathered parameters from its forward to its
    * backward, so at the start of backward the rank holds the unsharded parameters of all its FSDP-managed modules (NeMo
    * Automodel's default under expert parallelism: components/distributed/config.py MoEParallelizerConfig). Default false:

@@ -5,6 +5,7 @@
 import {
   checkpointInput,
   checkpointRouterSaves,
+  submoduleInputs,
   embeddingActivations,
   graphCapture,
   hfKind,
@@ -321,10 +322,12 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         // One checkpointed input per group of n layers (recompute.py, method uniform), with what an MoE checkpoint
         // policy saves in each MoE layer (Automodel; one layer per group there).
         const groups = Math.ceil(ch.count / n);
-        layers = groups * ckpt + moeLayerCount(kinds) * routerSaves;
+        // Submodule checkpointing (Automodel, one layer per group): what the unwrapped modules save stays saved too.
+        const unwrapped = c.checkpointUnit === 'submodule' ? sumKinds(kinds, (x) => x.unwrapped ?? 0) : 0;
+        layers = groups * ckpt + moeLayerCount(kinds) * routerSaves + unwrapped;
         note =
           c.checkpointUnit === 'submodule'
-            ? `full, per submodule: 4 submodule inputs × ${groups} layers per chunk`
+            ? `full, per submodule: ${submoduleInputs(c)} submodule inputs${unwrapped ? ' and what the unwrapped modules save' : ''} × ${groups} layers per chunk`
             : `full/uniform ${n}: ${groups} group inputs per chunk${routerSaves ? ', router logits and top-k of each MoE layer' : ''}`;
         // Backward of a recomputed group: its rematerialised activations plus the working set of the layer in backward.
         bwdParts.push({

@@ -78,6 +78,25 @@ test('selective checkpointing elsewhere is a per-op policy the estimate does not
   ]);
 });
 
+test('Gemma 2 and 4 soft-cap the logits: tanh keeps its bf16 output for backward; Gemma 3 does not', () => {
+  const lossLine = (model: string, modelExtra = '') => {
+    const e = estimateOf(vlm(model, 'false', '', modelExtra), { gpu: 'h100', worldSize: 8 });
+    if (e?.kind !== 'training') throw new Error('no training estimate');
+    return e.estimate.breakdown.find((l) => /log_softmax, labels/.test(l.label))!.bytes;
+  };
+  const V = 262144;
+  // Gemma 4 31B: Gemma 4 final norm (8·sbh + 8·sb), lm_head input (2·sbh), fp32 log_softmax (4·sV), the tanh output
+  // (2·sV), int64 shifted labels (8·(s+1)) and total_weight (4 B).
+  const h4 = 5376;
+  assert.equal(lossLine('google/gemma-4-31B-it'), 8 * s * h4 + 8 * s + 2 * s * h4 + 4 * s * V + 2 * s * V + 8 * (s + 1) + 4);
+  // Gemma 3 4B (final_logit_softcapping None, vocabulary 262,208): no tanh term; Gemma 1–3 norm (8·sbh + 4·sb).
+  const [h3, V3] = [2560, 262208];
+  assert.equal(
+    lossLine('google/gemma-3-4b-it', '  use_liger_kernel: false\n'),
+    8 * s * h3 + 4 * s + 2 * s * h3 + 4 * s * V3 + 8 * (s + 1) + 4,
+  );
+});
+
 test("Hugging Face's multimodal classes have a vision layer group, so their layers are checkpointed per submodule", () => {
   // use_liger_kernel false: Liger would fuse Gemma 3's norms (kernel_patches.py); Hugging Face's eager ones here.
   const g = layers(vlm('google/gemma-3-4b-it', 'true', '', '  use_liger_kernel: false\n'));
@@ -97,8 +116,11 @@ test('gemma4_31b_ffpa_mock_8k.yaml: "10/10 steps at 65.67 GiB peak" (the recipe 
   const e = estimateOf(readFileSync(file, 'utf8'), { gpu: 'h100', worldSize: 8 });
   if (e?.kind !== 'training') throw new Error('no training estimate');
   const allocated = e.estimate.stages[e.estimate.stage]!.allocated / 2 ** 30;
-  // Within 5%: the file states one rank's peak over ten steps; −0.7% today. Before whole-layer checkpointing was
-  // recognised for Gemma 4's Hugging Face layers the estimate was 79.97 GiB (+21.8%) and called the run a misfit.
-  assert.ok(Math.abs(allocated / 65.67 - 1) < 0.05, `estimated ${allocated.toFixed(2)} GiB`);
+  // Within 8%: the file states one rank's peak over ten steps; +5.5% today. The FSDP2 unit term is added at every phase
+  // (weights.ts fsdpUnits: the root unit's gathered tied embedding twice and its fp32 gradient, 10.5 GiB), while at the
+  // loss backward, where this run peaks, the root unit's gradient does not exist yet (5.25 GiB of it). Before whole-layer
+  // checkpointing was recognised for Gemma 4's Hugging Face layers the estimate was 79.97 GiB (+21.8%), a misfit.
+  assert.ok(Math.abs(allocated / 65.67 - 1) < 0.08, `estimated ${allocated.toFixed(2)} GiB`);
+  assert.equal(allocated.toFixed(2), '69.28');
   assert.equal(e.estimate.fit.verdict !== 'does-not-fit', true);
 });

@@ -988,17 +988,13 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
     // vocab-sharded output (Shard(-1)): its input is whole and every logits tensor is V/t (hfShards).
     const { t, q, perT: tt } = hfShards(c);
     let stored = 0;
-    stored += c.hfKernels?.norm
-      ? add(
-          `final RMSNorm: bf16 input, rstd (${c.hfKernels.what})`,
-          (2 * sbh + 4 * sb) * q,
-          `${q < 1 ? '(2·sbh + 4·sb)/t' : '2·sbh + 4·sb'} — a fused RMSNorm saves x and rstd`,
-        )
-      : add(
-          'final RMSNorm: fp32 input, normalized bf16, rstd',
-          (6 * sbh + 4 * sb) * q,
-          `${q < 1 ? '(6·sbh + 4·sb)/t' : '6·sbh + 4·sb'} — hf-activations.md`,
-        );
+    const fn = hfNormSaves(m, c.hfKernels);
+    const fnFormula = `${fn.perH}·sbh + ${fn.perRow}·sb`;
+    stored += add(
+      `final RMSNorm: ${fn.what}`,
+      (fn.perH * sbh + fn.perRow * sb) * q,
+      `${q < 1 ? `(${fnFormula})/t` : fnFormula} — ${c.hfKernels?.norm ? 'a fused RMSNorm saves x and rstd' : isGemma(m) ? fn.source : 'hf-activations.md'}`,
+    );
     stored += add('lm_head input', 2 * sbh, '2·sbh — hf-activations.md');
     if (c.hfLoss === 'cut-cross-entropy') {
       // Cut cross-entropy (apple/ml-cross-entropy cce.py LinearCrossEntropyFunction): no logits; it saves the hidden states,
@@ -1022,6 +1018,13 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
       e === 2
         ? add('bf16 log_softmax of the logits (no fp32 upcast)', (2 * sb * V) / t, `2·s·b·V${tt} — masked_ce.py fp32_upcast false`)
         : add('fp32 log_softmax of the logits', (4 * sb * V) / t, `4·s·b·V${tt} — hf-activations.md`);
+    // Gemma 2 / 4 soft-cap the logits before returning them (cap · tanh(logits / cap)): tanh saves its bf16 output.
+    if (m.finalLogitSoftcap)
+      stored += add(
+        `final logit soft-capping (${m.finalLogitSoftcap}): tanh output (bf16)`,
+        (2 * sb * V) / t,
+        `2·s·b·V${tt} — HF modeling_gemma2.py / modeling_gemma4.py forward; TanhBackward saves its result`,
+      );
     // Shifted labels: pad + slice keeps the padded storage when b = 1 (already contiguous).
     stored += add(
       'int64 shifted labels',

@@ -119,6 +119,11 @@ export interface ModelShape {
    * through a hidden → latent projection and left through latent → hidden, so each expert is latent × moeFfn.
    */
   moeLatentSize?: number;
+  /**
+   * Final logit soft-capping (HF `final_logit_softcapping`, Gemma 2 and 4): the model returns cap · tanh(logits / cap), and
+   * tanh saves its bf16 output for backward (modeling_gemma2.py, modeling_gemma4.py forward). Counted in the hf profile.
+   */
+  finalLogitSoftcap?: number;
   /** Sandwich norms (Gemma 2/3): RMSNorm also after attention and after the MLP, 4 norms per layer instead of 2. */
   postNorms?: boolean;
   /**

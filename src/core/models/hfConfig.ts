@@ -327,6 +327,7 @@ export function fromHfConfig(json: unknown, quantJson?: unknown, where = ''): Hf
   if (experts && (str(c.topk_method) === 'noaux_tc' || kind === 'nemotron_h' || kind === 'glm4_moe')) shape.routerBias = true;
   if (experts && kind === 'minimax_m2' && c.use_routing_bias === true) shape.routerBias = true; // e_score_correction_bias
   if (kind === 'gemma2' || kind === 'gemma3' || kind === 'gemma4') shape.postNorms = true;
+  if (typeof c.final_logit_softcapping === 'number' && c.final_logit_softcapping > 0) shape.finalLogitSoftcap = c.final_logit_softcapping;
   if (kind === 'gemma4') gemma4Layers(c, shape, src, notes);
   if (kind === 'qwen3_next' || c.attn_output_gate === true) shape.attentionOutputGate = true;
   // Qwen2MoeSparseMoeBlock / Qwen3NextSparseMoeBlock / Qwen3_5MoeSparseMoeBlock: shared_expert_gate = Linear(hidden, 1, bias=False).

@@ -12,7 +12,13 @@ import { ckpt, ckpts, DENSE, entry, SRC } from './common.js';
 
 const GEMMA = { ...DENSE, gatedMlp: true, norm: 'rmsnorm', activation: 'geglu', tiedEmbeddings: true } as const;
 /** Gemma 2: a 4096-token window on every other layer, norms before and after attention and MLP (NeMo Gemma2Config window_size (4096, 0)). */
-const GEMMA2 = { ...GEMMA, vocab: 256000, slidingWindow: { window: 4096, everyOther: true }, postNorms: true } as const;
+const GEMMA2 = {
+  ...GEMMA,
+  vocab: 256000,
+  slidingWindow: { window: 4096, everyOther: true },
+  postNorms: true,
+  finalLogitSoftcap: 30,
+} as const;
 /** Gemma 3: five local layers per global one (NeMo Gemma3Config interleaved_attn_pattern (5, 1)), q/k norms, sandwich norms. */
 const GEMMA3 = { ...GEMMA, qkNorm: true, postNorms: true, slidingWindowPattern: 6 } as const;
 
@@ -25,7 +31,7 @@ const TEXT_ONLY = 'The text decoder only: the multimodal checkpoint adds a SigLI
  * Gemma 4 (transformers models/gemma4: Gemma4TextConfig, modeling_gemma4.py): q/k norms (v_norm has no weights), sandwich
  * norms, five windowed layers per global one whose heads are global_head_dim 512 wide (E2B: four per global one).
  */
-const GEMMA4 = { ...GEMMA, qkNorm: true, postNorms: true, slidingWindowPattern: 6, vocab: 262144 } as const;
+const GEMMA4 = { ...GEMMA, qkNorm: true, postNorms: true, slidingWindowPattern: 6, vocab: 262144, finalLogitSoftcap: 30 } as const;
 /** Where the E2B and E4B numbers come from: the conversion script's variants over the Gemma4TextConfig defaults. */
 const G4_VARIANTS = (variant: string, what: string) =>
   `transformers src/transformers/models/gemma4/convert_gemma4_weights.py@ca5ff0b _VARIANTS["${variant}"] (${what}), over the Gemma4TextConfig defaults of configuration_gemma4.py@351f643 (head_dim 256, global_head_dim 512, sliding_window 512, vocab_size and vocab_size_per_layer_input 262144, max_position_embeddings 131072, tie_word_embeddings true)`;

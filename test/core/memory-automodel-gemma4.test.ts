@@ -116,11 +116,10 @@ test('gemma4_31b_ffpa_mock_8k.yaml: "10/10 steps at 65.67 GiB peak" (the recipe 
   const e = estimateOf(readFileSync(file, 'utf8'), { gpu: 'h100', worldSize: 8 });
   if (e?.kind !== 'training') throw new Error('no training estimate');
   const allocated = e.estimate.stages[e.estimate.stage]!.allocated / 2 ** 30;
-  // Within 8%: the file states one rank's peak over ten steps; +5.5% today. The FSDP2 unit term is added at every phase
-  // (weights.ts fsdpUnits: the root unit's gathered tied embedding twice and its fp32 gradient, 10.5 GiB), while at the
-  // loss backward, where this run peaks, the root unit's gradient does not exist yet (5.25 GiB of it). Before whole-layer
-  // checkpointing was recognised for Gemma 4's Hugging Face layers the estimate was 79.97 GiB (+21.8%), a misfit.
-  assert.ok(Math.abs(allocated / 65.67 - 1) < 0.08, `estimated ${allocated.toFixed(2)} GiB`);
-  assert.equal(allocated.toFixed(2), '69.28');
+  // Within 5%: the file states one rank's peak over ten steps; −2.5% today, at the loss backward (the FSDP2 root unit
+  // gathered, no unit's gradient yet). Before whole-layer checkpointing was recognised for Gemma 4's Hugging Face layers
+  // the estimate was 79.97 GiB (+21.8%), a misfit.
+  assert.ok(Math.abs(allocated / 65.67 - 1) < 0.05, `estimated ${allocated.toFixed(2)} GiB`);
+  assert.equal(allocated.toFixed(2), '64.03');
   assert.equal(e.estimate.fit.verdict !== 'does-not-fit', true);
 });

@@ -322,7 +322,7 @@ test('a step of one micro-batch whose gradients the loop freed is not ordered af
     gradsFreedEachStep: true,
     recompute: { granularity: 'full', method: 'uniform', numLayers: 1, modules: [] },
   });
-  const gpu = { ...H100, id: 'test-26gib', name: 'a 26 GiB GPU', bytes: 26 * GIB };
+  const gpu = { ...H100, id: 'test-24gib', name: 'a 24 GiB GPU', bytes: 24 * GIB };
   const one = (mbs: number) => estimateTraining(llama8b, { ...base, microBatch: mbs }, gpu);
   assert.ok(one(2).perGpu.total < one(1).perGpu.total);
   // The planner offers only points that fit with the margin (TIGHT_FRACTION): micro-batch 1 is past it.

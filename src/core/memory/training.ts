@@ -139,6 +139,8 @@ interface Part {
   bytes: number;
   label: string;
   formula: string;
+  /** A backward phase that runs before any FSDP unit's backward, so no unit's unsharded gradient exists: the loss backward. */
+  beforeUnitGrads?: boolean;
 }
 const maxPart = (parts: Part[]): Part => parts.reduce((a, p) => (p.bytes > a.bytes ? p : a), { bytes: 0, label: '', formula: '' });
 
@@ -151,6 +153,9 @@ interface ChunkActivations {
   stored: number;
   fwd: Part;
   bwd: Part;
+  /** Every transient candidate of each phase (the FSDP unit share differs by part: rankPass). */
+  fwdParts: Part[];
+  bwdParts: Part[];
   note: string;
   candidates: Part[];
   /** CUDA graphs, per micro-batch: saved bytes inside the captured modules, and static input/output/gradient buffers. */
@@ -381,6 +386,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         bytes: loss.bwd,
         label: 'cut cross-entropy backward: hidden-state and classifier gradients',
         formula: '2·sbh + 2·V·h — cce_backward.py zeros_like(e), zeros_like(c)',
+        beforeUnitGrads: true,
       });
     else if (ch.loss && loss.fwd) {
       const bf16 = hf && c.hfLoss === 'bf16';
@@ -400,6 +406,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         formula: hf
           ? `(${e} + ${e}${c.heldLogits ? ' + 2' : ''})·s·b·V${hfShards(c).perT} (+ the ${e} saved) — torch derivatives.yaml nll_loss_backward, _log_softmax_backward_data${c.heldLogits ? '; train_ft.py holds the output through backward' : ''}`
           : lossFormula(c, 'cross_entropy.py backward'),
+        beforeUnitGrads: true,
       });
     }
     const mtpBytes = ch.mtp && mtp ? ch.mtp * mtp.stored : 0;
@@ -437,6 +444,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       stored,
       fwd: maxPart(fwdParts),
       bwd: maxPart(bwdParts),
+      fwdParts,
+      bwdParts,
       note,
       candidates,
       graphCaptured: full ? 0 : graph.captured,
@@ -493,15 +502,28 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       deferred && lossChunk >= 0
         ? { chunk: lossChunk, perPass: 1 + mtpOnRank, bytes: deferred.bytes, limit: c.deferEmbeddingWgrad ?? 0 }
         : undefined;
+    // FSDP: the gathered units ride on every phase; a unit's unsharded gradient only on the backward phases after the
+    // first unit's backward began, not in forward and not in the loss backward (weights.ts fsdpUnits, fsdpGathered).
+    const unitShare = (phase: 'forward' | 'backward', x: Part) =>
+      phase === 'forward' || x.beforeUnitGrads ? st.fsdpGathered : st.fsdpUnits;
+    const bestPart = (phase: 'forward' | 'backward', parts: Part[]): Part =>
+      parts.reduce((a, x) => (x.bytes + unitShare(phase, x) > a.bytes + unitShare(phase, a) ? x : a), {
+        bytes: 0,
+        label: '',
+        formula: '',
+      } as Part);
+    const best = chunks.map((x) => ({ forward: bestPart('forward', x.fwdParts), backward: bestPart('backward', x.bwdParts) }));
     const peak = schedulePeak(
       { pp: layout.pp, vpp, rank, microbatches: M, groupSize: group, overlapMoeComm: c.overlapMoeComm === true },
       chunks.map((x) => x.stored),
-      chunks.map((x) => x.fwd.bytes),
-      chunks.map((x) => x.bwd.bytes),
+      best.map((x) => x.forward.bytes + unitShare('forward', x.forward)),
+      best.map((x) => x.backward.bytes + unitShare('backward', x.backward)),
       retained,
     );
-    const at = chunks[peak.at.chunk]!;
-    const runningPart = peak.at.phase === 'forward' ? at.fwd : at.bwd;
+    const runningPart = best[peak.at.chunk]![peak.at.phase];
+    const fsdpShare = unitShare(peak.at.phase, runningPart);
+    // What the running part itself holds (the FSDP share is its own line below).
+    const partTransient = peak.transient - fsdpShare;
     const per = (f: (x: ChunkActivations) => number) => chunks.reduce((a, x, v) => a + (peak.perChunk[v] ?? 0) * f(x), 0);
     let activations = peak.held;
     const act: BreakdownLine[] = [];
@@ -576,7 +598,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     if (layout.pp === 1 && c.overlapMoeComm) {
       const layerPeak = maxKinds(p.kinds, (x) => x.stored + Math.max(x.fwd, x.bwd));
       const lossHeld = chunks[0]!.loss + chunks[0]!.mtp;
-      const extra = Math.max(0, layerPeak - lossHeld - peak.transient);
+      const extra = Math.max(0, layerPeak - lossHeld - partTransient);
       activations += extra;
       line(act, () => ({
         label: 'co-scheduled next micro-batch (one layer, once the loss is freed)',
@@ -589,24 +611,24 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     }
     const trans: BreakdownLine[] = [];
     let transient = peak.transient;
-    if (peak.transient > 0)
+    if (partTransient > 0)
       line(trans, () => ({
         label: `${runningPart.label} — ${peak.at.phase} of ${vpp > 1 ? `chunk ${peak.at.chunk}` : 'the stage'}`,
         category: 'transient',
-        bytes: peak.transient,
+        bytes: partTransient,
         formula: runningPart.formula,
         source: 'memory.md §2.5, §7; Megatron-Core cross_entropy.py, token_dispatcher.py',
         level: 'allocated',
       }));
-    if (st.fsdpUnits) {
-      transient += st.fsdpUnits;
+    if (fsdpShare) {
+      const withGrad = fsdpShare === st.fsdpUnits && st.fsdpUnits !== st.fsdpGathered;
       line(trans, () => ({
-        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered ${c.fsdpKeepsGathered ? 'parameters of every unit (reshard_after_forward false)' : 'unit parameters'} and unsharded gradient`,
+        label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered ${c.fsdpKeepsGathered ? 'parameters of every unit (reshard_after_forward false)' : 'unit parameters'}${withGrad ? ' and unsharded gradient' : ` (no unit's gradient yet in the ${peak.at.phase === 'forward' ? 'forward' : 'loss backward'})`}`,
         category: 'transient',
-        bytes: st.fsdpUnits,
+        bytes: fsdpShare,
         formula: c.fsdpKeepsGathered
-          ? "the rank's sharded parameters all-gathered in the compute dtype + the largest unit's gradient"
-          : 'the largest unit (a decoder layer, the embedding or the output layer): 2 × compute-dtype parameters + 1 × gradients',
+          ? `the rank's sharded parameters all-gathered in the compute dtype${withGrad ? " + the largest unit's gradient" : ''}`
+          : `the largest unit (a decoder layer, the embedding or the output layer): 2 × compute-dtype parameters${withGrad ? ' + 1 × gradients' : ''}`,
         source: 'PyTorch FSDP2 fully_shard; Megatron-Core megatron_fsdp.md',
         level: 'allocated',
       }));

@@ -242,6 +242,8 @@ export interface StateBytes {
   wholeVocab: number;
   /** FSDP: bytes of one all-gathered unit (a decoder layer) held while it computes, with the prefetched next one. */
   fsdpUnits: number;
+  /** FSDP: the same without any unit's unsharded gradient (forward, and the loss backward before the first unit's backward). */
+  fsdpGathered: number;
 }
 
 /**
@@ -441,6 +443,7 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
   const stepTemporaries = sum('stepTemp');
   const stepGradCopies = sum('gradCopy');
   let fsdpUnits = 0;
+  let fsdpGathered = 0;
   if (c.fsdp && p.largestUnit > 0) {
     // One decoder layer all-gathered in the compute dtype plus the prefetched next one, and the unsharded gradient of the
     // layer being reduce-scattered (FSDP2 fully_shard per block; Megatron FSDP double buffer, megatron_fsdp.md).
@@ -451,7 +454,8 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
     // reshard_after_forward False (config.ts fsdpKeepsGathered): every FSDP-managed parameter of the rank stays gathered
     // into backward; a group of size 1 (experts when EP spans the expert data-parallel group) is not sharded at all.
     const gathered = (denseShard > 1 ? p.dense : 0) + (expertShard > 1 ? p.experts : 0);
-    fsdpUnits = c.fsdpKeepsGathered ? gathered * compute + perLayer * grad : perLayer * (2 * compute + grad);
+    fsdpGathered = c.fsdpKeepsGathered ? gathered * compute : perLayer * 2 * compute;
+    fsdpUnits = fsdpGathered + perLayer * grad;
   }
   return {
     weights,
@@ -465,6 +469,7 @@ export function stateBytes(p: StageParams, c: TrainingConfig, denseShard: number
     bytesPerParam: { ...bd, matrixOptimizer: bdm.optimizer },
     wholeVocab,
     fsdpUnits,
+    fsdpGathered,
   };
 }
 

@@ -142,7 +142,6 @@ interface Part {
   /** A backward phase that runs before any FSDP unit's backward, so no unit's unsharded gradient exists: the loss backward. */
   beforeUnitGrads?: boolean;
 }
-const maxPart = (parts: Part[]): Part => parts.reduce((a, p) => (p.bytes > a.bytes ? p : a), { bytes: 0, label: '', formula: '' });
 
 interface ChunkActivations {
   /** Saved bytes per micro-batch, by component. */
@@ -151,9 +150,7 @@ interface ChunkActivations {
   loss: number;
   mtp: number;
   stored: number;
-  fwd: Part;
-  bwd: Part;
-  /** Every transient candidate of each phase (the FSDP unit share differs by part: rankPass). */
+  /** Every transient candidate of each phase (the FSDP unit share differs by part: rankPass picks each phase's peak). */
   fwdParts: Part[];
   bwdParts: Part[];
   note: string;
@@ -442,8 +439,6 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       loss: lossBytes,
       mtp: mtpBytes,
       stored,
-      fwd: maxPart(fwdParts),
-      bwd: maxPart(bwdParts),
       fwdParts,
       bwdParts,
       note,
@@ -504,8 +499,8 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         : undefined;
     // FSDP: the gathered units ride on every phase; a unit's unsharded gradient only on the backward phases after the
     // first unit's backward began, not in forward and not in the loss backward (weights.ts fsdpUnits, fsdpGathered).
-    const unitShare = (phase: 'forward' | 'backward', x: Part) =>
-      phase === 'forward' || x.beforeUnitGrads ? st.fsdpGathered : st.fsdpUnits;
+    const hasUnitGrad = (phase: 'forward' | 'backward', x: Part) => phase === 'backward' && !x.beforeUnitGrads;
+    const unitShare = (phase: 'forward' | 'backward', x: Part) => (hasUnitGrad(phase, x) ? st.fsdpUnits : st.fsdpGathered);
     const bestPart = (phase: 'forward' | 'backward', parts: Part[]): Part =>
       parts.reduce((a, x) => (x.bytes + unitShare(phase, x) > a.bytes + unitShare(phase, a) ? x : a), {
         bytes: 0,
@@ -621,7 +616,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
         level: 'allocated',
       }));
     if (fsdpShare) {
-      const withGrad = fsdpShare === st.fsdpUnits && st.fsdpUnits !== st.fsdpGathered;
+      const withGrad = hasUnitGrad(peak.at.phase, runningPart);
       line(trans, () => ({
         label: `${c.fsdp === 'fsdp2' ? 'FSDP2' : 'Megatron FSDP'}: gathered ${c.fsdpKeepsGathered ? 'parameters of every unit (reshard_after_forward false)' : 'unit parameters'}${withGrad ? ' and unsharded gradient' : ` (no unit's gradient yet in the ${peak.at.phase === 'forward' ? 'forward' : 'loss backward'})`}`,
         category: 'transient',

@@ -786,7 +786,7 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
     qkNorms = add(
       `Q/K${vNorm ? '/V' : ''} norms: ${eager.what}`,
       (eager.perH * sb * (w.q + w.kv) + eager.perRow * sb * rows + vNorm) / t,
-      `(${eager.perH}·s·b·(a+g)·d + ${eager.perRow}·s·b·${m.qkNorm === 'full' ? '2' : '(a+g)'}${vNorm ? ` + 4·s·b·g·d + ${eager.perRow}·s·b·g` : ''})${tt} — ${isGemma(m) ? eager.source : 'hf-activations.md rows 1, 3, 4'} at the Q${vNorm ? ', K and V' : ' and K'} widths`,
+      `(${eager.perH}·s·b·(a+g)·d + ${eager.perRow}·s·b·${m.qkNorm === 'full' ? '2' : '(a+g)'}${vNorm ? ` + 4·s·b·g·d + ${eager.perRow}·s·b·g` : ''})${tt} — ${eager.kind === 'gemma' ? eager.source : 'hf-activations.md rows 1, 3, 4'} at the Q${vNorm ? ', K and V' : ' and K'} widths`,
     );
     bytes += qkNorms;
   }
@@ -819,7 +819,7 @@ export function hfLayer(m: ModelShape, c: TrainingConfig, b: number, s: number):
   // pre_feedforward_layernorm and post_feedforward_layernorm; every norm when only attention and MLP are wrapped), the
   // attention when it is not wrapped (KV-shared layers: its saved tensors, Q/K/V norms and the q/k/v input) and the
   // per-layer-input block, which no wrapper covers (activation_checkpointing.py apply_submodule_checkpointing).
-  const wraps = c.checkpointWraps ?? { attention: true, layerNorms: true };
+  const wraps = checkpointWraps(c);
   const unwrapped =
     (normsTerm * (nNorms - (wraps.layerNorms ? 2 : 0))) / nNorms +
     (wraps.attention ? 0 : attention + qkNorms + projInputs / 2) +
@@ -837,9 +837,13 @@ const isGemma4 = (m: ModelShape): boolean => /^Gemma4/.test(m.architecture ?? ''
  * eager norm: fp32 input and fp32 normalized (`normed * (1 + weight.float())`, Gemma 4 `normed * weight.float()`), with
  * rsqrt's output (Gemma 1–3) or pow(ms, −0.5)'s input and output (Gemma 4). A fused norm (Liger, TE) saves its input and rstd.
  */
-export function hfNormSaves(m: ModelShape, k: TrainingConfig['hfKernels']): { perH: number; perRow: number; what: string; source: string } {
+export function hfNormSaves(
+  m: ModelShape,
+  k: TrainingConfig['hfKernels'],
+): { kind: 'fused' | 'gemma' | 'llama'; perH: number; perRow: number; what: string; source: string } {
   if (k?.norm)
     return {
+      kind: 'fused',
       perH: 2,
       perRow: 4,
       what: `bf16 input, rstd (${k.what})`,
@@ -848,18 +852,20 @@ export function hfNormSaves(m: ModelShape, k: TrainingConfig['hfKernels']): { pe
   if (isGemma(m))
     return isGemma4(m)
       ? {
+          kind: 'gemma',
           perH: 8,
           perRow: 8,
           what: 'fp32 input, fp32 normalized, mean square and its −½ power',
           source: 'HF Gemma4RMSNorm (pow(ms, −0.5), fp32 scale)',
         }
       : {
+          kind: 'gemma',
           perH: 8,
           perRow: 4,
           what: 'fp32 input, fp32 normalized, rstd',
           source: 'HF GemmaRMSNorm / Gemma2RMSNorm / Gemma3RMSNorm (fp32 (1 + weight))',
         };
-  return { perH: 6, perRow: 4, what: 'fp32 input, normalized bf16, rstd', source: 'hf-activations.md rows 1–4, 13–16' };
+  return { kind: 'llama', perH: 6, perRow: 4, what: 'fp32 input, normalized bf16, rstd', source: 'hf-activations.md rows 1–4, 13–16' };
 }
 
 /**
@@ -907,9 +913,13 @@ export function checkpointInput(m: ModelShape, c: TrainingConfig, b: number, s: 
   return (c.checkpointUnit === 'submodule' ? submoduleInputs(c) : 1) * actBytes(c) * s * b * m.hidden * rep;
 }
 
+/** What submodule checkpointing wraps besides mlp; unset, all of apply_submodule_checkpointing's (config.ts checkpointWraps). */
+const checkpointWraps = (c: TrainingConfig): NonNullable<TrainingConfig['checkpointWraps']> =>
+  c.checkpointWraps ?? { attention: true, layerNorms: true };
+
 /** How many submodule inputs a layer keeps under Automodel's submodule checkpointing (config.ts checkpointWraps). */
 export function submoduleInputs(c: TrainingConfig): number {
-  const w = c.checkpointWraps ?? { attention: true, layerNorms: true };
+  const w = checkpointWraps(c);
   return 1 + (w.attention ? 1 : 0) + (w.layerNorms ? 2 : 0);
 }
 
@@ -993,7 +1003,7 @@ export function lossActivations(m: ModelShape, c: TrainingConfig, b: number, s: 
     stored += add(
       `final RMSNorm: ${fn.what}`,
       (fn.perH * sbh + fn.perRow * sb) * q,
-      `${q < 1 ? `(${fnFormula})/t` : fnFormula} — ${c.hfKernels?.norm ? 'a fused RMSNorm saves x and rstd' : isGemma(m) ? fn.source : 'hf-activations.md'}`,
+      `${q < 1 ? `(${fnFormula})/t` : fnFormula} — ${{ fused: 'a fused RMSNorm saves x and rstd', gemma: fn.source, llama: 'hf-activations.md' }[fn.kind]}`,
     );
     stored += add('lm_head input', 2 * sbh, '2·sbh — hf-activations.md');
     if (c.hfLoss === 'cut-cross-entropy') {

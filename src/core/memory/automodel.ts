@@ -290,7 +290,7 @@ const ownClass = (am: AutomodelRead, arch: string): boolean =>
  * GradientCheckpointingLayer classes: Hugging Face's own classes, and the Automodel classes that keep Hugging Face's
  * layers (automodelModels.ts AUTOMODEL_HF_LAYERS). KV-shared layers are never checkpointed whole.
  */
-function hfNativeCheckpointing(am: AutomodelRead, shape: ModelShape, arch: string): { native: boolean; why: string } {
+function hfNativeCheckpointing(am: AutomodelRead, shape: ModelShape, arch: string, kvShared: boolean): { native: boolean; why: string } {
   if (ownClass(am, arch) && !(AUTOMODEL_HF_LAYERS.has(arch) && shape.experts === 0))
     return {
       native: false,
@@ -301,7 +301,7 @@ function hfNativeCheckpointing(am: AutomodelRead, shape: ModelShape, arch: strin
       native: false,
       why: `${arch} has layer groups besides the language model (a vision tower: parallelizer.py _get_model_layer_group_specs, or the heuristic "unknown" group), so _should_use_hf_native_gradient_checkpointing declines`,
     };
-  if ((shape.kvSharedLayers ?? 0) > 0)
+  if (kvShared)
     return {
       native: false,
       why: `${arch}'s layers share K/V (num_kv_shared_layers), which whole-layer checkpointing would recompute into the shared store (parallelizer.py: "and not _has_kv_sharing")`,
@@ -401,7 +401,7 @@ function checkpointing(am: AutomodelRead, c: TrainingConfig, shape: ModelShape, 
     );
     return;
   }
-  const hf = hfNativeCheckpointing(am, shape, arch);
+  const hf = hfNativeCheckpointing(am, shape, arch, kvShared);
   if (!hf.native) submodule(hf.why, { attention, layerNorms: true });
 }
 

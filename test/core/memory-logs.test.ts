@@ -165,6 +165,13 @@ test('comparison: a rank logged only after iteration 1 is compared with the firs
     ),
     c.notes.join('\n'),
   );
+  // The steady peak the run reaches from iteration 2 on is named beside it, in GiB to two decimals.
+  assert.ok(
+    c.notes.includes(
+      `from iteration 2 the optimizer states sit beside every forward/backward: the steady peak is estimated at ${(s0.allocated / 2 ** 30).toFixed(2)} GiB allocated on stage 0 (first iteration ${(s0.firstIteration / 2 ** 30).toFixed(2)} GiB), so a first iteration that fits does not show that the run does`,
+    ),
+    c.notes.join('\n'),
+  );
 });
 
 test('recipe-lens compare LOG RECIPE: text and JSON, exit 1 without memory lines, 2 on usage errors', () => {

@@ -9,7 +9,7 @@
 //   mem-max-allocated-bytes, mem-max-reserved-bytes …): exported CSV ("Wall time,Step,Value"; the tag from the file
 //   name), exported JSON ([[wall time, step, value], …]), or "tag step value" / "tag: value" text lines.
 import type { TrainingEstimate } from './training.js';
-import { MIB } from '../units.js';
+import { gib, MIB } from '../units.js';
 
 export type MemoryLevel = 'allocated' | 'reserved' | 'device';
 
@@ -261,6 +261,13 @@ export function compareMemory(samples: readonly MemorySample[], e: TrainingEstim
     notes.push(
       `logged only after iteration 1 (${who}): allocated is compared with the first iteration of a fresh run, whose forward/backward ran before the first optimizer step created the optimizer states (a run that loaded them from a checkpoint has them from the start)`,
     );
+    // From iteration 2 every forward/backward runs beside those states: a first iteration that fits does not show that the
+    // run does (Megatron-Bridge printed memory after iteration 1 only until #3169, training/utils/train_utils.py).
+    const steady = e.stages[e.stage]!;
+    if (steady.allocated > steady.firstIteration)
+      notes.push(
+        `from iteration 2 the optimizer states sit beside every forward/backward: the steady peak is estimated at ${gib(steady.allocated)} allocated on stage ${e.stage} (first iteration ${gib(steady.firstIteration)}), so a first iteration that fits does not show that the run does`,
+      );
   }
   let worst: Comparison['worst'] = null;
   for (const r of ranks)

@@ -14,7 +14,8 @@ export const COMPARE_USAGE = `usage: recipe-lens compare [--gpu NAME] [--model P
 
   compare       the peaks a training log measured (Megatron / NeMo "[Rank N] (after K iterations) memory (MB) | …",
                 Megatron-Bridge "memory (GB) | mem-max-allocated-gigabytes: …", TensorBoard mem-* scalars) per
-                rank and level (allocated, reserved, device) against RECIPE's estimate, and the terms that differ most
+                rank and level (allocated, reserved, device; allocated after the step) against RECIPE's estimate, and the
+                terms that differ most
   --tag         the TensorBoard scalar of a CSV/JSON export (mem-max-allocated-bytes, …) when its file name lacks it
   --world-size  GPU count when the recipe does not state one (maps ranks to pipeline stages); --gpus is the same
   other options as for estimate
@@ -80,11 +81,11 @@ function parseCompareArgs(argv: string[]): CompareArgs | 'help' {
 const pct = signedPct;
 
 export function comparisonText(c: Comparison, title: string): string {
-  const out = [title, '', 'rank  stage  level        measured    estimated    error'];
+  const out = [title, '', 'rank  stage  level         measured    estimated    error'];
   for (const r of c.ranks)
     for (const l of r.levels)
       out.push(
-        `${String(r.rank ?? '?').padStart(4)}  ${String(r.stage ?? '?').padStart(5)}  ${l.level.padEnd(9)}  ${gib(l.measured).padStart(11)}  ${gib(l.estimated).padStart(11)}  ${pct(l.error).padStart(7)}`,
+        `${String(r.rank ?? '?').padStart(4)}  ${String(r.stage ?? '?').padStart(5)}  ${l.level.padEnd(10)}  ${gib(l.measured).padStart(11)}  ${gib(l.estimated).padStart(11)}  ${pct(l.error).padStart(7)}`,
       );
   if (c.worst) out.push('', `largest difference: rank ${c.worst.rank ?? '?'} ${c.worst.level} ${pct(c.worst.error)}`);
   if (c.suspects.length) {

@@ -28,7 +28,7 @@ function evaluate(c: Case): Result {
     error: stage.allocated / c.memMaxAllocatedBytes - 1,
     // Allocated after the step: weights, gradients, optimizer state and the persistent buffers (GEMM workspaces, TE dummy
     // weight gradients, Megatron's global buffer); the activations and transients are freed.
-    staticBytes: stage.allocated - stage.activations - stage.transient,
+    staticBytes: stage.afterStep,
   };
 }
 

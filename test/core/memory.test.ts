@@ -287,15 +287,22 @@ test('the estimate JSON and text show allocated, reserved and device for every s
   // the first step; the fused Adam's step adds nothing to the static state.
   for (const [i, s] of j.stages.entries()) {
     const st: StageEstimate = e.estimate.stages[i]!;
-    assert.deepEqual([s.firstIteration, s.optimizerStep], [st.firstIteration, st.optimizerStep]);
+    assert.deepEqual([s.firstIteration, s.optimizerStep, s.afterStep], [st.firstIteration, st.optimizerStep, st.afterStep]);
     assert.equal(s.firstIteration, s.allocated! - (s.optimizer! * 8) / 12);
     assert.equal(s.optimizerStep, s.allocated! - s.activations! - s.transient!);
+    // Once the in-place step is done nothing of it stays: what a memory line's "allocated" shows is the static state.
+    assert.equal(s.afterStep, s.optimizerStep);
   }
   const t = estimateText(e);
   assert.match(t, /most-loaded rank \(PP stage 0\): allocated \d+\.\d\d GiB, reserved \d+\.\d\d GiB, device \d+\.\d\d GiB/);
   assert.ok(
     t.includes(
       `  first iteration of a fresh run: allocated ${gib(j.stages[0]!.firstIteration!)} (the first optimizer step creates the optimizer states after its forward/backward; a memory report "(after 1 iterations)" shows this)`,
+    ),
+  );
+  assert.ok(
+    t.includes(
+      `  after each optimizer step: allocated ${gib(j.stages[0]!.afterStep!)} (weights, gradient buffers, optimizer states and persistent buffers; a memory report's "allocated" field shows this)`,
     ),
   );
   assert.match(t, /^ +0 +16 +\d+\.\d\d GiB +\d+\.\d\d GiB +\d+\.\d\d GiB +2 micro-batches {2}← most loaded$/m);

@@ -160,14 +160,17 @@ test('recipeLens/compareLog: per rank and level, measured peaks against the stag
     'llama3_8b_128k.yaml',
   );
   assert.deepEqual(r.vm, expected);
-  // Rank 0 is stage 0 and rank 32 stage 1 (64 GPUs, PP 2: 32 ranks per stage); peaks in MiB as logged.
+  // Rank 0 is stage 0 and rank 32 stage 1 (64 GPUs, PP 2: 32 ranks per stage); peaks in MiB as logged, and the
+  // "allocated" each line printed after the step.
   assert.deepEqual(
     r.vm.rows.map((x) => x.cells.slice(0, 4)),
     [
       ['0', '0', 'max allocated', '50.00 GiB'],
       ['0', '0', 'max reserved', '56.00 GiB'],
+      ['0', '0', 'allocated after the step', '29.30 GiB'],
       ['32', '1', 'max allocated', '40.00 GiB'],
       ['32', '1', 'max reserved', '45.00 GiB'],
+      ['32', '1', 'allocated after the step', '24.41 GiB'],
     ],
   );
   assert.equal(r.vm.title, 'train_pp2.log against llama3_8b_128k.yaml');

@@ -150,8 +150,10 @@ test('Compare with a training log: the button, then per rank and level measured 
       [
         ['0', '0', 'max allocated', '50.00 GiB'],
         ['0', '0', 'max reserved', '56.00 GiB'],
+        ['0', '0', 'allocated after the step', '29.30 GiB'],
         ['32', '1', 'max allocated', '40.00 GiB'],
         ['32', '1', 'max reserved', '45.00 GiB'],
+        ['32', '1', 'allocated after the step', '24.41 GiB'],
       ],
     );
     const vm = a.sections.compare.result!;

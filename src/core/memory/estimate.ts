@@ -371,6 +371,8 @@ export function estimateJson(e: Exclude<DocEstimate, { kind: 'none' }>): object 
       // Allocated of a fresh run's first iteration (before the first step creates the optimizer states) and at the step.
       firstIteration: s.firstIteration,
       optimizerStep: s.optimizerStep,
+      // Allocated once the step is done (the states and persistent buffers): what a log's "allocated" reports.
+      afterStep: s.afterStep,
       weights: s.weights,
       gradients: s.gradients,
       optimizer: s.optimizer,

@@ -29,6 +29,11 @@ export function estimateText(e: Exclude<DocEstimate, { kind: 'none' }>): string 
     out.push(
       `  first iteration of a fresh run: allocated ${gib(first)} (the first optimizer step creates the optimizer states after its forward/backward; a memory report "(after 1 iterations)" shows this)`,
     );
+  const after = t.stages[t.stage]?.afterStep;
+  if (after !== undefined)
+    out.push(
+      `  after each optimizer step: allocated ${gib(after)} (weights, gradient buffers, optimizer states and persistent buffers; a memory report's "allocated" field shows this)`,
+    );
   const w = Math.max(...t.breakdown.map((l) => l.label.length));
   for (const l of t.breakdown)
     out.push(

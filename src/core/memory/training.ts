@@ -78,6 +78,12 @@ export interface StageEstimate {
    * step creates are absent through its forward/backward. What "(after 1 iterations)" memory lines report.
    */
   firstIteration: number;
+  /**
+   * torch.cuda.memory_allocated() once the optimizer step is done, the activations and the step's temporaries freed: the
+   * weights, gradient buffers, optimizer states and persistent buffers. What Megatron's and Bridge's memory lines print as
+   * "allocated", logged after the step (training.py / train_utils.py training_log).
+   */
+  afterStep: number;
   /** Forward passes (chunk × micro-batch) in flight at the peak, and what was running. */
   inFlight: { passes: number; microbatches: number; perChunk: number[]; warmup: number; allWarmup: boolean; at: SchedulePeak['at'] };
 }
@@ -772,6 +778,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       device,
       optimizerStep,
       firstIteration,
+      afterStep: held + st.gradients,
       inFlight: {
         passes: peak.passes,
         microbatches: +mbEquivalent.toFixed(6),

@@ -18,7 +18,12 @@ export function compareSection(e: DocEstimate, uri: string, docVersion: number):
   return { uri, docVersion, state: 'idle', intro: COMPARE_INTRO, message: '', result: null };
 }
 
-const LEVEL_NAMES = { allocated: 'max allocated', reserved: 'max reserved', device: 'device used' } as const;
+const LEVEL_NAMES = {
+  allocated: 'max allocated',
+  reserved: 'max reserved',
+  device: 'device used',
+  'after-step': 'allocated after the step',
+} as const;
 
 /** The comparison's view model; `logName` and `recipeName` are file names (shown as text). */
 export function compareLogVM(

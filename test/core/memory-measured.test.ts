@@ -229,83 +229,48 @@ const titanCp = (cp: number, measured: number): Row => ({
   level: 'reserved',
   why: TITAN_WHY,
 });
+const LLAMA70_TUNING = `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`;
+const LLAMA70_RECOMPUTE = `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Historical Measurement)`;
+/** A row of the Llama 3 70B FP8 study: its first-iteration figure on the larger stage (LLAMA70_WHY). */
+const llama70Row = (id: string, source: string, p: Partial<TrainingConfig>, gb: number, why = LLAMA70_WHY): Row => ({
+  id,
+  source,
+  model: modelShape('llama3-70b'),
+  config: llama70(p),
+  measured: gb * GB,
+  rank: 'max',
+  firstIteration: true,
+  confidence: 'low',
+  tolerance: 0.12,
+  why,
+});
 const ROWS: Row[] = [
-  {
-    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2',
-    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
-    model: modelShape('llama3-70b'),
-    config: llama70({}),
-    measured: 58.8 * GB,
-    rank: 'max',
-    firstIteration: true,
-    confidence: 'low',
-    tolerance: 0.12,
-    why: LLAMA70_WHY,
-  },
-  {
-    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp8vpp5dp1',
-    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
-    model: modelShape('llama3-70b'),
-    config: llama70({ pp: 8 }),
-    measured: 53.2 * GB,
-    rank: 'max',
-    firstIteration: true,
-    confidence: 'low',
-    tolerance: 0.12,
-    why: LLAMA70_WHY,
-  },
-  {
-    id: 'bridge_llama3_70b_sft_fp8cs_tp8pp4vpp5dp1',
-    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md`,
-    model: modelShape('llama3-70b'),
-    config: llama70({ tp: 8, etp: 8 }),
-    measured: 50.2 * GB,
-    rank: 'max',
-    firstIteration: true,
-    confidence: 'low',
-    tolerance: 0.12,
-    why: LLAMA70_WHY,
-  },
-  {
-    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp10dp2 (same study: "VPP=10 … 60.2 GB")',
-    source: `${BRIDGE}skills/nemo-mbridge-perf-memory-tuning/SKILL.md (A Note on VPP)`,
-    model: modelShape('llama3-70b'),
-    config: llama70({ vpp: 10 }),
-    measured: 60.2 * GB,
-    rank: 'max',
-    firstIteration: true,
-    confidence: 'low',
-    tolerance: 0.12,
-    why: LLAMA70_WHY,
-  },
-  {
-    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_recompute_mlp (PR #3107 table: 55.6 GB)',
-    source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Historical Measurement)`,
-    model: modelShape('llama3-70b'),
-    config: llama70({ recompute: selective(['mlp']) }),
-    measured: 55.6 * GB,
-    rank: 'max',
-    firstIteration: true,
-    confidence: 'low',
-    tolerance: 0.12,
-    why: `${LLAMA70_WHY}; with CUDA graphs over the MLP, the skill notes capture can bypass checkpoint wrappers`,
-  },
-  {
-    // Not in measured-peaks.json: the same PR #3107 table, "core_attn + layernorm … 59.6 GB (OOM on rank 0)". In dense TE
-    // layers both norms are fused into LayerNormLinear / LayerNormMLP, so `layernorm` recompute changes nothing
-    // (transformer_layer.py: only a separate norm module is checkpointed): the estimate equals the core_attn baseline. Rank
-    // 0 is where the run ran out of memory later, not the rank whose line the harness read first.
-    id: 'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_recompute_core_attn_layernorm (PR #3107 table: 59.6 GB, OOM on rank 0)',
-    source: `${BRIDGE}skills/nemo-mbridge-perf-activation-recompute/SKILL.md (Historical Measurement)`,
-    model: modelShape('llama3-70b'),
-    config: llama70({ recompute: selective(['core_attn', 'layernorm']) }),
-    measured: 59.6 * GB,
-    rank: 'max',
-    firstIteration: true,
-    confidence: 'low',
-    tolerance: 0.12,
-    why: LLAMA70_WHY,
-  },
+  llama70Row('bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2', LLAMA70_TUNING, {}, 58.8),
+  llama70Row('bridge_llama3_70b_sft_fp8cs_tp4pp8vpp5dp1', LLAMA70_TUNING, { pp: 8 }, 53.2),
+  llama70Row('bridge_llama3_70b_sft_fp8cs_tp8pp4vpp5dp1', LLAMA70_TUNING, { tp: 8, etp: 8 }, 50.2),
+  llama70Row(
+    'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp10dp2 (same study: "VPP=10 … 60.2 GB")',
+    `${LLAMA70_TUNING} (A Note on VPP)`,
+    { vpp: 10 },
+    60.2,
+  ),
+  llama70Row(
+    'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_recompute_mlp (PR #3107 table: 55.6 GB)',
+    LLAMA70_RECOMPUTE,
+    { recompute: selective(['mlp']) },
+    55.6,
+    `${LLAMA70_WHY}; with CUDA graphs over the MLP, the skill notes capture can bypass checkpoint wrappers`,
+  ),
+  // Not in measured-peaks.json: the same PR #3107 table, "core_attn + layernorm … 59.6 GB (OOM on rank 0)". In dense TE
+  // layers both norms are fused into LayerNormLinear / LayerNormMLP, so `layernorm` recompute changes nothing
+  // (transformer_layer.py: only a separate norm module is checkpointed): the estimate equals the core_attn baseline. Rank
+  // 0 is where the run ran out of memory later, not the rank whose line the harness read first.
+  llama70Row(
+    'bridge_llama3_70b_sft_fp8cs_tp4pp4vpp5dp2_recompute_core_attn_layernorm (PR #3107 table: 59.6 GB, OOM on rank 0)',
+    LLAMA70_RECOMPUTE,
+    { recompute: selective(['core_attn', 'layernorm']) },
+    59.6,
+  ),
   ...(
     [
       ['moe', ['moe'], 64.653, false],
@@ -665,10 +630,9 @@ function measuredStage(e: TrainingEstimate, rank: Row['rank']) {
 
 /** The estimate a row's measurement is compared with: the steady peak (allocated or reserved), or the first iteration's. */
 function estimated(e: TrainingEstimate, r: Pick<Row, 'rank' | 'firstIteration' | 'level'>): number {
-  if (r.level === 'reserved') return r.rank === 'max' ? Math.max(...e.stages.map((s) => s.reserved)) : e.stages[r.rank]!.reserved;
-  if (r.level === 'after-step') return r.rank === 'max' ? Math.max(...e.stages.map((s) => s.afterStep)) : e.stages[r.rank]!.afterStep;
-  if (!r.firstIteration) return measuredStage(e, r.rank).allocated;
-  return r.rank === 'max' ? Math.max(...e.stages.map((s) => s.firstIteration)) : e.stages[r.rank]!.firstIteration;
+  const key =
+    r.level === 'reserved' ? 'reserved' : r.level === 'after-step' ? 'afterStep' : r.firstIteration ? 'firstIteration' : 'allocated';
+  return r.rank === 'max' ? Math.max(...e.stages.map((s) => s[key])) : e.stages[r.rank]![key];
 }
 
 for (const r of ROWS)

@@ -722,8 +722,10 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
     const fwdGrads = { freed: 0, accumulated: st.accumulatedGradients, held: st.gradients }[peakGrads];
     const fwdBwd = held + fwdGrads + activations + transient;
     // The optimizer step runs after the last backward, the activations freed; its temporaries (weights.ts perParamBytes:
-    // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak.
-    const optimizerStep = held + st.gradients + st.stepTemporaries;
+    // fp32 copies of bf16 gradients, torch AdamW's foreach temporary) against the forward/backward peak. Once it is done
+    // the states and buffers stay (afterStep).
+    const afterStep = held + st.gradients;
+    const optimizerStep = afterStep + st.stepTemporaries;
     let atStep = false;
     if (optimizerStep > fwdBwd) {
       atStep = true;
@@ -778,7 +780,7 @@ export function estimateTraining(m: ModelShape, c: TrainingConfig, gpu: GpuSpec,
       device,
       optimizerStep,
       firstIteration,
-      afterStep: held + st.gradients,
+      afterStep,
       inFlight: {
         passes: peak.passes,
         microbatches: +mbEquivalent.toFixed(6),
